@@ -1,0 +1,67 @@
+// Builds the three bundle groups of DESIGN.md §1 and prints their sizes from the metafile.
+//   node esbuild.mjs            production (minified), fails when a bundle is over its budget
+//   node esbuild.mjs --dev      development (sourcemaps, not minified)
+//   node esbuild.mjs --watch    development, rebuilding on change
+import * as esbuild from "esbuild";
+import { existsSync, readdirSync } from "node:fs";
+import path from "node:path";
+
+const watch = process.argv.includes("--watch");
+const production = !watch && !process.argv.includes("--dev");
+
+/** Size budgets from DESIGN.md §7, in bytes, for minified production builds. */
+const budgets = { "dist/extension.js": 400_000, "dist/client.js": 200_000, "dist/client.mjs": 200_000 };
+
+const common = {
+  bundle: true,
+  minify: production,
+  sourcemap: production ? false : "linked",
+  metafile: true,
+  logLevel: "warning",
+  target: "node20",
+  legalComments: "none",
+};
+
+const webviewDir = "src/webviews/ui";
+const webviewEntries = existsSync(webviewDir)
+  ? readdirSync(webviewDir).filter((f) => f.endsWith(".main.ts")).map((f) => path.join(webviewDir, f))
+  : [];
+
+const groups = [
+  { ...common, entryPoints: ["src/extension.ts"], outfile: "dist/extension.js", platform: "node", format: "cjs", external: ["vscode"] },
+  { ...common, entryPoints: ["src/client/index.ts"], outfile: "dist/client.js", platform: "node", format: "cjs" },
+  { ...common, entryPoints: ["src/client/index.ts"], outfile: "dist/client.mjs", platform: "node", format: "esm" },
+  ...(webviewEntries.length
+    ? [{ ...common, entryPoints: webviewEntries, outdir: "dist/webview", platform: "browser", format: "esm", target: "es2022" }]
+    : []),
+];
+
+function report(results) {
+  let overBudget = false;
+  for (const result of results) {
+    for (const [file, out] of Object.entries(result.metafile.outputs)) {
+      if (file.endsWith(".map")) continue;
+      const budget = budgets[file];
+      const over = production && budget !== undefined && out.bytes > budget;
+      overBudget ||= over;
+      const note = budget ? ` (budget ${(budget / 1000).toFixed(0)} KB${over ? ", OVER" : ""})` : "";
+      console.log(`  ${file.padEnd(32)} ${(out.bytes / 1000).toFixed(1).padStart(8)} KB${note}`);
+    }
+  }
+  return overBudget;
+}
+
+if (watch) {
+  const contexts = await Promise.all(
+    groups.map((g) => esbuild.context({ ...g, plugins: [{ name: "report", setup: (b) => b.onEnd((r) => r.metafile && report([r])) }] })),
+  );
+  await Promise.all(contexts.map((c) => c.watch()));
+  console.log("watching for changes…");
+} else {
+  const results = await Promise.all(groups.map((g) => esbuild.build(g)));
+  console.log(`bundle sizes (${production ? "production" : "development"}):`);
+  if (report(results)) {
+    console.error("a bundle is over its size budget (DESIGN.md §7)");
+    process.exit(1);
+  }
+}

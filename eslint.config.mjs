@@ -1,0 +1,42 @@
+// ESLint flat config. The room rules enforce DESIGN.md §2: the client library and the shared types
+// stay free of VS Code and of every other src/ room, so they run in plain Node and in the browser.
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+
+const otherRooms = ["connections", "views", "webviews", "soql", "commands", "extension"];
+const roomPatterns = (...rooms) =>
+  rooms.flatMap((room) => [`**/${room}`, `**/${room}/**`, `../${room}`, `../${room}/**`]);
+
+/** The import bans for a room that must stay free of VS Code and of the named rooms. */
+export const roomBoundary = (files, bannedRooms) => ({
+  files,
+  rules: {
+    "no-restricted-imports": [
+      "error",
+      {
+        paths: [{ name: "vscode", message: "This room must not depend on VS Code (DESIGN.md §2)." }],
+        patterns: [
+          {
+            group: roomPatterns(...bannedRooms),
+            message: "This room may not import other src/ rooms (DESIGN.md §2).",
+          },
+        ],
+      },
+    ],
+  },
+});
+
+export default tseslint.config(
+  { ignores: ["node_modules/**", "dist/**", "out/**", ".vscode-test/**", ".host-cache/**", "test/fixtures/**", "test/host/.run/**"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: { console: "readonly", process: "readonly" } },
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "no-undef": "off",
+    },
+  },
+  roomBoundary(["src/client/**/*.ts"], [...otherRooms, "shared"]),
+  roomBoundary(["src/shared/**/*.ts"], [...otherRooms, "client"]),
+);

@@ -1,0 +1,87 @@
+/** Every error the client raises on purpose derives from CrmError. */
+export class CrmError extends Error {
+  override name = "CrmError";
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** A required argument or piece of data is missing; `parameter` names it. */
+export class MissingRequiredDataError extends CrmError {
+  override name = "MissingRequiredDataError";
+  constructor(message: string, readonly parameter?: string) {
+    super(message);
+  }
+}
+
+/** Two inputs contradict each other (for example a custom sObject with the knowledgeArticles endpoint). */
+export class DataMismatchError extends CrmError {
+  override name = "DataMismatchError";
+}
+
+/** A URL is not one the client may call: another origin than the org's instance, or plain http off loopback. */
+export class InvalidURLError extends CrmError {
+  override name = "InvalidURLError";
+  constructor(message: string, readonly url?: string) {
+    super(message);
+  }
+}
+
+/** A field or field-like argument is invalid (for example an unknown access type). */
+export class InvalidFieldError extends CrmError {
+  override name = "InvalidFieldError";
+}
+
+/** One error entry of a REST error body: `[{ message, errorCode, fields }]`. */
+export interface ApiErrorEntry {
+  message: string;
+  errorCode: string;
+  fields?: string[];
+}
+
+/** The org answered with an error status. Carries no token: only method, path (no query) and the server's words. */
+export class APIRequestError extends CrmError {
+  override name = "APIRequestError";
+  readonly status: number;
+  readonly errorCode: string;
+  readonly fields: string[];
+  readonly method: string;
+  readonly path: string;
+  readonly errors: ApiErrorEntry[];
+  constructor(init: { status: number; errorCode: string; message: string; fields?: string[]; method: string; path: string; errors?: ApiErrorEntry[] }) {
+    super(init.message);
+    this.status = init.status;
+    this.errorCode = init.errorCode;
+    this.fields = init.fields ?? [];
+    this.method = init.method;
+    this.path = init.path;
+    this.errors = init.errors ?? [{ message: init.message, errorCode: init.errorCode, fields: this.fields }];
+  }
+}
+
+/** The OAuth token endpoint refused a sign-in (`{ error, error_description }`). */
+export class AuthenticationError extends CrmError {
+  override name = "AuthenticationError";
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly error: string,
+    readonly errorDescription: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The request never got an answer: connection refused or reset, DNS failure, or timeout (`code`). */
+export class NetworkError extends CrmError {
+  override name = "NetworkError";
+  constructor(
+    message: string,
+    readonly code: string,
+    readonly method: string,
+    readonly path: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}

@@ -1,0 +1,51 @@
+/** `npm run emulator -- --port 8787 --seed demo`: serves the emulated org until Ctrl+C. */
+import { writeFileSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { startEmulator } from "./server";
+import type { SeedName } from "./seed";
+
+const { values } = parseArgs({
+  options: {
+    port: { type: "string", default: "8787" },
+    seed: { type: "string", default: "demo" },
+    "token-ttl": { type: "string" },
+    help: { type: "boolean", short: "h" },
+  },
+});
+if (values.help) {
+  console.log("usage: npm run emulator -- [--port 8787] [--seed demo|large|empty] [--token-ttl seconds]");
+  process.exit(0);
+}
+const seed = values.seed as SeedName;
+if (!["demo", "large", "empty"].includes(seed)) {
+  console.error(`--seed must be demo, large or empty (got '${values.seed}')`);
+  process.exit(2);
+}
+const port = Number(values.port);
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`--port must be a number from 0 to 65535 (got '${values.port}')`);
+  process.exit(2);
+}
+async function main() {
+const emulator = await startEmulator({ port, seed, tokenTtlMs: values["token-ttl"] ? Number(values["token-ttl"]) * 1000 : undefined });
+const keyFile = path.join(mkdtempSync(path.join(tmpdir(), "crm-emulator-")), "jwt-private-key.pem");
+writeFileSync(keyFile, emulator.credentials.jwtPrivateKeyPem, { mode: 0o600 });
+const c = emulator.credentials;
+console.log(`CRM emulator (${seed} seed) listening on ${emulator.url}`);
+console.log(`  login URL        ${c.loginUrl}`);
+console.log(`  username         ${c.username}`);
+console.log(`  password         ${c.password}`);
+console.log(`  security token   ${c.securityToken}`);
+console.log(`  consumer key     ${c.clientId}`);
+console.log(`  consumer secret  ${c.clientSecret}`);
+console.log(`  JWT private key  ${keyFile}`);
+console.log(`  faults           POST ${emulator.url}/__emulator/faults {"name":"unavailable","value":3}`);
+console.log("Press Ctrl+C to stop.");
+const stop = () => void emulator.close().then(() => process.exit(0));
+process.on("SIGINT", stop);
+process.on("SIGTERM", stop);
+}
+
+void main();

@@ -1,0 +1,275 @@
+/** The CRM emulator: a real HTTP server on 127.0.0.1 answering like a Salesforce-style org. */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { generateKeyPairSync, randomBytes } from "node:crypto";
+import type { AddressInfo, Socket } from "node:net";
+import { chatterHooks, chatterRoutes } from "./chatter";
+import { type Ctx, type OrgState, type Reply, type Route, CursorStore } from "./context";
+import { dataRoutes, versionList, SUPPORTED_VERSIONS } from "./data";
+import { knowledgeHooks, knowledgeRoutes } from "./knowledge";
+import { OAuthServer } from "./oauth";
+import { DEMO, seedOrg, type SeedName, type Seeded } from "./seed";
+import { ApiError } from "./soql";
+
+export interface Faults {
+  /** Added latency per request, in ms. */
+  latencyMs: number;
+  /** The next N API requests answer 503 SERVER_UNAVAILABLE. */
+  unavailable: number;
+  /** The next N requests have their connection dropped without an answer. */
+  drop: number;
+  /** The next N JSON bodies are cut in half. */
+  malformedJson: number;
+  /** Every data API request answers 403 REQUEST_LIMIT_EXCEEDED while true. */
+  requestLimitExceeded: boolean;
+}
+
+export type FaultName = keyof Faults | "expireTokens";
+
+export interface EmulatorOptions {
+  port?: number;
+  seed?: SeedName;
+  faults?: Partial<Faults>;
+  /** Access-token lifetime; afterwards calls get 401 INVALID_SESSION_ID. Default two hours. */
+  tokenTtlMs?: number;
+  /** Daily API request allocation reported in Sforce-Limit-Info. Default 15,000. */
+  apiLimit?: number;
+  /** Latest API version the org reports. Default "62.0". */
+  latestVersion?: string;
+  /** Child rows returned inline per parent before a child nextRecordsUrl. Default 200. */
+  childBatchSize?: number;
+  /** Requests kept in `requests` (oldest dropped first). Default 5,000. */
+  requestLogSize?: number;
+}
+
+export interface LoggedRequest {
+  method: string;
+  path: string;
+  query: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+  status?: number;
+}
+
+export interface Emulator {
+  url: string;
+  close(): Promise<void>;
+  setFault<K extends FaultName>(name: K, value: K extends keyof Faults ? Faults[K] : true): void;
+  requests: LoggedRequest[];
+  seeded: Seeded;
+  oauth: OAuthServer;
+  /** Demo sign-in facts plus the key pair for the JWT bearer flow. */
+  credentials: typeof DEMO & { loginUrl: string; jwtPrivateKeyPem: string; siteId: string };
+  apiUsage: { used: number; max: number };
+}
+
+const DATA_PREFIX = /^\/services\/data\/v(\d+\.\d)(\/.*)?$/;
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => resolve(Buffer.concat(chunks)));
+    req.on("error", reject);
+  });
+}
+
+function errorBody(err: ApiError) {
+  const entry: Record<string, unknown> = { message: err.message, errorCode: err.errorCode };
+  if (err.fields) entry.fields = err.fields;
+  return [entry];
+}
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const faults: Faults = { latencyMs: 0, unavailable: 0, drop: 0, malformedJson: 0, requestLimitExceeded: false, ...options.faults };
+  const sockets = new Set<Socket>();
+  let url = "";
+  const baseUrl = () => url;
+  const host = () => new URL(url).host;
+  const { publicKey, privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, publicKeyEncoding: { type: "spki", format: "pem" }, privateKeyEncoding: { type: "pkcs8", format: "pem" } });
+  const requests: LoggedRequest[] = [];
+  const logSize = options.requestLogSize ?? 5000;
+  const latestVersion = options.latestVersion ?? SUPPORTED_VERSIONS[SUPPORTED_VERSIONS.length - 1]!;
+
+  // The seed needs the host for rich-text image URLs; the server needs the seed. Listen first.
+  const server = createServer((req, res) => void handle(req, res));
+  server.keepAliveTimeout = 30_000;
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
+  });
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const seeded = seedOrg(options.seed ?? "demo", host());
+  const oauth = new OAuthServer(seeded, baseUrl, publicKey, options.tokenTtlMs ?? 2 * 3600_000);
+  const org: OrgState = {
+    seeded, baseUrl, latestVersion, apiUsage: { used: 0, max: options.apiLimit ?? 15_000 }, childBatchSize: options.childBatchSize ?? 200,
+    cursors: new CursorStore(() => `01g${seeded.store.podCode}${randomBytes(6).toString("hex").slice(0, 10)}`),
+  };
+  const routes: Route[] = [
+    ...dataRoutes({ create: { ...knowledgeHooks.create, ...chatterHooks.create }, update: knowledgeHooks.update, remove: knowledgeHooks.remove }),
+    ...knowledgeRoutes(),
+    ...chatterRoutes(),
+  ];
+
+  function send(res: ServerResponse, reply: Reply, logged: LoggedRequest, withLimit: boolean) {
+    const headers: Record<string, string> = { ...reply.headers };
+    if (withLimit) headers["sforce-limit-info"] = `api-usage=${org.apiUsage.used}/${org.apiUsage.max}`;
+    let payload: Buffer | string = "";
+    if (Buffer.isBuffer(reply.body)) payload = reply.body;
+    else if (typeof reply.body === "string") payload = reply.body;
+    else if (reply.body !== undefined) {
+      headers["content-type"] ??= "application/json;charset=UTF-8";
+      payload = JSON.stringify(reply.body);
+      if (faults.malformedJson > 0) {
+        faults.malformedJson--;
+        payload = payload.slice(0, Math.max(1, Math.floor(payload.length / 2)));
+      }
+    }
+    logged.status = reply.status;
+    res.writeHead(reply.status, headers);
+    res.end(payload);
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const parsed = new URL(req.url ?? "/", url);
+    const method = (req.method ?? "GET").toUpperCase();
+    const raw = await readBody(req);
+    const logged: LoggedRequest = { method, path: parsed.pathname, query: parsed.search, headers: { ...req.headers }, body: raw.toString("utf8") };
+    if (parsed.pathname.startsWith("/__emulator/")) return control(parsed, raw, res);
+    requests.push(logged);
+    if (requests.length > logSize) requests.splice(0, requests.length - logSize);
+    if (faults.drop > 0) {
+      faults.drop--;
+      req.socket.destroy();
+      return;
+    }
+    if (faults.latencyMs > 0) await new Promise((r) => setTimeout(r, faults.latencyMs));
+    if (faults.unavailable > 0 && parsed.pathname.startsWith("/services/")) {
+      faults.unavailable--;
+      return send(res, { status: 503, body: [{ message: "Server is temporarily unavailable. Try again later.", errorCode: "SERVER_UNAVAILABLE" }] }, logged, false);
+    }
+    try {
+      if (parsed.pathname.startsWith("/services/oauth2/") || parsed.pathname.startsWith("/id/")) return oauthRequest(req, parsed, raw, res, logged);
+      const match = DATA_PREFIX.exec(parsed.pathname);
+      if (parsed.pathname === "/services/data" || parsed.pathname === "/services/data/") {
+        return send(res, { status: 200, body: versionList(latestVersion) }, logged, false);
+      }
+      if (!match) return send(res, { status: 404, body: [{ errorCode: "NOT_FOUND", message: "The requested resource does not exist" }] }, logged, false);
+      const session = authenticate(req);
+      org.apiUsage.used++;
+      if (faults.requestLimitExceeded) throw new ApiError(403, "REQUEST_LIMIT_EXCEEDED", "TotalRequests Limit exceeded.");
+      const version = match[1]!;
+      if (!SUPPORTED_VERSIONS.includes(version) || Number(version) > Number(latestVersion)) throw new ApiError(404, "NOT_FOUND", "The requested resource does not exist");
+      const path = match[2] ?? "/";
+      let body: unknown;
+      if (raw.length) {
+        try {
+          body = JSON.parse(raw.toString("utf8"));
+        } catch (err) {
+          throw new ApiError(400, "JSON_PARSER_ERROR", `Unexpected character in the request body: ${(err as Error).message}`);
+        }
+      }
+      const user = seeded.store.find(session.userId)!.rec;
+      const ctx: Ctx = { method, path, version, query: parsed.searchParams, headers: req.headers, body, session, user, org, store: seeded.store };
+      const candidates = routes.filter((r) => r.pattern.test(path));
+      const route = candidates.find((r) => r.method === method);
+      if (!route) {
+        if (candidates.length) {
+          const allowed = [...new Set(candidates.map((r) => r.method))].join(",");
+          throw new ApiError(405, "METHOD_NOT_ALLOWED", `HTTP Method '${method}' not allowed. Allowed are ${allowed}`);
+        }
+        throw new ApiError(404, "NOT_FOUND", "The requested resource does not exist");
+      }
+      const params = route.pattern.exec(path)!.slice(1).map((p) => (p === undefined ? (undefined as unknown as string) : decodeURIComponent(p)));
+      const reply = await route.handler(ctx, params);
+      send(res, reply, logged, true);
+    } catch (err) {
+      if (err instanceof ApiError) return send(res, { status: err.status, body: errorBody(err) }, logged, err.status !== 401);
+      console.error("emulator: unexpected error", err);
+      send(res, { status: 500, body: [{ errorCode: "UNKNOWN_EXCEPTION", message: `An unexpected error occurred: ${(err as Error).message}` }] }, logged, false);
+    }
+  }
+
+  function authenticate(req: IncomingMessage) {
+    const header = req.headers.authorization;
+    if (!header) throw new ApiError(401, "INVALID_SESSION_ID", "Session expired or invalid");
+    const match = /^(?:Bearer|OAuth)\s+(\S+)$/i.exec(header);
+    if (!match) throw new ApiError(401, "INVALID_AUTH_HEADER", "INVALID_HEADER_TYPE");
+    const session = oauth.session(match[1]);
+    if (!session) throw new ApiError(401, "INVALID_SESSION_ID", "Session expired or invalid");
+    return session;
+  }
+
+  function oauthRequest(req: IncomingMessage, parsed: URL, raw: Buffer, res: ServerResponse, logged: LoggedRequest) {
+    const form = new URLSearchParams(raw.toString("utf8"));
+    const path = parsed.pathname.replace(/\/$/, "");
+    const bearer = () => oauth.session(/^(?:Bearer|OAuth)\s+(\S+)$/i.exec(req.headers.authorization ?? "")?.[1]);
+    const badToken = () => send(res, { status: 403, body: "Bad_OAuth_Token", headers: { "content-type": "text/plain" } }, logged, false);
+    if (path === "/services/oauth2/token" && req.method === "POST") {
+      const reply = oauth.token(form, req.headers.authorization, parsed.searchParams);
+      return send(res, { status: reply.status, body: reply.body, headers: reply.headers }, logged, false);
+    }
+    if (path === "/services/oauth2/authorize" && req.method === "GET") {
+      const reply = oauth.authorize(parsed.searchParams);
+      return send(res, { status: reply.status, body: reply.body, headers: reply.headers }, logged, false);
+    }
+    if (path === "/services/oauth2/revoke" && req.method === "POST") {
+      const reply = oauth.revoke(form);
+      return send(res, { status: reply.status, body: reply.body === "" ? undefined : reply.body }, logged, false);
+    }
+    if (path === "/services/oauth2/userinfo") {
+      const session = bearer();
+      return session ? send(res, { status: 200, body: oauth.userinfo(session, latestVersion) }, logged, false) : badToken();
+    }
+    const identity = /^\/id\/([^/]+)\/([^/]+)$/.exec(path);
+    if (identity) {
+      const session = bearer();
+      if (!session) return badToken();
+      if (identity[2]!.slice(0, 15) !== session.userId.slice(0, 15)) return send(res, { status: 403, body: "Forbidden", headers: { "content-type": "text/plain" } }, logged, false);
+      return send(res, { status: 200, body: oauth.identity(session) }, logged, false);
+    }
+    return send(res, { status: 404, body: { error: "not_found", error_description: "unknown OAuth endpoint" } }, logged, false);
+  }
+
+  /** Fault switches for other processes (the host tests and the CLI): POST /__emulator/faults {name, value}. */
+  function control(parsed: URL, raw: Buffer, res: ServerResponse) {
+    try {
+      if (parsed.pathname === "/__emulator/faults") {
+        const { name, value } = JSON.parse(raw.toString("utf8") || "{}") as { name: FaultName; value: never };
+        emulator.setFault(name, value);
+        res.writeHead(204).end();
+        return;
+      }
+      res.writeHead(404).end();
+    } catch (err) {
+      res.writeHead(400, { "content-type": "text/plain" }).end(String(err));
+    }
+  }
+
+  const emulator: Emulator = {
+    url,
+    requests,
+    seeded,
+    oauth,
+    apiUsage: org.apiUsage,
+    credentials: { ...DEMO, loginUrl: url, jwtPrivateKeyPem: privateKey, siteId: seeded.siteId },
+    setFault(name, value) {
+      if (name === "expireTokens") {
+        oauth.expireAll();
+        return;
+      }
+      if (!(name in faults)) throw new Error(`unknown fault '${String(name)}'; known: ${Object.keys(faults).join(", ")}, expireTokens`);
+      (faults as unknown as Record<string, unknown>)[name] = value;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+  return emulator;
+}

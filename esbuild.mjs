@@ -22,15 +22,23 @@ const common = {
   legalComments: "none",
 };
 
+/** Unused heavy dependencies of axios, replaced in the client bundles (see the stubs for why). */
+const clientAliases = {
+  "form-data": "./scripts/bundle-stubs/form-data.cjs",
+  "follow-redirects": "./scripts/bundle-stubs/follow-redirects.cjs",
+};
+
 const webviewDir = "src/webviews/ui";
 const webviewEntries = existsSync(webviewDir)
   ? readdirSync(webviewDir).filter((f) => f.endsWith(".main.ts")).map((f) => path.join(webviewDir, f))
   : [];
 
 const groups = [
-  { ...common, entryPoints: ["src/extension.ts"], outfile: "dist/extension.js", platform: "node", format: "cjs", external: ["vscode"] },
-  { ...common, entryPoints: ["src/client/index.ts"], outfile: "dist/client.js", platform: "node", format: "cjs" },
-  { ...common, entryPoints: ["src/client/index.ts"], outfile: "dist/client.mjs", platform: "node", format: "esm" },
+  { ...common, entryPoints: ["src/extension.ts"], outfile: "dist/extension.js", platform: "node", format: "cjs", external: ["vscode"], alias: clientAliases },
+  { ...common, entryPoints: ["src/client/index.ts"], outfile: "dist/client.js", platform: "node", format: "cjs", alias: clientAliases },
+  { ...common, entryPoints: ["src/client/index.ts"], outfile: "dist/client.mjs", platform: "node", format: "esm", alias: clientAliases,
+    // axios and js-yaml are bundled as CommonJS-free ESM, but Node built-ins still need `require` in ESM output.
+    banner: { js: 'import { createRequire as __crmCreateRequire } from "node:module"; const require = __crmCreateRequire(import.meta.url);' } },
   ...(webviewEntries.length
     ? [{ ...common, entryPoints: webviewEntries, outdir: "dist/webview", platform: "browser", format: "esm", target: "es2022" }]
     : []),

@@ -85,3 +85,21 @@ export class NetworkError extends CrmError {
     super(message, options);
   }
 }
+
+/** A success status came with a body that is not what its content type promises (for example cut-off JSON). */
+export class InvalidResponseError extends CrmError {
+  override name = "InvalidResponseError";
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly method: string,
+    readonly path: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The caller cancelled the request through its AbortSignal. */
+export class CancelledError extends CrmError {
+  override name = "CancelledError";
+}

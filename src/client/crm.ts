@@ -1,0 +1,610 @@
+/** The client: `new Crm(options)` does no I/O; `connect()` signs in, resolves the API version and loads the user. */
+import { EventEmitter } from "node:events";
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { type AuthSession, type AuthStrategy } from "./auth";
+import { checkHelper, type ConnectionInfo, type HelperConnection, type HelperContent, normalizeConnection, readHelperFile, strategyFromConnection } from "./connection-info";
+import { APIRequestError, AuthenticationError, CrmError, DataMismatchError, InvalidFieldError, MissingRequiredDataError } from "./errors";
+import * as feedModule from "./feed";
+import { get18CharId, requireRecordId } from "./ids";
+import * as knowledgeModule from "./knowledge";
+import { escapeSoslTerm, replaceDoubleQuotes, soqlLiteral } from "./soql-text";
+import { type ApiUsage, type CrmResponse, type HttpMethod, type Logger, type RequestInfo, type RetryOptions, Transport } from "./transport";
+
+export interface CrmOptions {
+  /** The spec's connection dictionary (`client_key` accepted for `client_id`), or a helper `connection` section. */
+  connectionInfo?: Partial<ConnectionInfo> & HelperConnection;
+  /** A helper file path (.json/.yaml/.yml) or its parsed content `{ connection: { … } }`. Read at connect time. */
+  helper?: string | HelperContent;
+  /** A ready sign-in strategy (takes precedence over every other credential source). */
+  auth?: AuthStrategy;
+  /** API version such as "62.0" (a leading "v" is accepted); the org's latest when absent. */
+  version?: string | number;
+  baseUrl?: string;
+  orgId?: string;
+  username?: string;
+  password?: string;
+  /** Login URL (`https://login.salesforce.com`, a My Domain URL) or the full token endpoint. */
+  endpointUrl?: string;
+  clientId?: string;
+  clientSecret?: string;
+  securityToken?: string;
+  accessToken?: string;
+  instanceUrl?: string;
+  refreshToken?: string;
+  /** Per-request timeout; default 30 s (DEFAULT_TIMEOUT_MS). */
+  timeoutMs?: number;
+  retry?: RetryOptions;
+  /** Silent by default. Receives no tokens, passwords or secrets. */
+  logger?: Logger;
+  /** Load the current user's info on connect (as the original does). Default true. */
+  loadUserInfo?: boolean;
+}
+
+export interface HelperCallOptions {
+  params?: Record<string, string | number | boolean | undefined>;
+  /** Merged with the client's headers; the Authorization header is always the client's own. */
+  headers?: Record<string, string>;
+  timeoutMs?: number;
+  /** Put the org's error text in the error message (default true). */
+  showFullError?: boolean;
+  /** Return parsed JSON rather than the response (default true; false for patch). */
+  returnJson?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface QueryResult<R = Record<string, unknown>> {
+  totalSize: number;
+  done: boolean;
+  nextRecordsUrl?: string;
+  records: R[];
+}
+
+export interface QueryAllResult<R = Record<string, unknown>> extends QueryResult<R> {
+  /** True when `maxRows` stopped the fetch before the last page: the rows are not all of them. */
+  truncated: boolean;
+}
+
+export interface QueryOptions {
+  /** Include deleted and archived rows (the queryAll resource). */
+  includeDeleted?: boolean;
+  /** Rows per page, 200–2000 (Sforce-Query-Options; the org may choose another size). */
+  batchSize?: number;
+  signal?: AbortSignal;
+}
+
+export type UserInfo = Record<string, unknown>;
+
+export interface RecordAccess {
+  HasReadAccess: boolean | null;
+  HasEditAccess: boolean | null;
+  HasDeleteAccess: boolean | null;
+}
+
+export interface CrmEvents {
+  tokenRefreshed: [session: AuthSession];
+  apiUsage: [usage: ApiUsage];
+  request: [info: RequestInfo];
+}
+
+const RELEVANT_USER_FIELDS = ["user_id", "nickname", "name", "email", "user_type", "language", "locale", "utcOffset", "is_salesforce_integration_user"] as const;
+const SOBJECT_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
+
+export function requireSobjectName(value: unknown, argument = "sobject"): string {
+  if (typeof value !== "string") throw new TypeError(`${argument} must be an sObject API name string such as 'Account', got ${typeof value}`);
+  if (!SOBJECT_NAME.test(value)) throw new RangeError(`${argument} '${value}' is not an sObject API name (letters, digits and underscores)`);
+  return value;
+}
+
+function requirePayload(payload: unknown, argument = "payload"): Record<string, unknown> | unknown[] {
+  if (payload === null || typeof payload !== "object") {
+    throw new TypeError(`${argument} must be an object (the JSON body), got ${payload === null ? "null" : typeof payload}`);
+  }
+  return payload as Record<string, unknown>;
+}
+
+function normalizeVersion(value: string | number): string {
+  const text = String(value).replace(/^v/i, "");
+  const normalized = /^\d+$/.test(text) ? `${text}.0` : text;
+  if (!/^\d{2,3}\.\d$/.test(normalized)) throw new RangeError(`version must look like "62.0", got '${String(value)}'`);
+  return normalized;
+}
+
+/** A group of module functions with the client bound as their first argument. */
+type Bound<M> = { [K in keyof M]: M[K] extends (crm: Crm, ...args: infer A) => infer R ? (...args: A) => R : never };
+
+function bindGroup<M extends object>(crm: Crm, module: M): Bound<M> {
+  const group: Record<string, unknown> = {};
+  for (const [name, fn] of Object.entries(module)) {
+    if (typeof fn === "function") group[name] = (...args: unknown[]) => (fn as (c: Crm, ...a: unknown[]) => unknown)(crm, ...args);
+  }
+  return group as Bound<M>;
+}
+
+export class Crm extends EventEmitter<CrmEvents> {
+  /** API version in use ("62.0"); set by `connect()` unless given. */
+  version?: string;
+  /** Latest `Sforce-Limit-Info` reading. */
+  apiUsage?: ApiUsage;
+  currentUserInfo?: UserInfo;
+  readonly knowledge: Bound<typeof knowledgeModule>;
+  readonly feed: Bound<typeof feedModule>;
+  private session?: AuthSession;
+  private strategy?: AuthStrategy;
+  private connecting?: Promise<AuthSession>;
+  private refreshing?: Promise<AuthSession>;
+  private readonly transport: Transport;
+  private readonly logger: Logger;
+
+  constructor(private readonly options: CrmOptions = {}) {
+    super();
+    if (options === null || typeof options !== "object") throw new TypeError("Crm options must be an object");
+    if (options.version !== undefined) this.version = normalizeVersion(options.version);
+    this.logger = options.logger ?? {};
+    this.transport = new Transport(
+      {
+        session: () => this.ensureSession(),
+        refresh: (failed) => this.refreshSession(failed),
+        onApiUsage: (usage) => {
+          this.apiUsage = usage;
+          this.emit("apiUsage", usage);
+        },
+        onRequest: (info) => this.emit("request", info),
+      },
+      { timeoutMs: options.timeoutMs, retry: options.retry, logger: this.logger },
+    );
+    this.knowledge = bindGroup(this, knowledgeModule);
+    this.feed = bindGroup(this, feedModule);
+  }
+
+  /** Creates a client and connects it. */
+  static async create(options: CrmOptions): Promise<Crm> {
+    const crm = new Crm(options);
+    await crm.connect();
+    return crm;
+  }
+
+  /** Converts a 15-character record ID to 18 characters (RangeError for a wrong length or character). */
+  static get18CharId(recordId: string): string {
+    return get18CharId(recordId);
+  }
+
+  get instanceUrl(): string | undefined {
+    return this.session?.instanceUrl;
+  }
+  get orgId(): string | undefined {
+    return this.session?.orgId || undefined;
+  }
+  get userId(): string | undefined {
+    return this.session?.userId || undefined;
+  }
+  /** The base URL for links into the org's UI: the connection's base_url, else the instance URL. */
+  get baseUrl(): string | undefined {
+    const configured = this.options.connectionInfo?.base_url ?? this.options.baseUrl;
+    return (configured || this.session?.instanceUrl)?.replace(/\/+$/, "");
+  }
+  get isConnected(): boolean {
+    return this.session !== undefined;
+  }
+  /** The current session (with its access token) for a caller that stores it, such as the extension. */
+  getSession(): AuthSession | undefined {
+    return this.session ? { ...this.session } : undefined;
+  }
+
+  private resolveStrategy(): AuthStrategy {
+    const o = this.options;
+    if (o.auth) return o.auth;
+    if (o.connectionInfo) return strategyFromConnection(normalizeConnection(o.connectionInfo));
+    if (o.helper !== undefined) {
+      const content = typeof o.helper === "string" ? readHelperFile(o.helper) : checkHelper(o.helper);
+      return strategyFromConnection(content.connection);
+    }
+    const fields: HelperConnection = {
+      base_url: o.baseUrl, org_id: o.orgId, username: o.username, password: o.password, endpoint_url: o.endpointUrl, client_id: o.clientId,
+      client_secret: o.clientSecret, security_token: o.securityToken, access_token: o.accessToken, instance_url: o.instanceUrl, refresh_token: o.refreshToken,
+    };
+    if (Object.values(fields).every((v) => v === undefined || v === "")) {
+      throw new MissingRequiredDataError("No credentials: pass connectionInfo, helper, auth or the credential fields (or build them with defineConnectionInfo())", "connectionInfo");
+    }
+    return strategyFromConnection(fields);
+  }
+
+  /** Signs in, resolves the API version (the org's latest unless given) and loads the current user's info. */
+  connect(): Promise<AuthSession> {
+    this.connecting ??= (async () => {
+      try {
+        this.strategy = this.resolveStrategy();
+        this.session = await this.strategy.authenticate(this.transport.postForm);
+        this.logger.info?.(`signed in to ${this.session.instanceUrl} (${this.strategy.kind})`);
+        this.version ??= await this.getLatestApiVersion();
+        if (this.options.loadUserInfo !== false || !this.session.userId) {
+          const info = await this.retrieveCurrentUserInfo({ allData: true, raiseExcOnError: false });
+          this.currentUserInfo = info;
+          if (!this.session.userId && typeof info.user_id === "string") this.session.userId = info.user_id;
+          if (!this.session.orgId && typeof info.organization_id === "string") this.session.orgId = info.organization_id;
+        }
+        return this.session;
+      } catch (err) {
+        this.session = undefined;
+        throw err;
+      } finally {
+        this.connecting = undefined;
+      }
+    })();
+    return this.connecting;
+  }
+
+  private async ensureSession(): Promise<AuthSession> {
+    if (this.session) return this.session;
+    return this.connecting ?? this.connect();
+  }
+
+  /** One re-authentication for every call that got a 401 with the same token. */
+  private refreshSession(failed: AuthSession): Promise<AuthSession> {
+    if (this.session && this.session.accessToken !== failed.accessToken) return Promise.resolve(this.session);
+    this.refreshing ??= (async () => {
+      const strategy = this.strategy;
+      if (!strategy?.reauthenticate) {
+        throw new AuthenticationError("The session expired or was revoked, and this sign-in (a bare access token) cannot renew it: sign in again", 401, "INVALID_SESSION_ID", "Session expired or invalid");
+      }
+      const next = await strategy.reauthenticate(this.transport.postForm, failed);
+      this.session = { ...next, orgId: next.orgId || failed.orgId, userId: next.userId || failed.userId, refreshToken: next.refreshToken ?? failed.refreshToken };
+      this.logger.info?.("access token renewed");
+      this.emit("tokenRefreshed", { ...this.session });
+      return this.session;
+    })().finally(() => {
+      this.refreshing = undefined;
+    });
+    return this.refreshing;
+  }
+
+  /** Revokes the session's refresh token (or access token) at the org and forgets the session. */
+  async revoke(): Promise<void> {
+    const session = this.session;
+    if (!session) return;
+    const token = session.refreshToken ?? session.accessToken;
+    const loginUrl = this.strategy?.loginUrl ?? session.instanceUrl;
+    const { status, body } = await this.transport.postForm(`${new URL(loginUrl).origin}/services/oauth2/revoke`, { token });
+    this.session = undefined;
+    if (status !== 200) {
+      const words = body && typeof body === "object" ? String((body as Record<string, unknown>).error_description ?? (body as Record<string, unknown>).error) : String(body ?? "");
+      throw new AuthenticationError(`Revoking the token failed: ${words}`, status, "revoke_failed", words);
+    }
+  }
+
+  /** Closes kept-alive connections (lets a script exit at once). */
+  close(): void {
+    this.transport.close();
+  }
+
+  /** `/services/data/vNN.N{suffix}` for the client's API version (connecting first if needed). */
+  async apiPath(suffix = ""): Promise<string> {
+    if (!this.version) await this.ensureSession();
+    return `/services/data/v${this.version}${suffix}`;
+  }
+
+  // ---- generic HTTP helpers ---------------------------------------------------------------
+
+  /** Sends a request and returns the whole response; raises APIRequestError for an error status. */
+  request<T = unknown>(method: HttpMethod, endpoint: string, body?: unknown, options: HelperCallOptions & { acceptStatus?: number[]; retryable?: boolean } = {}): Promise<CrmResponse<T>> {
+    return this.transport.request<T>({
+      method, endpoint, body, params: options.params, headers: options.headers, timeoutMs: options.timeoutMs, signal: options.signal,
+      showFullError: options.showFullError, acceptStatus: options.acceptStatus, retryable: options.retryable,
+    });
+  }
+
+  private async call<T>(method: HttpMethod, endpoint: string, payload: unknown, options: HelperCallOptions = {}, returnJsonDefault = true): Promise<T | CrmResponse<T>> {
+    const response = await this.request<T>(method, endpoint, payload, options);
+    const returnJson = options.returnJson ?? returnJsonDefault;
+    // An empty or non-JSON success body is returned as the response itself, not converted.
+    return returnJson && response.data !== undefined ? response.data : response;
+  }
+
+  get<T = unknown>(endpoint: string, options?: HelperCallOptions): Promise<T | CrmResponse<T>> {
+    return this.call<T>("GET", endpoint, undefined, options);
+  }
+  post<T = unknown>(endpoint: string, payload: unknown, options?: HelperCallOptions): Promise<T | CrmResponse<T>> {
+    return this.call<T>("POST", endpoint, requirePayload(payload), options);
+  }
+  put<T = unknown>(endpoint: string, payload: unknown, options?: HelperCallOptions): Promise<T | CrmResponse<T>> {
+    return this.call<T>("PUT", endpoint, requirePayload(payload), options);
+  }
+  /** PATCH returns the response unless `returnJson: true` (most PATCH calls answer 204 with no body). */
+  patch<T = unknown>(endpoint: string, payload: unknown, options?: HelperCallOptions): Promise<T | CrmResponse<T>> {
+    return this.call<T>("PATCH", endpoint, requirePayload(payload), options, false);
+  }
+  delete<T = unknown>(endpoint: string, options?: HelperCallOptions): Promise<T | CrmResponse<T>> {
+    return this.call<T>("DELETE", endpoint, undefined, options);
+  }
+  apiCallWithPayload<T = unknown>(method: string, endpoint: string, payload: unknown, options?: HelperCallOptions): Promise<T | CrmResponse<T>> {
+    const verb = typeof method === "string" ? method.toUpperCase() : "";
+    if (verb !== "POST" && verb !== "PUT" && verb !== "PATCH") {
+      throw new RangeError(`method must be 'post', 'put' or 'patch', got ${JSON.stringify(method)}`);
+    }
+    return this.call<T>(verb, endpoint, requirePayload(payload), options, verb !== "PATCH");
+  }
+
+  /** GET returning parsed JSON (raises when the org did not send JSON). */
+  async getJson<T>(endpoint: string, options: HelperCallOptions = {}): Promise<T> {
+    const response = await this.request<T>("GET", endpoint, undefined, options);
+    if (response.data === undefined) throw new CrmError(`GET ${response.path} returned no JSON body (status ${response.status})`);
+    return response.data;
+  }
+
+  // ---- org ------------------------------------------------------------------------------
+
+  /** Every API version the org serves, oldest first. */
+  async getApiVersions(): Promise<{ label: string; url: string; version: string }[]> {
+    return this.getJson("/services/data");
+  }
+
+  /** The newest API version the org serves, such as "62.0". */
+  async getLatestApiVersion(): Promise<string> {
+    const versions = await this.getApiVersions();
+    const latest = Array.isArray(versions) ? versions[versions.length - 1]?.version : undefined;
+    if (typeof latest !== "string") throw new CrmError("The org's version list (/services/data) was empty or not a list");
+    return latest;
+  }
+
+  async getRestResources(): Promise<Record<string, string>> {
+    return this.getJson(await this.apiPath("/"));
+  }
+
+  async getOrgLimits(): Promise<Record<string, { Max: number; Remaining: number } & Record<string, unknown>>> {
+    return this.getJson(await this.apiPath("/limits"));
+  }
+
+  /** Describe global. With `ifModifiedSince`, resolves to undefined when nothing changed (HTTP 304). */
+  async getAllSobjects(options: { ifModifiedSince?: Date } = {}): Promise<{ encoding: string; maxBatchSize: number; sobjects: Record<string, unknown>[] } | undefined> {
+    return this.conditionalGet(await this.apiPath("/sobjects"), options.ifModifiedSince);
+  }
+
+  /** Basic info of an sObject, or its full describe with `{ describe: true }`. */
+  async getSobject(objectName: string, options: { describe?: boolean } = {}): Promise<Record<string, unknown>> {
+    requireSobjectName(objectName, "objectName");
+    return this.getJson(await this.apiPath(`/sobjects/${objectName}${options.describe ? "/describe" : ""}`));
+  }
+
+  /** Full describe. With `ifModifiedSince`, resolves to undefined when it has not changed (HTTP 304). */
+  async describeObject(objectName: string, options: { ifModifiedSince?: Date } = {}): Promise<Record<string, unknown> | undefined> {
+    requireSobjectName(objectName, "objectName");
+    return this.conditionalGet(await this.apiPath(`/sobjects/${objectName}/describe`), options.ifModifiedSince);
+  }
+
+  private async conditionalGet<T>(endpoint: string, since?: Date): Promise<T | undefined> {
+    const headers = since ? { "If-Modified-Since": since.toUTCString() } : undefined;
+    const response = await this.request<T>("GET", endpoint, undefined, { headers });
+    return response.status === 304 ? undefined : response.data;
+  }
+
+  // ---- records and queries -----------------------------------------------------------------
+
+  /** Creates a record: resolves to `{ id, success, errors }`. */
+  async createSobjectRecord(sobject: string, payload: Record<string, unknown>): Promise<{ id: string; success: boolean; errors: unknown[] }> {
+    requireSobjectName(sobject);
+    if (!payload || typeof payload !== "object" || Array.isArray(payload)) throw new TypeError("payload must be an object of field values");
+    const response = await this.request<{ id: string; success: boolean; errors: unknown[] }>("POST", await this.apiPath(`/sobjects/${sobject}`), payload);
+    return response.data!;
+  }
+
+  /**
+   * Updates fields of a record (HTTP 204 on success). With `ifUnmodifiedSince` the org refuses with 412
+   * when someone changed the record after that time.
+   */
+  async updateSobjectRecord(sobject: string, recordId: string, payload: Record<string, unknown>, options: { ifUnmodifiedSince?: Date } = {}): Promise<CrmResponse> {
+    requireSobjectName(sobject);
+    requireRecordId(recordId, "recordId");
+    if (!payload || typeof payload !== "object" || Array.isArray(payload)) throw new TypeError("payload must be an object of field values");
+    const headers = options.ifUnmodifiedSince ? { "If-Unmodified-Since": options.ifUnmodifiedSince.toUTCString() } : undefined;
+    return this.request("PATCH", await this.apiPath(`/sobjects/${sobject}/${recordId}`), payload, { headers });
+  }
+
+  /** Reads one record (all accessible fields, or the ones named). */
+  async getSobjectRecord(sobject: string, recordId: string, options: { fields?: string[] } = {}): Promise<Record<string, unknown>> {
+    requireSobjectName(sobject);
+    requireRecordId(recordId, "recordId");
+    return this.getJson(await this.apiPath(`/sobjects/${sobject}/${recordId}`), { params: options.fields ? { fields: options.fields.join(",") } : undefined });
+  }
+
+  async deleteSobjectRecord(sobject: string, recordId: string): Promise<CrmResponse> {
+    requireSobjectName(sobject);
+    requireRecordId(recordId, "recordId");
+    return this.request("DELETE", await this.apiPath(`/sobjects/${sobject}/${recordId}`));
+  }
+
+  /**
+   * Runs a SOQL query and returns one page. `replaceQuotes` (default true) turns double quotes outside
+   * string literals into single quotes; with `nextRecordsUrl: true` the argument is a nextRecordsUrl.
+   */
+  async soqlQuery<R = Record<string, unknown>>(query: string, options: { replaceQuotes?: boolean; nextRecordsUrl?: boolean } & QueryOptions = {}): Promise<QueryResult<R>> {
+    if (typeof query !== "string" || !query.trim()) throw new TypeError("query must be a non-empty SOQL string");
+    const headers = options.batchSize ? { "Sforce-Query-Options": `batchSize=${options.batchSize}` } : undefined;
+    if (options.nextRecordsUrl) {
+      const endpoint = query.startsWith("/services/data/") ? query : await this.apiPath(`/query/${query.slice(query.lastIndexOf("/") + 1)}`);
+      return this.getJson(endpoint, { headers, signal: options.signal });
+    }
+    const soql = options.replaceQuotes === false ? query : replaceDoubleQuotes(query);
+    return this.getJson(await this.apiPath(options.includeDeleted ? "/queryAll" : "/query"), { params: { q: soql }, headers, signal: options.signal });
+  }
+
+  /** Runs a query against the Tooling API (ApexClass, CustomField, …). */
+  async toolingQuery<R = Record<string, unknown>>(query: string, options: { signal?: AbortSignal } = {}): Promise<QueryResult<R>> {
+    if (typeof query !== "string" || !query.trim()) throw new TypeError("query must be a non-empty SOQL string");
+    return this.getJson(await this.apiPath("/tooling/query"), { params: { q: query }, signal: options.signal });
+  }
+
+  /** Follows nextRecordsUrl page by page, and completes child subquery results that have their own cursor. */
+  async *queryIterator<R = Record<string, unknown>>(query: string, options: QueryOptions = {}): AsyncGenerator<R, void, undefined> {
+    let page = await this.soqlQuery<R>(query, { ...options, replaceQuotes: false });
+    for (;;) {
+      for (const record of page.records) {
+        await this.completeChildren(record as Record<string, unknown>, options.signal);
+        yield record;
+      }
+      if (page.done || !page.nextRecordsUrl) return;
+      page = await this.soqlQuery<R>(page.nextRecordsUrl, { nextRecordsUrl: true, signal: options.signal, batchSize: options.batchSize });
+    }
+  }
+
+  private async completeChildren(record: Record<string, unknown>, signal?: AbortSignal): Promise<void> {
+    for (const value of Object.values(record)) {
+      const child = value as Partial<QueryResult> | null;
+      if (!child || typeof child !== "object" || !Array.isArray(child.records) || child.done !== false || !child.nextRecordsUrl) continue;
+      let next: string | undefined = child.nextRecordsUrl;
+      while (next) {
+        const more: QueryResult = await this.soqlQuery(next, { nextRecordsUrl: true, signal });
+        child.records.push(...more.records);
+        next = more.done ? undefined : more.nextRecordsUrl;
+      }
+      child.done = true;
+      delete child.nextRecordsUrl;
+    }
+  }
+
+  /** Every row of a query (all pages), or the first `maxRows` with `truncated: true` said plainly. */
+  async queryAll<R = Record<string, unknown>>(query: string, options: QueryOptions & { maxRows?: number } = {}): Promise<QueryAllResult<R>> {
+    const max = options.maxRows ?? Number.POSITIVE_INFINITY;
+    if (!(max > 0)) throw new RangeError(`maxRows must be a positive number, got ${String(options.maxRows)}`);
+    const records: R[] = [];
+    let page = await this.soqlQuery<R>(query, { ...options, replaceQuotes: false });
+    const totalSize = page.totalSize;
+    for (;;) {
+      for (const record of page.records) {
+        if (records.length >= max) return { totalSize, done: false, records, truncated: true, nextRecordsUrl: page.nextRecordsUrl };
+        await this.completeChildren(record as Record<string, unknown>, options.signal);
+        records.push(record);
+      }
+      if (page.done || !page.nextRecordsUrl) return { totalSize, done: true, records, truncated: false };
+      if (records.length >= max) return { totalSize, done: false, records, truncated: true, nextRecordsUrl: page.nextRecordsUrl };
+      page = await this.soqlQuery<R>(page.nextRecordsUrl, { nextRecordsUrl: true, signal: options.signal, batchSize: options.batchSize });
+    }
+  }
+
+  /** SOSL `FIND {text}` with the text's reserved characters escaped. */
+  async searchString(stringToSearch: string): Promise<{ searchRecords: Record<string, unknown>[] }> {
+    return this.search(`FIND {${escapeSoslTerm(stringToSearch)}}`);
+  }
+
+  /** Runs a SOSL statement as written. */
+  async search(sosl: string, options: { signal?: AbortSignal } = {}): Promise<{ searchRecords: Record<string, unknown>[] }> {
+    if (typeof sosl !== "string" || !/^\s*FIND\s/i.test(sosl)) throw new TypeError("sosl must be a SOSL statement starting with FIND");
+    return this.getJson(await this.apiPath("/search"), { params: { q: sosl }, signal: options.signal });
+  }
+
+  /**
+   * Downloads a rich-text image (an rtaImage URL from a rich-text field) through the API and saves it as
+   * `<refid>.<ext>` in `filePath` (default: the current directory). Resolves to the full path.
+   */
+  async downloadImage(imageUrl: string, recordId: string, fieldName: string, options: { filePath?: string; sobject?: string } = {}): Promise<string> {
+    if (typeof imageUrl !== "string" || !imageUrl) throw new TypeError("imageUrl must be the image's URL string (an rtaImage URL)");
+    requireRecordId(recordId, "recordId");
+    requireSobjectName(fieldName, "fieldName");
+    const sobject = requireSobjectName(options.sobject ?? "Knowledge__kav");
+    let refid: string | null;
+    try {
+      refid = new URL(imageUrl.replace(/&amp;/g, "&"), "https://placeholder.invalid").searchParams.get("refid");
+    } catch {
+      refid = null;
+    }
+    if (!refid) throw new MissingRequiredDataError(`imageUrl has no 'refid' parameter, so the image cannot be identified: ${imageUrl.slice(0, 200)}`, "imageUrl");
+    try {
+      const response = await this.request("GET", await this.apiPath(`/sobjects/${sobject}/${recordId}/richTextImageFields/${fieldName}/${refid}`));
+      const type = (response.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+      const ext = ({ "image/png": "png", "image/jpeg": "jpeg", "image/jpg": "jpeg", "image/gif": "gif", "image/webp": "webp", "image/svg+xml": "svg", "image/bmp": "bmp" } as Record<string, string>)[type] ?? "bin";
+      const directory = path.resolve(options.filePath ?? ".");
+      await mkdir(directory, { recursive: true });
+      const target = path.join(directory, `${refid}.${ext}`);
+      await writeFile(target, response.body);
+      return target;
+    } catch (err) {
+      throw new CrmError(`Failed to download the image with refid ${refid}: ${(err as Error).message}`, { cause: err });
+    }
+  }
+
+  // ---- user and access --------------------------------------------------------------------
+
+  /**
+   * The current user's info from /services/oauth2/userinfo: the relevant fields, or all with `allData`.
+   * Failures give the defaults unless `raiseExcOnError`, which raises APIRequestError.
+   */
+  async retrieveCurrentUserInfo(options: { allData?: boolean; raiseExcOnError?: boolean } = {}): Promise<UserInfo> {
+    const defaults: UserInfo = { user_id: "", nickname: "", name: "", email: "", user_type: "", language: "", locale: "", utcOffset: "", is_salesforce_integration_user: null };
+    let info: UserInfo;
+    try {
+      const data = await this.getJson<unknown>("/services/oauth2/userinfo");
+      if (!data || typeof data !== "object" || Array.isArray(data)) throw new CrmError("userinfo did not return an object");
+      info = data as UserInfo;
+    } catch (err) {
+      this.logger.warn?.(`retrieving the current user's info failed: ${(err as Error).message}`);
+      if (options.raiseExcOnError) {
+        if (err instanceof APIRequestError) throw err;
+        throw new APIRequestError({ status: 0, errorCode: (err as Error).name, message: `Retrieving the current user's info failed: ${(err as Error).message}`, method: "GET", path: "/services/oauth2/userinfo" });
+      }
+      return defaults;
+    }
+    this.currentUserInfo = info;
+    if (options.allData) return info;
+    return Object.fromEntries(RELEVANT_USER_FIELDS.map((k) => [k, k in info ? info[k] : defaults[k]]));
+  }
+
+  private async currentUserId(): Promise<string> {
+    if (!this.session) await this.ensureSession();
+    const cached = this.userId ?? (this.currentUserInfo?.user_id as string | undefined);
+    if (cached) return cached;
+    const info = await this.retrieveCurrentUserInfo({ raiseExcOnError: true });
+    if (!info.user_id) throw new MissingRequiredDataError("The current user's ID is unknown, so record access cannot be checked; pass userId", "userId");
+    return String(info.user_id);
+  }
+
+  /** Read, edit and delete access of a user (default: the current user) to a record, from UserRecordAccess. */
+  async checkUserRecordAccess(recordId: string, userId?: string): Promise<RecordAccess> {
+    requireRecordId(recordId, "recordId");
+    const user = userId === undefined ? await this.currentUserId() : requireRecordId(userId, "userId");
+    const result = await this.soqlQuery<Partial<RecordAccess>>(
+      `SELECT RecordId, HasReadAccess, HasEditAccess, HasDeleteAccess FROM UserRecordAccess WHERE UserId = ${soqlLiteral(user)} AND RecordId = ${soqlLiteral(recordId)}`,
+      { replaceQuotes: false },
+    );
+    const row = result.records[0];
+    return { HasReadAccess: row?.HasReadAccess ?? null, HasEditAccess: row?.HasEditAccess ?? null, HasDeleteAccess: row?.HasDeleteAccess ?? null };
+  }
+
+  /**
+   * Whether a user may read, edit or delete a record. When the answer cannot be had, raises (default) or,
+   * with `raiseExcOnFailure: false`, resolves to null.
+   */
+  async canAccessRecord(accessType: "read" | "edit" | "delete", recordId: string, options: { userId?: string; recordAccessData?: RecordAccess; raiseExcOnFailure?: boolean } = {}): Promise<boolean | null> {
+    const raise = options.raiseExcOnFailure ?? true;
+    const field = ({ read: "HasReadAccess", edit: "HasEditAccess", delete: "HasDeleteAccess" } as const)[String(accessType).toLowerCase() as "read"];
+    if (!field) {
+      if (raise) throw new InvalidFieldError(`accessType must be 'read', 'edit' or 'delete', got '${String(accessType)}'`);
+      return null;
+    }
+    let data = options.recordAccessData;
+    if (data !== undefined && (data === null || typeof data !== "object")) {
+      if (raise) throw new DataMismatchError(`recordAccessData must be the object checkUserRecordAccess returns, got ${data === null ? "null" : typeof data}`);
+      return null;
+    }
+    try {
+      data ??= await this.checkUserRecordAccess(recordId, options.userId);
+    } catch (err) {
+      if (raise) throw err;
+      return null;
+    }
+    const value = data[field];
+    if (typeof value !== "boolean") {
+      if (raise) throw new MissingRequiredDataError(`The org returned no ${field} for record ${recordId} (the record may not exist or the running user cannot see it)`, field);
+      return null;
+    }
+    return value;
+  }
+
+  canReadRecord(recordId: string, options?: { userId?: string; recordAccessData?: RecordAccess; raiseExcOnFailure?: boolean }): Promise<boolean | null> {
+    return this.canAccessRecord("read", recordId, options);
+  }
+  canEditRecord(recordId: string, options?: { userId?: string; recordAccessData?: RecordAccess; raiseExcOnFailure?: boolean }): Promise<boolean | null> {
+    return this.canAccessRecord("edit", recordId, options);
+  }
+  canDeleteRecord(recordId: string, options?: { userId?: string; recordAccessData?: RecordAccess; raiseExcOnFailure?: boolean }): Promise<boolean | null> {
+    return this.canAccessRecord("delete", recordId, options);
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * Chatter feed operations through the Connect REST API. Each takes the client first
+ * (`feed.postComment(crm, id, …)`); the same functions are bound on `crm.feed`.
+ *
+ * `createdById` (posting as another user): the Connect API has no such input, so with it the post or
+ * comment is created through the sObject API (FeedItem / FeedComment with CreatedById), which the org
+ * allows only to users with "Insert System Field Values for Chatter Feeds", and only as plain text.
+ */
+import type { Crm } from "./crm";
+import { MissingRequiredDataError } from "./errors";
+import { requireRecordId } from "./ids";
+
+/** A Connect message segment: `{ type: "Text", text }`, `{ type: "Mention", id }`, markup, links, hashtags. */
+export type MessageSegment = { type: string } & Record<string, unknown>;
+
+export interface FeedPageOptions {
+  /** Community (Experience Cloud site) ID: the call goes under /connect/communities/{siteId}. */
+  siteId?: string;
+  pageSize?: number;
+  /** Page token from a previous page's `nextPageToken`. */
+  page?: string;
+}
+
+export interface PostOptions {
+  messageText?: string;
+  /** Segments win over `messageText` when both are given. */
+  messageSegments?: MessageSegment[];
+  siteId?: string;
+  createdById?: string;
+}
+
+async function chatterPath(crm: Crm, siteId: string | undefined, suffix: string): Promise<string> {
+  const community = siteId === undefined ? "" : `/connect/communities/${encodeURIComponent(requireRecordId(siteId, "siteId"))}`;
+  return crm.apiPath(`${community}/chatter${suffix}`);
+}
+
+function pageParams(o: FeedPageOptions) {
+  if (o.pageSize !== undefined && (!Number.isInteger(o.pageSize) || o.pageSize < 1 || o.pageSize > 100)) {
+    throw new RangeError(`pageSize must be a whole number from 1 to 100, got ${String(o.pageSize)}`);
+  }
+  return { pageSize: o.pageSize, page: o.page };
+}
+
+function feedId(value: string, argument: string): string {
+  return encodeURIComponent(requireRecordId(value, argument));
+}
+
+/** The calling user's news feed (a Feed Element Page: `elements`, `nextPageUrl`). */
+export async function getMyNewsFeed(crm: Crm, options: FeedPageOptions = {}): Promise<Record<string, unknown>> {
+  return crm.getJson(await chatterPath(crm, options.siteId, "/feeds/news/me/feed-elements"), { params: pageParams(options) });
+}
+
+/** A user's profile feed. */
+export async function getUserNewsFeed(crm: Crm, userId: string, options: FeedPageOptions = {}): Promise<Record<string, unknown>> {
+  return crm.getJson(await chatterPath(crm, options.siteId, `/feeds/user-profile/${feedId(userId, "userId")}/feed-elements`), { params: pageParams(options) });
+}
+
+/** A group's feed (the record feed of the group). */
+export async function getGroupFeed(crm: Crm, groupId: string, options: FeedPageOptions = {}): Promise<Record<string, unknown>> {
+  return crm.getJson(await chatterPath(crm, options.siteId, `/feeds/record/${feedId(groupId, "groupId")}/feed-elements`), { params: pageParams(options) });
+}
+
+/** Beyond the spec: a page of a feed element's comments. */
+export async function getComments(crm: Crm, feedElementId: string, options: FeedPageOptions = {}): Promise<Record<string, unknown>> {
+  return crm.getJson(await chatterPath(crm, options.siteId, `/feed-elements/${feedId(feedElementId, "feedElementId")}/capabilities/comments/items`), { params: pageParams(options) });
+}
+
+/** Beyond the spec: the groups of the org (for pickers and the Feeds tree). */
+export async function getGroups(crm: Crm, options: { siteId?: string; query?: string } = {}): Promise<Record<string, unknown>> {
+  return crm.getJson(await chatterPath(crm, options.siteId, "/groups"), { params: { q: options.query } });
+}
+
+function segmentsOf(options: PostOptions, what: string): MessageSegment[] {
+  if (options.messageSegments !== undefined) {
+    if (!Array.isArray(options.messageSegments) || !options.messageSegments.length) {
+      throw new MissingRequiredDataError(`messageSegments must be a non-empty array to post a ${what}`, "messageSegments");
+    }
+    options.messageSegments.forEach((s, i) => {
+      if (!s || typeof s !== "object" || typeof s.type !== "string") throw new TypeError(`messageSegments[${i}] must be an object with a 'type' such as "Text" or "Mention"`);
+    });
+    return options.messageSegments;
+  }
+  if (typeof options.messageText !== "string" || !options.messageText.trim()) {
+    throw new MissingRequiredDataError(`messageText or messageSegments is required to post a ${what}`, "messageText");
+  }
+  return [{ type: "Text", text: options.messageText }];
+}
+
+function plainTextForSobject(options: PostOptions): string {
+  if (options.messageSegments !== undefined) {
+    throw new TypeError("createdById works with messageText only: the sObject API that sets CreatedById takes plain text, not message segments");
+  }
+  if (typeof options.messageText !== "string" || !options.messageText.trim()) throw new MissingRequiredDataError("messageText is required", "messageText");
+  return options.messageText;
+}
+
+/** Posts to the feed of a user, group or record (`subjectId`; "me" for one's own). Resolves to the feed item. */
+export async function postFeedItem(crm: Crm, subjectId: string, options: PostOptions): Promise<Record<string, unknown>> {
+  if (subjectId !== "me") requireRecordId(subjectId, "subjectId");
+  if (options?.createdById !== undefined) {
+    const text = plainTextForSobject(options);
+    const created = await crm.createSobjectRecord("FeedItem", { ParentId: subjectId === "me" ? crm.userId : subjectId, Body: text, Type: "TextPost", CreatedById: requireRecordId(options.createdById, "createdById") });
+    return created;
+  }
+  const segments = segmentsOf(options ?? {}, "feed item");
+  const response = await crm.request<Record<string, unknown>>("POST", await chatterPath(crm, options.siteId, "/feed-elements"), {
+    body: { messageSegments: segments }, feedElementType: "FeedItem", subjectId,
+  });
+  return response.data ?? {};
+}
+
+/** Comments on a feed element. Resolves to the comment. */
+export async function postComment(crm: Crm, feedElementId: string, options: PostOptions): Promise<Record<string, unknown>> {
+  requireRecordId(feedElementId, "feedElementId");
+  if (options?.createdById !== undefined) {
+    const text = plainTextForSobject(options);
+    const created = await crm.createSobjectRecord("FeedComment", { FeedItemId: feedElementId, CommentBody: text, CreatedById: requireRecordId(options.createdById, "createdById") });
+    return created;
+  }
+  const segments = segmentsOf(options ?? {}, "feed comment");
+  const response = await crm.request<Record<string, unknown>>("POST", await chatterPath(crm, options.siteId, `/feed-elements/${feedId(feedElementId, "feedElementId")}/capabilities/comments/items`), {
+    body: { messageSegments: segments },
+  });
+  return response.data ?? {};
+}
+
+/**
+ * Beyond the spec: turns `@Name` mentions in plain text into Mention segments, given the people and
+ * groups that may be mentioned (longest names first, so "@Ada Lovelace" beats "@Ada").
+ */
+export function textToSegments(text: string, mentionable: { id: string; name: string }[]): MessageSegment[] {
+  const names = [...mentionable].sort((a, b) => b.name.length - a.name.length);
+  const segments: MessageSegment[] = [];
+  let buffer = "";
+  for (let i = 0; i < text.length; ) {
+    const hit = text[i] === "@" ? names.find((m) => text.startsWith(m.name, i + 1)) : undefined;
+    if (hit) {
+      if (buffer) segments.push({ type: "Text", text: buffer });
+      buffer = "";
+      segments.push({ type: "Mention", id: hit.id });
+      i += hit.name.length + 1;
+    } else {
+      buffer += text[i];
+      i++;
+    }
+  }
+  if (buffer) segments.push({ type: "Text", text: buffer });
+  return segments;
+}

@@ -1,0 +1,255 @@
+/**
+ * HTTP transport: one axios instance with keep-alive and no redirect wrapper, the origin rule, limit-header
+ * parsing, one single-flight re-authentication on 401, and bounded retries for idempotent calls.
+ */
+import http from "node:http";
+import https from "node:https";
+import axios, { type AxiosInstance, type AxiosResponse, isAxiosError } from "axios";
+import type { AuthSession, TokenPoster } from "./auth";
+import { DEFAULT_TIMEOUT_MS } from "./constants";
+import { APIRequestError, CancelledError, InvalidResponseError, NetworkError, type ApiErrorEntry } from "./errors";
+import { pathOnly, resolveEndpoint } from "./urls";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD";
+
+export interface Logger {
+  debug?(message: string): void;
+  info?(message: string): void;
+  warn?(message: string): void;
+  error?(message: string): void;
+}
+
+export interface RetryOptions {
+  /** Further attempts after the first for network errors and 502/503/504 on idempotent calls. Default 2. */
+  retries?: number;
+  /** First backoff delay; doubles each time, with up to 50 % jitter. Default 250 ms. */
+  baseDelayMs?: number;
+}
+
+export interface RequestOptions {
+  method: HttpMethod;
+  endpoint: string;
+  params?: Record<string, string | number | boolean | undefined>;
+  headers?: Record<string, string>;
+  /** A JSON body. */
+  body?: unknown;
+  timeoutMs?: number;
+  /** Allow retries although the method is not idempotent (the caller knows repeating is safe). */
+  retryable?: boolean;
+  signal?: AbortSignal;
+  /** Statuses below 400 (and these) are returned; others raise APIRequestError. */
+  acceptStatus?: number[];
+  showFullError?: boolean;
+}
+
+/** A response as the client returns it when JSON conversion is off or the body is empty. */
+export interface CrmResponse<T = unknown> {
+  status: number;
+  headers: Record<string, string>;
+  /** Raw body bytes. */
+  body: Buffer;
+  /** Parsed JSON when the body is JSON, else undefined. */
+  data: T | undefined;
+  method: HttpMethod;
+  /** Path of the call, without the query string. */
+  path: string;
+}
+
+export interface ApiUsage {
+  used: number;
+  max: number;
+}
+
+export interface RequestInfo {
+  method: HttpMethod;
+  path: string;
+  status: number;
+  durationMs: number;
+  attempt: number;
+}
+
+export interface TransportHooks {
+  session(): Promise<AuthSession>;
+  /** Returns a new session after `failed` was refused with 401 (single-flight is the caller's job). */
+  refresh(failed: AuthSession): Promise<AuthSession>;
+  onApiUsage?(usage: ApiUsage): void;
+  onRequest?(info: RequestInfo): void;
+}
+
+const IDEMPOTENT = new Set<HttpMethod>(["GET", "HEAD", "PUT", "DELETE"]);
+const RETRY_STATUS = new Set([502, 503, 504]);
+const LIMIT_RE = /api-usage=(\d+)\/(\d+)/;
+
+function headerRecord(res: AxiosResponse): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(res.headers)) if (v !== undefined && v !== null) out[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : String(v);
+  return out;
+}
+
+/** Reads the REST error body (`[{message, errorCode, fields}]`, an OAuth object, HTML or text). */
+export function parseErrorBody(status: number, contentType: string, body: Buffer): ApiErrorEntry[] {
+  const text = body.toString("utf8");
+  if (contentType.includes("json") || /^\s*[[{]/.test(text)) {
+    try {
+      const parsed: unknown = JSON.parse(text);
+      const list = Array.isArray(parsed) ? parsed : [parsed];
+      const entries = list.filter((e): e is Record<string, unknown> => !!e && typeof e === "object").map((e) => ({
+        message: String(e.message ?? e.error_description ?? e.error ?? "no message"),
+        errorCode: String(e.errorCode ?? e.error ?? `HTTP_${status}`),
+        fields: Array.isArray(e.fields) ? e.fields.map(String) : [],
+      }));
+      if (entries.length) return entries;
+    } catch {
+      // not JSON after all: fall through to text
+    }
+  }
+  if (contentType.includes("html") || /^\s*<(!doctype|html)/i.test(text)) {
+    return [{ message: `the server answered with an HTML error page (HTTP ${status})`, errorCode: `HTTP_${status}`, fields: [] }];
+  }
+  return [{ message: text.trim().slice(0, 500) || `HTTP ${status} with an empty body`, errorCode: text.trim() && !/\s/.test(text.trim()) ? text.trim() : `HTTP_${status}`, fields: [] }];
+}
+
+export class Transport {
+  readonly http: AxiosInstance;
+  private readonly retries: number;
+  private readonly baseDelayMs: number;
+  private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: 16 });
+  private readonly httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 16 });
+
+  constructor(
+    private readonly hooks: TransportHooks,
+    private readonly options: { timeoutMs?: number; retry?: RetryOptions; logger?: Logger; userAgent?: string } = {},
+  ) {
+    this.retries = Math.max(0, options.retry?.retries ?? 2);
+    this.baseDelayMs = Math.max(0, options.retry?.baseDelayMs ?? 250);
+    this.http = axios.create({
+      httpAgent: this.httpAgent,
+      httpsAgent: this.httpsAgent,
+      // No redirect wrapper: the API does not redirect, and the wrapper costs time on every request.
+      maxRedirects: 0,
+      responseType: "arraybuffer",
+      validateStatus: () => true,
+      proxy: false,
+      headers: { "User-Agent": options.userAgent ?? "crm-explorer-client/0.1" },
+    });
+  }
+
+  /** Posts a form to an OAuth endpoint (no bearer token). */
+  readonly postForm: TokenPoster = async (url, form, basicAuth) => {
+    const headers: Record<string, string> = { "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" };
+    if (basicAuth) headers.Authorization = `Basic ${basicAuth}`;
+    const started = performance.now();
+    let res: AxiosResponse<Buffer>;
+    try {
+      res = await this.http.post<Buffer>(url, new URLSearchParams(form).toString(), { headers, timeout: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS });
+    } catch (err) {
+      throw this.networkError(err, "POST", pathOnly(url), this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    }
+    const text = Buffer.from(res.data).toString("utf8");
+    let body: unknown = text;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      // keep the text: the caller reports it
+    }
+    this.hooks.onRequest?.({ method: "POST", path: pathOnly(url), status: res.status, durationMs: performance.now() - started, attempt: 0 });
+    return { status: res.status, body };
+  };
+
+  async request<T = unknown>(o: RequestOptions): Promise<CrmResponse<T>> {
+    let session = await this.hooks.session();
+    let refreshed = false;
+    const idempotent = o.retryable ?? IDEMPOTENT.has(o.method);
+    const timeout = o.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    for (let attempt = 0; ; attempt++) {
+      const url = resolveEndpoint(session.instanceUrl, o.endpoint);
+      const path = pathOnly(url);
+      const headers: Record<string, string> = { Accept: "application/json", ...o.headers, Authorization: `Bearer ${session.accessToken}` };
+      if (o.body !== undefined) headers["Content-Type"] ??= "application/json";
+      const started = performance.now();
+      let res: AxiosResponse<Buffer>;
+      try {
+        res = await this.http.request<Buffer>({
+          method: o.method, url, params: o.params, headers, timeout, signal: o.signal,
+          data: o.body === undefined ? undefined : JSON.stringify(o.body),
+        });
+      } catch (err) {
+        const failure = this.networkError(err, o.method, path, timeout);
+        if (failure instanceof NetworkError && idempotent && attempt < this.retries && failure.code !== "ETIMEDOUT") {
+          this.options.logger?.warn?.(`${o.method} ${path}: ${failure.code}, retrying (${attempt + 1}/${this.retries})`);
+          await this.backoff(attempt, o.signal);
+          continue;
+        }
+        throw failure;
+      }
+      const durationMs = performance.now() - started;
+      const responseHeaders = headerRecord(res);
+      const limit = LIMIT_RE.exec(responseHeaders["sforce-limit-info"] ?? "");
+      if (limit) this.hooks.onApiUsage?.({ used: Number(limit[1]), max: Number(limit[2]) });
+      this.hooks.onRequest?.({ method: o.method, path, status: res.status, durationMs, attempt });
+      this.options.logger?.debug?.(`${o.method} ${path} → ${res.status} (${durationMs.toFixed(1)} ms)`);
+      const body = Buffer.from(res.data ?? []);
+
+      if (res.status === 401 && !refreshed) {
+        // Any 401 from the data API means the token is no longer good: refresh once, then retry once.
+        refreshed = true;
+        session = await this.hooks.refresh(session);
+        attempt--;
+        continue;
+      }
+      if (RETRY_STATUS.has(res.status) && idempotent && attempt < this.retries) {
+        this.options.logger?.warn?.(`${o.method} ${path} → ${res.status}, retrying (${attempt + 1}/${this.retries})`);
+        await this.backoff(attempt, o.signal);
+        continue;
+      }
+      const contentType = responseHeaders["content-type"] ?? "";
+      if (res.status >= 300 && !o.acceptStatus?.includes(res.status) && res.status !== 304) {
+        const errors = parseErrorBody(res.status, contentType, body);
+        const first = errors[0]!;
+        const serverWords = errors.map((e) => `${e.errorCode}: ${e.message}`).join("; ");
+        const message = o.showFullError === false
+          ? `${o.method} ${path} failed with status ${res.status} (${first.errorCode})`
+          : `${o.method} ${path} failed with status ${res.status}: ${serverWords}`;
+        throw new APIRequestError({ status: res.status, errorCode: errors.length > 1 ? "MULTIPLE_API_ERRORS" : first.errorCode, message, fields: first.fields, method: o.method, path, errors });
+      }
+      let data: T | undefined;
+      if (body.length && contentType.includes("json")) {
+        try {
+          data = JSON.parse(body.toString("utf8")) as T;
+        } catch (err) {
+          throw new InvalidResponseError(`${o.method} ${path} answered ${res.status} with a body that is not valid JSON (${(err as Error).message}); the org or a proxy cut it short — try again`, res.status, o.method, path);
+        }
+      }
+      return { status: res.status, headers: responseHeaders, body, data, method: o.method, path };
+    }
+  }
+
+  private networkError(err: unknown, method: string, path: string, timeoutMs: number): Error {
+    if (axios.isCancel(err) || (err as Error)?.name === "CanceledError" || (err as Error)?.name === "AbortError") {
+      return new CancelledError(`${method} ${path} was cancelled`);
+    }
+    if (isAxiosError(err)) {
+      const code = err.code === "ECONNABORTED" && /timeout/i.test(err.message) ? "ETIMEDOUT" : err.code ?? "ENETWORK";
+      const what = code === "ETIMEDOUT" ? `timed out after ${Math.round(timeoutMs / 1000)} s` : `could not reach the org (${code}: ${err.message})`;
+      return new NetworkError(`${method} ${path} ${what}`, code === "ECONNABORTED" ? "ECONNRESET" : code, method, path, { cause: err });
+    }
+    return err instanceof Error ? err : new Error(String(err));
+  }
+
+  private backoff(attempt: number, signal?: AbortSignal): Promise<void> {
+    const delay = this.baseDelayMs * 2 ** attempt * (1 + Math.random() * 0.5);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(resolve, delay);
+      signal?.addEventListener("abort", () => {
+        clearTimeout(timer);
+        reject(new CancelledError("the request was cancelled while waiting to retry"));
+      }, { once: true });
+    });
+  }
+
+  close(): void {
+    this.httpAgent.destroy();
+    this.httpsAgent.destroy();
+  }
+}
+

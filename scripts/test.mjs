@@ -42,8 +42,9 @@ let failed = 0;
 const stream = run({ files, concurrency: 2, timeout: 300_000 });
 stream.on("test:pass", (t) => { if (t.details?.type !== "suite" && !t.skip) passed++; });
 stream.on("test:fail", (t) => { if (t.details?.type !== "suite") failed++; });
-stream.compose(spec).pipe(process.stdout);
-stream.on("end", () => {
+const report = stream.compose(spec);
+report.pipe(process.stdout, { end: false });
+report.on("end", () => {
   failed += gateFailures;
   console.log(`\n${passed} passed, ${failed} failed`);
   process.exitCode = failed > 0 ? 1 : 0;

@@ -58,6 +58,7 @@ function lastModifiedHeader(ms: number) {
 // ---- record writes ---------------------------------------------------------------------------
 
 const ID_RE = /^[a-zA-Z0-9]{15}([a-zA-Z0-9]{3})?$/;
+const FEED_OBJECTS = ["FeedItem", "FeedComment"];
 const SYSTEM_FIELDS = ["Id", "IsDeleted", "CreatedDate", "CreatedById", "LastModifiedDate", "LastModifiedById", "SystemModstamp"];
 
 function checkValue(ctx: Ctx, def: ObjectDef, field: FieldDef, value: unknown): unknown {
@@ -107,7 +108,9 @@ export function validateWrite(ctx: Ctx, def: ObjectDef, body: Record<string, unk
     const field = def.fieldMap.get(key.toLowerCase());
     if (!field) throw new ApiError(400, "INVALID_FIELD", `No such column '${key}' on sobject of type ${def.name}`);
     const allowed = mode === "create" ? field.createable ?? !field.autoNumber : field.updateable ?? !field.autoNumber;
-    if (!allowed || SYSTEM_FIELDS.includes(field.name)) {
+    // Feed items and comments take CreatedById/CreatedDate on create; the feed hook checks the permission.
+    const feedSystemField = mode === "create" && FEED_OBJECTS.includes(def.name) && (field.name === "CreatedById" || field.name === "CreatedDate");
+    if (!feedSystemField && (!allowed || SYSTEM_FIELDS.includes(field.name))) {
       readOnly.push(field.name);
       continue;
     }

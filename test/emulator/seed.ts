@@ -179,7 +179,8 @@ export function seedOrg(name: SeedName, instanceHost: string): Seeded {
   const store = new Store(baseSpecs());
   const tooling = new Store(toolingSpecs());
   const rnd = prng(name === "large" ? 4242 : 1234);
-  let clock = Date.UTC(2026, 0, 5, 9, 0, 0);
+  // The seed's own timeline (early 2024 to late 2024) lies before any real "now", so new records sort after it.
+  let clock = Date.UTC(2024, 0, 5, 9, 0, 0);
   store.clock = () => clock;
   const tick = (minutes: number) => { clock += minutes * 60_000; };
 
@@ -318,7 +319,7 @@ function seedKnowledge(s: Seeded, rnd: ReturnType<typeof prng>, tick: (m: number
     const hostile = i % 7 === 3 ? HOSTILE_BODIES[Math.floor(i / 7) % HOSTILE_BODIES.length] : undefined;
     const created = now();
     plan.split("").forEach((state, v) => {
-      tick(60 * 24 * (3 + rnd.int(20)));
+      tick(60 * 24 * (1 + rnd.int(6)));
       const id = store.newId("ka0");
       const refid = store.newId("0EM").slice(0, 15);
       const withImage = i % 5 === 1;

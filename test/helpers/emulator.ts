@@ -1,0 +1,64 @@
+/** Test helpers: an emulator per test file (stopped by the file that started it) and demo clients. */
+import { after, before } from "node:test";
+import { Crm, type CrmOptions } from "../../src/client";
+import { startEmulator, type Emulator, type EmulatorOptions } from "../emulator";
+
+/** Starts an emulator before the file's tests and stops it after them. */
+export function useEmulator(options: EmulatorOptions = {}): () => Emulator {
+  let emulator: Emulator | undefined;
+  before(async () => {
+    emulator = await startEmulator({ port: 0, ...options });
+  });
+  after(async () => {
+    await emulator?.close();
+  });
+  return () => {
+    if (!emulator) throw new Error("emulator not started yet");
+    return emulator;
+  };
+}
+
+/** Username-password options for the emulator's demo admin. */
+export function demoOptions(emu: Emulator, extra: Partial<CrmOptions> = {}): CrmOptions {
+  const c = emu.credentials;
+  return {
+    endpointUrl: c.loginUrl, clientId: c.clientId, clientSecret: c.clientSecret, username: c.username, password: c.password,
+    securityToken: c.securityToken, retry: { baseDelayMs: 1 }, ...extra,
+  };
+}
+
+/** A connected client for the demo admin; closed after the file's tests. */
+export async function demoClient(emu: Emulator, extra: Partial<CrmOptions> = {}): Promise<Crm> {
+  const crm = await Crm.create(demoOptions(emu, extra));
+  after(() => crm.close());
+  return crm;
+}
+
+/** A bearer token for raw HTTP tests of the emulator. */
+export async function demoToken(emu: Emulator): Promise<string> {
+  const c = emu.credentials;
+  const res = await fetch(`${emu.url}/services/oauth2/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ grant_type: "password", client_id: c.clientId, client_secret: c.clientSecret, username: c.username, password: c.password + c.securityToken }),
+  });
+  const body = (await res.json()) as { access_token: string };
+  return body.access_token;
+}
+
+/** Raw HTTP against the emulator's data API with a token. */
+export async function api(emu: Emulator, token: string, path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+  const res = await fetch(`${emu.url}${path.startsWith("/services") ? path : `/services/data/v62.0${path}`}`, {
+    method: init.method ?? "GET",
+    headers: { authorization: `Bearer ${token}`, ...(init.body !== undefined ? { "content-type": "application/json" } : {}), ...init.headers },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, json: json as any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+}

@@ -1,0 +1,28 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { ESLint } from "eslint";
+
+const eslint = new ESLint({ cwd: process.cwd() });
+const fixture = readFileSync("test/fixtures/lint/imports-vscode.ts", "utf8");
+
+async function restrictedImports(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? []).filter((m) => m.ruleId === "no-restricted-imports").map((m) => m.message);
+}
+
+test("src/client may not import vscode (the rule is configured and fires)", async () => {
+  const messages = await restrictedImports("src/client/fixture.ts", fixture);
+  assert.equal(messages.length, 1);
+  assert.match(messages[0]!, /must not depend on VS Code/);
+});
+
+test("src/client and src/shared may not import other rooms", async () => {
+  assert.equal((await restrictedImports("src/client/fixture.ts", `import { x } from "../connections/session";\nexport const y = x;\n`)).length, 1);
+  assert.equal((await restrictedImports("src/shared/fixture.ts", `import { Crm } from "../client";\nexport const y = Crm;\n`)).length, 1);
+  assert.equal((await restrictedImports("src/shared/fixture.ts", fixture)).length, 1);
+});
+
+test("other rooms may import vscode", async () => {
+  assert.deepEqual(await restrictedImports("src/views/fixture.ts", fixture), []);
+});

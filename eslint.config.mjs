@@ -37,6 +37,7 @@ export default tseslint.config(
       "no-undef": "off",
     },
   },
+  { files: ["**/*.cjs"], languageOptions: { sourceType: "commonjs" }, rules: { "@typescript-eslint/no-require-imports": "off" } },
   roomBoundary(["src/client/**/*.ts"], [...otherRooms, "shared"]),
   roomBoundary(["src/shared/**/*.ts"], [...otherRooms, "client"]),
 );

@@ -1,4 +1,4 @@
-// `npm test`: lint, typecheck, then every test tier under test/ with node's test runner.
+// `npm test`: lint, typecheck, the production build (size budgets), then every test tier under test/.
 // Run as `node --import tsx scripts/test.mjs [file-or-folder …]` so test files may be TypeScript.
 // Ends with the closing line `N passed, N failed` (gates that fail count as failures).
 import { run } from "node:test";
@@ -34,6 +34,7 @@ function testFiles(target) {
 if (args.length === 0) {
   gate("lint", "npx", ["eslint", "."]);
   gate("typecheck", "npm", ["run", "--silent", "typecheck"]);
+  gate("build (bundle size budgets)", process.execPath, ["esbuild.mjs"]);
 }
 const files = (args.length ? args : ["test"]).flatMap(testFiles);
 

@@ -1,0 +1,35 @@
+/** The examples/ script runs from plain Node on the built bundle (dist/client.js via `crm-explorer/client`). */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFile, execFileSync } from "node:child_process";
+import { promisify } from "node:util";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Crm } from "../../src/client";
+import { useEmulator, demoOptions } from "../helpers/emulator";
+
+const emu = useEmulator();
+
+test("examples/publish-valid-drafts.mjs publishes the validated drafts and posts a summary", async () => {
+  execFileSync(process.execPath, ["esbuild.mjs"], { stdio: "pipe" });
+  const c = emu().credentials;
+  const helper = path.join(mkdtempSync(path.join(tmpdir(), "crm-example-")), "helper.json");
+  writeFileSync(helper, JSON.stringify({ connection: { endpoint_url: c.loginUrl, client_id: c.clientId, client_secret: c.clientSecret, username: c.username, password: c.password, security_token: c.securityToken } }));
+  const crm = await Crm.create(demoOptions(emu()));
+  const validDrafts = (await crm.soqlQuery<{ Id: string }>("SELECT Id FROM Knowledge__kav WHERE PublishStatus = 'Draft' AND ValidationStatus = 'Validated'")).records;
+  assert.ok(validDrafts.length > 0, "the demo seed has validated drafts");
+  // Asynchronous: the emulator lives in this process and must keep answering while the script runs.
+  const run = await promisify(execFile)(process.execPath, ["examples/publish-valid-drafts.mjs", helper, "Knowledge council"], { encoding: "utf8" });
+  assert.match(run.stdout, /Published \d+ validated draft/);
+  for (const draft of validDrafts) assert.notEqual((await crm.getSobjectRecord("Knowledge__kav", draft.Id)).PublishStatus, "Draft");
+  const group = (await crm.soqlQuery<{ Id: string }>("SELECT Id FROM CollaborationGroup WHERE Name = 'Knowledge council'")).records[0]!.Id;
+  const latest = ((await crm.feed.getGroupFeed(group, { pageSize: 1 })).elements as { body: { text: string } }[])[0]!;
+  assert.match(latest.body.text, /^Published \d+ validated draft/);
+  crm.close();
+});
+
+test("the ESM build imports too", () => {
+  const out = execFileSync(process.execPath, ["--input-type=module", "-e", "const c = await import('crm-explorer/client'); console.log(typeof c.Crm, typeof c.knowledge.publishArticle)"], { encoding: "utf8" });
+  assert.equal(out.trim(), "function function");
+});

@@ -1,0 +1,113 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Crm, APIRequestError, AuthenticationError, AccessTokenAuth, NetworkError, CancelledError, type AuthSession, type RequestInfo } from "../../src/client";
+import { useEmulator, demoClient, demoOptions } from "../helpers/emulator";
+
+const emu = useEmulator();
+const tokenCalls = () => emu().requests.filter((r) => r.path === "/services/oauth2/token").length;
+
+test("a token expiring mid-run: one re-authentication shared by concurrent calls, then every call succeeds", async () => {
+  const crm = await demoClient(emu());
+  const refreshed: AuthSession[] = [];
+  crm.on("tokenRefreshed", (s) => refreshed.push(s));
+  const before = tokenCalls();
+  const old = crm.getSession()!.accessToken;
+  emu().setFault("expireTokens", true);
+  const results = await Promise.all(Array.from({ length: 8 }, () => crm.getOrgLimits()));
+  assert.equal(results.length, 8);
+  assert.equal(tokenCalls() - before, 1, "single-flight: one token request for eight 401s");
+  assert.equal(refreshed.length, 1);
+  assert.notEqual(refreshed[0]!.accessToken, old);
+  assert.equal(crm.getSession()!.accessToken, refreshed[0]!.accessToken);
+  assert.equal(refreshed[0]!.userId, emu().seeded.adminId, "ids survive the refresh");
+});
+
+test("a POST that hit an expired token is retried once after re-authentication (the 401 means nothing was written)", async () => {
+  const crm = await demoClient(emu());
+  emu().setFault("expireTokens", true);
+  const created = await crm.createSobjectRecord("Account", { Name: "After Refresh" });
+  assert.equal((await crm.soqlQuery(`SELECT COUNT() FROM Account WHERE Name = 'After Refresh'`)).totalSize, 1);
+  assert.ok(created.id);
+});
+
+test("a bare access token cannot renew itself: a clear AuthenticationError, not a loop", async () => {
+  const session = (await demoClient(emu())).getSession()!;
+  const crm = new Crm({ auth: new AccessTokenAuth({ accessToken: session.accessToken, instanceUrl: session.instanceUrl }) });
+  await crm.connect();
+  emu().setFault("expireTokens", true);
+  await assert.rejects(crm.getOrgLimits(), (e: unknown) => e instanceof AuthenticationError && /cannot renew it: sign in again/.test((e as Error).message));
+  crm.close();
+});
+
+test("a 503 burst on a GET is retried with backoff; a POST is never retried blindly", async () => {
+  const crm = await demoClient(emu());
+  const seen: RequestInfo[] = [];
+  crm.on("request", (i) => seen.push(i));
+  emu().setFault("unavailable", 2);
+  const limits = await crm.getOrgLimits();
+  assert.ok(limits.DailyApiRequests);
+  assert.deepEqual(seen.map((s) => s.status), [503, 503, 200]);
+  emu().setFault("unavailable", 1);
+  const err = await crm.createSobjectRecord("Account", { Name: "Not Twice" }).catch((e: unknown) => e);
+  assert.ok(err instanceof APIRequestError && err.status === 503);
+  assert.equal((await crm.soqlQuery("SELECT COUNT() FROM Account WHERE Name = 'Not Twice'")).totalSize, 0);
+});
+
+test("retries are bounded: a longer outage surfaces the 503 after the last attempt", async () => {
+  const crm = await demoClient(emu(), { retry: { retries: 2, baseDelayMs: 1 } });
+  emu().setFault("unavailable", 5);
+  try {
+    await assert.rejects(crm.getOrgLimits(), (e: unknown) => e instanceof APIRequestError && e.errorCode === "SERVER_UNAVAILABLE");
+  } finally {
+    emu().setFault("unavailable", 0);
+  }
+});
+
+test("a dropped connection on a GET is retried; on a POST it is reported as a NetworkError", async () => {
+  const crm = await demoClient(emu());
+  emu().setFault("drop", 1);
+  assert.ok((await crm.getOrgLimits()).DailyApiRequests);
+  emu().setFault("drop", 1);
+  const err = await crm.createSobjectRecord("Account", { Name: "Dropped" }).catch((e: unknown) => e);
+  assert.ok(err instanceof NetworkError, String(err));
+  assert.match(err.message, /POST \/services\/data\/v62\.0\/sobjects\/Account could not reach the org/);
+});
+
+test("REQUEST_LIMIT_EXCEEDED is an APIRequestError with the org's words (not retried)", async () => {
+  const crm = await demoClient(emu());
+  emu().setFault("requestLimitExceeded", true);
+  try {
+    const err = await crm.getOrgLimits().catch((e: unknown) => e as APIRequestError);
+    assert.deepEqual([err.status, err.errorCode], [403, "REQUEST_LIMIT_EXCEEDED"]);
+    assert.match(err.message, /TotalRequests Limit exceeded/);
+  } finally {
+    emu().setFault("requestLimitExceeded", false);
+  }
+});
+
+test("an AbortSignal cancels a slow call with CancelledError", async () => {
+  const crm = await demoClient(emu());
+  emu().setFault("latencyMs", 500);
+  try {
+    const controller = new AbortController();
+    const pending = crm.soqlQuery("SELECT Id FROM Account", { signal: controller.signal });
+    setTimeout(() => controller.abort(), 30);
+    await assert.rejects(pending, CancelledError);
+  } finally {
+    emu().setFault("latencyMs", 0);
+  }
+});
+
+test("the injected logger hears each request but never a token, password or secret", async () => {
+  const lines: string[] = [];
+  const sink = (m: string) => lines.push(m);
+  const crm = await Crm.create(demoOptions(emu(), { logger: { debug: sink, info: sink, warn: sink, error: sink } }));
+  emu().setFault("expireTokens", true);
+  await crm.getOrgLimits();
+  const all = lines.join("\n");
+  assert.match(all, /GET \/services\/data\/v62\.0\/limits → 200/);
+  assert.match(all, /access token renewed/);
+  const c = emu().credentials;
+  for (const secret of [crm.getSession()!.accessToken, c.password, c.clientSecret, c.securityToken]) assert.ok(!all.includes(secret), "no secret in the log");
+  crm.close();
+});

@@ -50,7 +50,7 @@ test("errors carry status, errorCode, fields, method and path (no token); showFu
   assert.deepEqual([err.status, err.errorCode, err.fields, err.method, err.path], [400, "REQUIRED_FIELD_MISSING", ["LastName"], "POST", "/services/data/v62.0/sobjects/Contact"]);
   assert.match(err.message, /Required fields are missing: \[LastName\]/);
   assert.doesNotMatch(JSON.stringify(err) + err.message, new RegExp(c.getSession()!.accessToken.slice(20)));
-  const short = await c.get(await c.apiPath("/query"), { params: { q: "SELECT Nope FROM Account" }, showFullError: false }).catch((e: unknown) => e as APIRequestError);
+  const short = (await c.get(await c.apiPath("/query"), { params: { q: "SELECT Nope FROM Account" }, showFullError: false }).catch((e: unknown) => e)) as APIRequestError;
   assert.equal(short.message, "GET /services/data/v62.0/query failed with status 400 (INVALID_FIELD)");
 });
 

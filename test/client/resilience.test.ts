@@ -77,7 +77,7 @@ test("REQUEST_LIMIT_EXCEEDED is an APIRequestError with the org's words (not ret
   const crm = await demoClient(emu());
   emu().setFault("requestLimitExceeded", true);
   try {
-    const err = await crm.getOrgLimits().catch((e: unknown) => e as APIRequestError);
+    const err = (await crm.getOrgLimits().catch((e: unknown) => e)) as APIRequestError;
     assert.deepEqual([err.status, err.errorCode], [403, "REQUEST_LIMIT_EXCEEDED"]);
     assert.match(err.message, /TotalRequests Limit exceeded/);
   } finally {

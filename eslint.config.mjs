@@ -3,7 +3,7 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
-const otherRooms = ["connections", "views", "webviews", "soql", "commands", "extension"];
+const otherRooms = ["connections", "platform", "views", "webviews", "soql", "commands", "extension"];
 const roomPatterns = (...rooms) =>
   rooms.flatMap((room) => [`**/${room}`, `**/${room}/**`, `../${room}`, `../${room}/**`]);
 

@@ -39,6 +39,8 @@ export interface CrmOptions {
   logger?: Logger;
   /** Load the current user's info on connect (as the original does). Default true. */
   loadUserInfo?: boolean;
+  /** Asked per request: include request and response bodies in the `request` event (for opt-in logging). */
+  captureBodies?: () => boolean;
 }
 
 export interface HelperCallOptions {
@@ -151,7 +153,7 @@ export class Crm extends EventEmitter<CrmEvents> {
         },
         onRequest: (info) => this.emit("request", info),
       },
-      { timeoutMs: options.timeoutMs, retry: options.retry, logger: this.logger },
+      { timeoutMs: options.timeoutMs, retry: options.retry, logger: this.logger, captureBodies: options.captureBodies },
     );
     this.knowledge = bindGroup(this, knowledgeModule);
     this.feed = bindGroup(this, feedModule);

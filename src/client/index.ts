@@ -13,5 +13,5 @@ export { get18CharId, isRecordId, sameRecordId } from "./ids";
 export { deprecated, type DeprecationOptions } from "./deprecated";
 export { soqlLiteral, escapeSoslTerm } from "./soql-text";
 export { DEFAULT_TIMEOUT_MS, DEFAULT_KNOWLEDGE_SOBJECT, ARTICLE_SORT_FIELDS, type ArticleSortField, type SortOrder } from "./constants";
-export { type CrmResponse, type ApiUsage, type Logger, type RetryOptions, type RequestInfo, type HttpMethod } from "./transport";
+export { createTokenPoster, type CrmResponse, type ApiUsage, type Logger, type RetryOptions, type RequestInfo, type HttpMethod } from "./transport";
 export { checkOrgUrl, isLoopbackHost } from "./urls";

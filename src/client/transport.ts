@@ -67,6 +67,9 @@ export interface RequestInfo {
   status: number;
   durationMs: number;
   attempt: number;
+  /** Only when the client's `captureBodies` says so: the JSON sent and (up to 10,000 characters of) the answer. */
+  requestBody?: string;
+  responseBody?: string;
 }
 
 export interface TransportHooks {
@@ -127,7 +130,7 @@ export class Transport {
 
   constructor(
     private readonly hooks: TransportHooks,
-    private readonly options: { timeoutMs?: number; retry?: RetryOptions; logger?: Logger; userAgent?: string } = {},
+    private readonly options: { timeoutMs?: number; retry?: RetryOptions; logger?: Logger; userAgent?: string; captureBodies?: () => boolean } = {},
   ) {
     this.retries = Math.max(0, options.retry?.retries ?? 2);
     this.baseDelayMs = Math.max(0, options.retry?.baseDelayMs ?? 250);
@@ -195,9 +198,12 @@ export class Transport {
       const responseHeaders = headerRecord(res);
       const limit = LIMIT_RE.exec(responseHeaders["sforce-limit-info"] ?? "");
       if (limit) this.hooks.onApiUsage?.({ used: Number(limit[1]), max: Number(limit[2]) });
-      this.hooks.onRequest?.({ method: o.method, path, status: res.status, durationMs, attempt });
-      this.options.logger?.debug?.(`${o.method} ${path} → ${res.status} (${durationMs.toFixed(1)} ms)`);
       const body = Buffer.from(res.data ?? []);
+      const bodies = this.options.captureBodies?.()
+        ? { requestBody: o.body === undefined ? undefined : JSON.stringify(o.body), responseBody: body.toString("utf8").slice(0, 10_000) }
+        : undefined;
+      this.hooks.onRequest?.({ method: o.method, path, status: res.status, durationMs, attempt, ...bodies });
+      this.options.logger?.debug?.(`${o.method} ${path} → ${res.status} (${durationMs.toFixed(1)} ms)`);
 
       if (res.status === 401 && !refreshed) {
         // Any 401 from the data API means the token is no longer good: refresh once, then retry once.
@@ -262,3 +268,10 @@ export class Transport {
   }
 }
 
+
+/** A token-endpoint poster outside a client (for the browser sign-in's code exchange). Close it after use. */
+export function createTokenPoster(options: { timeoutMs?: number } = {}): { post: TokenPoster; close(): void } {
+  const unused = () => Promise.reject(new Error("a token poster has no session"));
+  const transport = new Transport({ session: unused, refresh: unused }, { timeoutMs: options.timeoutMs, retry: { retries: 0 } });
+  return { post: transport.postForm, close: () => transport.close() };
+}

@@ -1,0 +1,90 @@
+/** One signed-in org: its client, its caches, and the events the views listen to. */
+import { Crm, type ApiUsage, type AuthSession, type HelperConnection, type Logger, type RequestInfo } from "../client";
+import { Emitter, type Disposable } from "../shared/events";
+import type { OrgRecord } from "./orgRegistry";
+
+export interface ClientSettings {
+  /** "" for the org's latest. */
+  apiVersion: string;
+  timeoutMs: number;
+  logRequestBodies: boolean;
+}
+
+export interface SessionDeps {
+  settings(): ClientSettings;
+  /** Where request lines go (already redacting). */
+  log: { info(line: string): void; debug(line: string): void; warn(line: string): void };
+  remember(...secrets: (string | undefined)[]): void;
+  onTokenRefreshed(key: string, session: AuthSession): void;
+}
+
+export function secretsOf(connection: HelperConnection): (string | undefined)[] {
+  return [connection.password, connection.security_token, connection.client_secret, connection.access_token, connection.refresh_token, connection.private_key];
+}
+
+export function requestLine(alias: string, info: RequestInfo): string {
+  const retry = info.attempt > 0 ? ` (attempt ${info.attempt + 1})` : "";
+  return `[${alias}] ${info.method} ${info.path} → ${info.status} (${info.durationMs.toFixed(0)} ms)${retry}`;
+}
+
+export function buildClient(connection: HelperConnection, settings: ClientSettings, extra: { logger?: Logger; version?: string; captureBodies?: () => boolean } = {}): Crm {
+  return new Crm({
+    connectionInfo: connection,
+    version: settings.apiVersion || extra.version || undefined,
+    timeoutMs: settings.timeoutMs,
+    logger: extra.logger,
+    captureBodies: extra.captureBodies,
+  });
+}
+
+export class OrgSession implements Disposable {
+  readonly crm: Crm;
+  private usage?: ApiUsage;
+  private readonly usageChanged = new Emitter<ApiUsage>();
+  readonly onDidChangeApiUsage = this.usageChanged.event;
+  private readonly describes = new Map<string, { describe: Record<string, unknown>; fetchedAt: Date }>();
+
+  constructor(readonly record: OrgRecord, connection: HelperConnection, private readonly deps: SessionDeps) {
+    deps.remember(...secretsOf(connection));
+    this.crm = buildClient(connection, deps.settings(), {
+      version: record.apiVersion,
+      logger: { warn: (m) => deps.log.warn(`[${record.alias}] ${m}`), info: (m) => deps.log.debug(`[${record.alias}] ${m}`) },
+      captureBodies: () => deps.settings().logRequestBodies,
+    });
+    this.crm.on("request", (info) => {
+      deps.log.info(requestLine(this.record.alias, info));
+      if (info.requestBody) deps.log.debug(`[${this.record.alias}] request body: ${info.requestBody}`);
+      if (info.responseBody) deps.log.debug(`[${this.record.alias}] response body: ${info.responseBody}`);
+    });
+    this.crm.on("apiUsage", (usage) => {
+      this.usage = usage;
+      this.usageChanged.fire(usage);
+    });
+    this.crm.on("tokenRefreshed", (session) => {
+      deps.remember(session.accessToken, session.refreshToken);
+      deps.onTokenRefreshed(record.key, session);
+    });
+  }
+
+  get apiUsage(): ApiUsage | undefined {
+    return this.usage;
+  }
+
+  /** The describe of an sObject, cached; a cached one is revalidated with If-Modified-Since. */
+  async describe(objectName: string): Promise<Record<string, unknown>> {
+    const cached = this.describes.get(objectName);
+    const fresh = await this.crm.describeObject(objectName, { ifModifiedSince: cached?.fetchedAt });
+    if (fresh) this.describes.set(objectName, { describe: fresh, fetchedAt: new Date() });
+    return (fresh ?? cached!.describe) as Record<string, unknown>;
+  }
+
+  clearCaches(): void {
+    this.describes.clear();
+  }
+
+  dispose(): void {
+    this.usageChanged.dispose();
+    this.crm.removeAllListeners();
+    this.crm.close();
+  }
+}

@@ -107,7 +107,7 @@ export class OrgManager implements Disposable {
 
   /** Revokes the token at the org (best effort: the org may be unreachable) and deletes the secrets. */
   async signOut(key: string): Promise<{ revoked: boolean; reason?: string }> {
-    let outcome: { revoked: boolean; reason?: string } = { revoked: false, reason: "no open session" };
+    let outcome: { revoked: boolean; reason?: string };
     try {
       const session = await this.session(key);
       if (!session.crm.isConnected) await session.crm.connect();

@@ -1,10 +1,37 @@
+/** Activation constructs and registers only: no network I/O until a view or command needs the org. */
 import * as vscode from "vscode";
+import { registerCommands } from "./commands/register";
+import { OrgManager } from "./connections/orgManager";
+import { OrgRegistry } from "./connections/orgRegistry";
+import { OrgStatusBar } from "./connections/statusBar";
+import { Log } from "./platform/log";
+import { Redactor } from "./platform/redact";
+import { readSettings } from "./platform/settings";
+import { OrgsTreeProvider } from "./views/orgsView";
 
-/** Activation constructs and registers only; it does no network I/O (DESIGN.md §4). */
-export function activate(context: vscode.ExtensionContext): void {
-  const log = vscode.window.createOutputChannel("CRM Explorer", { log: true });
-  context.subscriptions.push(log);
+/** What the extension exposes to its in-host tests. */
+export interface CrmExplorerApi {
+  manager: OrgManager;
+  registry: OrgRegistry;
+}
+
+export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
+  const redactor = new Redactor();
+  const log = new Log(redactor);
+  const registry = new OrgRegistry(context.globalState, context.secrets);
+  const manager = new OrgManager(registry, { settings: readSettings, log, remember: (...secrets) => redactor.remember(...secrets) });
+  const orgs = new OrgsTreeProvider(manager);
+  context.subscriptions.push(
+    log,
+    registry,
+    manager,
+    orgs,
+    vscode.window.createTreeView("crm.orgs", { treeDataProvider: orgs, showCollapseAll: false }),
+    new OrgStatusBar(manager),
+  );
+  registerCommands(context, { manager, log, redactor });
   log.info(`CRM Explorer ${String(context.extension.packageJSON.version)} activated`);
+  return { manager, registry };
 }
 
 export function deactivate(): void {}

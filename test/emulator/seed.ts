@@ -1,6 +1,7 @@
 /** Deterministic seeds: `demo` (a small believable org) and `large` (performance work). */
 import type { ObjectSpec, FieldDef } from "./schema";
 import { get18CharId } from "../../src/client/ids";
+import { DEMO_ORG } from "../../src/connections/demo";
 import { Store, sfDateTime, type Rec } from "./store";
 
 export type SeedName = "demo" | "large" | "empty";
@@ -8,13 +9,13 @@ export type SeedName = "demo" | "large" | "empty";
 export const PNG_1X1 = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=", "base64");
 export const GIF_1X1 = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64");
 
-/** Demo sign-in facts, printed by the CLI and used by tests and the demo. */
+/** Demo sign-in facts (the extension's "Try the Demo Org" uses the same), printed by the CLI. */
 export const DEMO = {
-  username: "admin@demo.crm",
-  password: "demo-password",
-  securityToken: "DEMOTOKEN1234",
-  clientId: "3MVG9demoConsumerKey",
-  clientSecret: "demo-consumer-secret",
+  username: DEMO_ORG.username,
+  password: DEMO_ORG.password,
+  securityToken: DEMO_ORG.securityToken,
+  clientId: DEMO_ORG.clientId,
+  clientSecret: DEMO_ORG.clientSecret,
   integrationUsername: "integration@demo.crm",
 } as const;
 

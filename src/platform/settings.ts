@@ -1,0 +1,23 @@
+/** The `crm.*` settings, read in one place. No secrets ever live here. */
+import * as vscode from "vscode";
+import type { FlowSettings } from "../connections/addOrgFlow";
+import type { ClientSettings } from "../connections/orgSession";
+
+export interface ExtensionSettings extends ClientSettings, FlowSettings {
+  knowledgeSobject: string;
+  queryPageSize: number;
+}
+
+export function readSettings(): ExtensionSettings {
+  const c = vscode.workspace.getConfiguration("crm");
+  return {
+    apiVersion: c.get<string>("apiVersion", "").trim(),
+    timeoutMs: Math.max(1, c.get<number>("timeoutSeconds", 30)) * 1000,
+    logRequestBodies: c.get<boolean>("log.requestBodies", false),
+    knowledgeSobject: c.get<string>("knowledge.sobject", "Knowledge__kav"),
+    queryPageSize: c.get<number>("query.pageSize", 2000),
+    productionUrl: c.get<string>("login.productionUrl", "https://login.salesforce.com"),
+    sandboxUrl: c.get<string>("login.sandboxUrl", "https://test.salesforce.com"),
+    clientId: c.get<string>("oauth.clientId", ""),
+  };
+}

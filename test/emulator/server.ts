@@ -242,9 +242,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     return send(res, { status: 404, body: { error: "not_found", error_description: "unknown OAuth endpoint" } }, logged, false);
   }
 
-  /** Fault switches for other processes (the host tests and the CLI): POST /__emulator/faults {name, value}. */
+  /** For other processes (the host tests, the CLI): POST /__emulator/faults {name, value}; GET /__emulator/requests?path=. */
   function control(parsed: URL, raw: Buffer, res: ServerResponse) {
     try {
+      if (parsed.pathname === "/__emulator/requests") {
+        // How many requests (optionally to one path) the org has seen: lets other processes check "no network".
+        const only = parsed.searchParams.get("path");
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ count: requests.filter((r) => !only || r.path === only).length }));
+        return;
+      }
       if (parsed.pathname === "/__emulator/faults") {
         const { name, value } = JSON.parse(raw.toString("utf8") || "{}") as { name: FaultName; value: never };
         emulator.setFault(name, value);

@@ -1,0 +1,28 @@
+/** Activation in the real host: no network I/O, every contributed command registered. */
+import * as assert from "node:assert/strict";
+import * as vscode from "vscode";
+import { COMMAND_IDS } from "../../../src/commands/ids";
+import { EXTENSION_ID, api, requestCount } from "./env";
+
+export function registerActivationTests(): void {
+  suite("activation", () => {
+    test("activating sends nothing to the org", async () => {
+      const before = await requestCount();
+      const ext = vscode.extensions.getExtension(EXTENSION_ID)!;
+      await api();
+      assert.equal(ext.isActive, true);
+      assert.equal(await requestCount(), before);
+    });
+
+    test("every contributed command is registered, and every registered crm.* command is contributed", async () => {
+      await api();
+      const manifest = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON.contributes;
+      // VS Code adds commands of its own for each view (crm.orgs.focus, …): those are not ours to contribute.
+      const viewIds = Object.values(manifest.views as Record<string, { id: string }[]>).flat().map((v) => `${v.id}.`);
+      const registered = (await vscode.commands.getCommands(true)).filter((c) => c.startsWith("crm.") && !viewIds.some((v) => c.startsWith(v)));
+      const contributed = (manifest.commands as { command: string }[]).map((c) => c.command);
+      assert.deepEqual([...registered].sort(), [...contributed].sort());
+      assert.deepEqual([...contributed].sort(), [...COMMAND_IDS].sort());
+    });
+  });
+}

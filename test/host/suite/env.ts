@@ -1,0 +1,29 @@
+/** What the runner hands the in-host tests through code-server's environment. */
+import * as vscode from "vscode";
+import type { CrmExplorerApi } from "../../../src/extension";
+
+export const EXTENSION_ID = "crm-explorer.crm-explorer";
+
+export function emulatorUrl(): string {
+  const url = process.env.CRM_TEST_EMULATOR_URL;
+  if (!url) throw new Error("CRM_TEST_EMULATOR_URL is not set: run the in-host suite through test/host/inHost.test.ts");
+  return url;
+}
+
+export async function requestCount(path?: string): Promise<number> {
+  const res = await fetch(`${emulatorUrl()}/__emulator/requests${path ? `?path=${encodeURIComponent(path)}` : ""}`);
+  return ((await res.json()) as { count: number }).count;
+}
+
+export async function api(): Promise<CrmExplorerApi> {
+  const ext = vscode.extensions.getExtension<CrmExplorerApi>(EXTENSION_ID);
+  if (!ext) throw new Error(`${EXTENSION_ID} is not loaded`);
+  return ext.activate();
+}
+
+export function demoConnection() {
+  return {
+    grant_type: "password" as const, endpoint_url: emulatorUrl(), username: "admin@demo.crm", password: "demo-password", security_token: "DEMOTOKEN1234",
+    client_id: "3MVG9demoConsumerKey", client_secret: "demo-consumer-secret",
+  };
+}

@@ -1,11 +1,14 @@
 /**
  * `npm start`: builds (the npm script does), starts the emulator with the demo seed, writes the demo org's
- * helper file, and opens the extension in desktop VS Code when `code` is on PATH. Ctrl+C stops everything.
+ * helper file, and opens the extension on it — desktop VS Code when `code` is on PATH, otherwise code-server
+ * at a printed 127.0.0.1 URL. The extension imports the demo org from the helper file (its secrets go to
+ * SecretStorage, none to settings). Ctrl+C stops everything it started.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { startEmulator } from "../test/emulator";
+import { ensureHost, startCodeServer, type CodeServer } from "../test/host/harness";
 
 async function main() {
   const port = Number(process.env.CRM_EMULATOR_PORT ?? 8787);
@@ -16,19 +19,26 @@ async function main() {
   const helper = path.join(dir, "demo-org.json");
   writeFileSync(helper, JSON.stringify({ connection: { endpoint_url: c.loginUrl, client_id: c.clientId, client_secret: c.clientSecret, username: c.username, password: c.password, security_token: c.securityToken } }, null, 2), { mode: 0o600 });
   console.log(`Demo org (emulator) at ${emulator.url}; its helper file: ${helper}`);
-  console.log(`Try the client: node -e "require('./dist/client.js').Crm.create({ helper: '${helper}' }).then(async (crm) => { console.log(await crm.getOrgLimits()); crm.close(); })"`);
 
   const children: ChildProcess[] = [];
-  const hasCode = spawnSync(process.platform === "win32" ? "where" : "which", ["code"], { stdio: "ignore" }).status === 0;
-  if (hasCode) {
+  let codeServer: CodeServer | undefined;
+  const env = { CRM_DEMO_HELPER: helper };
+  if (spawnSync("sh", ["-c", "command -v code"], { stdio: "ignore" }).status === 0) {
     console.log("Opening VS Code with the extension under development…");
-    children.push(spawn("code", ["--new-window", `--extensionDevelopmentPath=${process.cwd()}`, process.cwd()], { stdio: "inherit", env: { ...process.env, CRM_DEMO_HELPER: helper } }));
+    children.push(spawn("code", ["--new-window", `--extensionDevelopmentPath=${process.cwd()}`, process.cwd()], { stdio: "inherit", env: { ...process.env, ...env } }));
   } else {
-    console.log("`code` is not on PATH: the demo org and its helper file are ready for the client and for a VS Code you open yourself.");
+    console.log("`code` is not on PATH: starting code-server (VS Code in the browser) instead…");
+    const host = ensureHost();
+    if (!host.ok) throw new Error(`code-server could not be set up: ${host.reason}`);
+    codeServer = await startCodeServer(host.codeServer!, { env, workspace: process.cwd() });
+    const payload = JSON.stringify([["extensionDevelopmentPath", `vscode-remote://127.0.0.1:${codeServer.port}${process.cwd()}`]]);
+    console.log(`\nOpen this in a browser on this machine:\n  ${codeServer.url}/?folder=${encodeURIComponent(process.cwd())}&payload=${encodeURIComponent(payload)}\n`);
+    console.log("The CRM view (cloud icon) lists the demo org.");
   }
   console.log("Press Ctrl+C to stop.");
   const stop = async () => {
     for (const child of children) child.kill("SIGTERM");
+    await codeServer?.stop();
     await emulator.close();
     process.exit(0);
   };

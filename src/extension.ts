@@ -1,6 +1,7 @@
 /** Activation constructs and registers only: no network I/O until a view or command needs the org. */
 import * as vscode from "vscode";
 import { registerCommands } from "./commands/register";
+import { importDemoHelper } from "./connections/demo";
 import { OrgManager } from "./connections/orgManager";
 import { OrgRegistry } from "./connections/orgRegistry";
 import { OrgStatusBar } from "./connections/statusBar";
@@ -30,6 +31,8 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
     new OrgStatusBar(manager),
   );
   registerCommands(context, { manager, log, redactor });
+  const demoHelper = process.env.CRM_DEMO_HELPER;
+  if (demoHelper) void importDemoHelper(registry, demoHelper).catch((err: unknown) => log.error("importing the demo org's helper file failed", err));
   log.info(`CRM Explorer ${String(context.extension.packageJSON.version)} activated`);
   return { manager, registry };
 }

@@ -21,7 +21,7 @@ export interface OrgCommandDeps {
 }
 
 /** The org a command is for: the tree node it was invoked on, a key, or one picked from the palette. */
-async function resolveOrg(manager: OrgManager, arg: unknown, placeHolder: string): Promise<OrgRecord> {
+async function resolveOrg(manager: OrgManager, arg: unknown, title: string): Promise<OrgRecord> {
   if (arg instanceof OrgNode) return arg.org;
   if (typeof arg === "string" && manager.registry.get(arg)) return manager.registry.get(arg)!;
   const orgs = manager.registry.list();
@@ -29,7 +29,7 @@ async function resolveOrg(manager: OrgManager, arg: unknown, placeHolder: string
   const active = manager.registry.activeKey;
   const picked = await vscode.window.showQuickPick(
     orgs.map((org) => ({ label: org.alias, description: `${org.username ?? ""} · ${new URL(org.instanceUrl).host}${org.signedIn ? "" : " · signed out"}`, detail: org.key === active ? "active" : undefined, org })),
-    { placeHolder, matchOnDescription: true },
+    { title, placeHolder: "Type to filter by name, user or host", matchOnDescription: true },
   );
   if (!picked) throw new UserCancelled();
   return picked.org;
@@ -66,8 +66,9 @@ async function askAndVerify(deps: OrgCommandDeps, answers: Answers, save: (org: 
   const settings = readSettings();
   const steps = addOrgSteps(settings, async () => (await listCliOrgs()).map((o) => ({ label: o.alias ?? o.username, description: o.username, detail: o.connected ? o.instanceUrl : "not connected: run `sf org login web` for it", value: o.username })));
   let resumeAt = startAt;
+  let notice: string | undefined;
   for (;;) {
-    await runFlow(steps, quickInputFlow("Add Org"), answers, settings, resumeAt);
+    await runFlow(steps, quickInputFlow("Add Org"), answers, settings, resumeAt, notice);
     try {
       return await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: "Checking the org…" }, async () => save(await orgFromAnswers(answers, deps.log)));
     } catch (err) {
@@ -75,6 +76,7 @@ async function askAndVerify(deps: OrgCommandDeps, answers: Answers, save: (org: 
       if (!report.message) throw err;
       deps.log.error("verifying the org failed", err);
       void vscode.window.showErrorMessage(`${report.message} Your answers are kept: correct them and try again.`);
+      notice = `${report.message} Go Back to correct an answer, or press Enter to try again.`;
       resumeAt = "alias";
     }
   }
@@ -99,7 +101,7 @@ export function orgCommands(deps: OrgCommandDeps): Record<Extract<CommandId, `cr
         if (!url) throw new UserCancelled();
       }
       const org: NewOrg = helper
-        ? { ...newOrgFromAnswers({ method: "helper", helperFile: helper }, readSettings()), alias: "Demo org" }
+        ? { ...(await newOrgFromAnswers({ method: "helper", helperFile: helper }, readSettings())), alias: "Demo org" }
         : { method: "password", alias: "Demo org", connection: { grant_type: "password", endpoint_url: url.trim(), username: DEMO_ORG.username, password: DEMO_ORG.password, security_token: DEMO_ORG.securityToken, client_id: DEMO_ORG.clientId, client_secret: DEMO_ORG.clientSecret } };
       const record = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: "Connecting to the demo org…" }, () => manager.add(org));
       void vscode.window.showInformationMessage(`Added ${record.alias} (${record.username}).`);

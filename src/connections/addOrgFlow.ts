@@ -4,7 +4,8 @@
  * nothing lost. Pure: the VS Code quick input is one `FlowIO`, tests script another.
  */
 import { readFileSync } from "node:fs";
-import { checkOrgUrl, readHelperFile, type HelperConnection } from "../client";
+import type { HelperConnection } from "../client";
+import { checkOrgUrl } from "../client/urls";
 import { UserCancelled } from "../platform/errorMessages";
 import type { NewOrg } from "./orgManager";
 import { METHOD_LABELS, type SignInMethod } from "./orgRegistry";
@@ -41,6 +42,8 @@ export interface Step {
 export interface StepPosition {
   step: number;
   total: number;
+  /** Shown on this step: why the wizard came back here (a failed verification). */
+  notice?: string;
 }
 
 export interface FlowIO {
@@ -116,13 +119,14 @@ function defaultFor(step: Step, settings: FlowSettings): string | undefined {
  * Walks the steps that apply, starting at `startAt` (a step key) when given: Back goes to the previous
  * applicable step, and every answer is kept for when the person comes forward again.
  */
-export async function runFlow(steps: Step[], io: FlowIO, answers: Answers, settings: FlowSettings, startAt?: AnswerKey): Promise<Answers> {
+export async function runFlow(steps: Step[], io: FlowIO, answers: Answers, settings: FlowSettings, startAt?: AnswerKey, notice?: string): Promise<Answers> {
   const applicable = () => steps.filter((s) => !s.when || s.when(answers));
   let index = startAt ? Math.max(applicable().findIndex((s) => s.key === startAt), 0) : 0;
   while (index < applicable().length) {
     const list = applicable();
     const step = list[index]!;
-    const position = { step: index + 1, total: list.length };
+    const position: StepPosition = { step: index + 1, total: list.length, notice };
+    notice = undefined;
     const current = answers[step.key] ?? defaultFor(step, settings);
     let value: string | Back;
     if (step.kind === "pick") value = await io.pick(step, await step.items!(answers), current, position);
@@ -147,7 +151,7 @@ export function loginUrlOf(answers: Answers, settings: FlowSettings): string {
 }
 
 /** Turns the answers of a method that needs no browser or CLI round trip into the org to verify. */
-export function newOrgFromAnswers(answers: Answers, settings: FlowSettings): NewOrg {
+export async function newOrgFromAnswers(answers: Answers, settings: FlowSettings): Promise<NewOrg> {
   const method = answers.method as SignInMethod;
   const alias = answers.alias?.trim() || undefined;
   let connection: HelperConnection;
@@ -165,7 +169,7 @@ export function newOrgFromAnswers(answers: Answers, settings: FlowSettings): New
       connection = { grant_type: "access_token", access_token: answers.accessToken!.trim(), instance_url: answers.instanceUrl!.trim() };
       break;
     case "helper":
-      connection = readHelperFile(answers.helperFile!).connection;
+      connection = (await import("../client/connection-info")).readHelperFile(answers.helperFile!).connection;
       break;
     default:
       throw new TypeError(`${String(method)} needs a browser or CLI round trip, not just answers`);

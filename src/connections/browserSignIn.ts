@@ -1,5 +1,6 @@
 /** Browser sign-in: authorization code with PKCE, a loopback redirect, the state checked, the code exchanged. */
-import { buildAuthorizationUrl, createOAuthState, createPkcePair, createTokenPoster, exchangeAuthorizationCode, type HelperConnection } from "../client";
+import type { HelperConnection } from "../client";
+import { buildAuthorizationUrl, createOAuthState, createPkcePair, exchangeAuthorizationCode } from "../client/auth";
 import { listenForRedirect } from "./loopback";
 
 export interface BrowserSignInOptions {
@@ -16,10 +17,11 @@ export async function browserSignIn(o: BrowserSignInOptions): Promise<HelperConn
   const pkce = createPkcePair();
   const state = createOAuthState();
   const redirect = await listenForRedirect({ state, signal: o.signal, timeoutMs: o.timeoutMs });
+  const { createTokenPoster } = await import("../client/transport");
   const poster = createTokenPoster();
   try {
-    const url = buildAuthorizationUrl({ loginUrl: o.loginUrl, clientId: o.clientId, redirectUri: redirect.redirectUri, codeChallenge: pkce.challenge, state });
-    if (!(await o.openExternal(url))) throw new Error("The browser could not be opened for the sign-in");
+    redirect.authorizeUrl = buildAuthorizationUrl({ loginUrl: o.loginUrl, clientId: o.clientId, redirectUri: redirect.redirectUri, codeChallenge: pkce.challenge, state });
+    if (!(await o.openExternal(redirect.startUri))) throw new Error("The browser could not be opened for the sign-in");
     const code = await redirect.code;
     const session = await exchangeAuthorizationCode(poster.post, { loginUrl: o.loginUrl, clientId: o.clientId, code, redirectUri: redirect.redirectUri, codeVerifier: pkce.verifier });
     return {

@@ -1,13 +1,18 @@
 /**
  * The redirect end of the browser sign-in: a one-shot HTTP server on 127.0.0.1 with a random port that
- * waits for `/OauthRedirect?code=…&state=…`, checks the state, and thanks the browser.
+ * waits for `/OauthRedirect?code=…&state=…`, checks the state, and thanks the browser. Its root `/`
+ * redirects to the org's authorize page, so the browser can be sent to the bare loopback address: hosts
+ * such as code-server rewrite localhost URLs given to openExternal and keep only the host and port.
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { CancelledError, CrmError } from "../client";
+import { CancelledError, CrmError } from "../client/errors";
 
 export interface PendingRedirect {
   redirectUri: string;
+  /** The address to open in the browser once `authorizeUrl` is set: it redirects there. */
+  startUri: string;
+  authorizeUrl?: string;
   /** Resolves with the authorization code; rejects on a state mismatch, an OAuth error, a timeout or cancellation. */
   code: Promise<string>;
   close(): void;
@@ -21,6 +26,10 @@ export async function listenForRedirect(options: { state: string; signal?: Abort
   const code = new Promise<string>((resolve, reject) => (settle = { resolve, reject }));
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    if (url.pathname === "/" && pending.authorizeUrl) {
+      res.writeHead(302, { location: pending.authorizeUrl }).end();
+      return;
+    }
     if (url.pathname !== "/OauthRedirect") {
       res.writeHead(404).end();
       return;
@@ -53,5 +62,7 @@ export async function listenForRedirect(options: { state: string; signal?: Abort
     server.closeAllConnections?.();
   }
   code.catch(() => undefined).finally(close);
-  return { redirectUri: `http://127.0.0.1:${(server.address() as AddressInfo).port}/OauthRedirect`, code, close };
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const pending: PendingRedirect = { redirectUri: `${origin}/OauthRedirect`, startUri: `${origin}/`, code, close };
+  return pending;
 }

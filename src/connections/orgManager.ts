@@ -1,8 +1,13 @@
 /** Every org's session, created on first use; adding (with verification), signing out and removing orgs. */
-import { CrmError, type AuthSession, type HelperConnection } from "../client";
+import type { ApiUsage, AuthSession, HelperConnection } from "../client";
+import { APIRequestError, CrmError } from "../client/errors";
 import { Emitter, type Disposable } from "../shared/events";
 import { OrgRegistry, type OrgRecord, type SignInMethod } from "./orgRegistry";
-import { OrgSession, buildClient, secretsOf, type ClientSettings, type SessionDeps } from "./orgSession";
+import type { ClientSettings, OrgSession, SessionDeps } from "./orgSession";
+import { secretsOf } from "./secrets";
+
+/** The client (axios, js-yaml) loads on first use, not at activation. */
+const sessionModule = () => import("./orgSession");
 
 /** The org has no stored credentials: it was signed out (or its secrets were lost). */
 export class NotSignedInError extends CrmError {
@@ -25,20 +30,27 @@ export interface VerifiedOrg {
   userId: string;
   instanceUrl: string;
   apiVersion: string;
+  apiUsage?: ApiUsage;
 }
 
 /** Signs in with a connection and reads who and where: an org is saved only after this succeeds. */
 export async function verifyConnection(connection: HelperConnection, settings: ClientSettings): Promise<VerifiedOrg> {
-  const crm = buildClient(connection, settings);
+  const crm = (await sessionModule()).buildClient(connection, settings);
   try {
     const session = await crm.connect();
     const info = crm.currentUserInfo ?? {};
+    // A data API call proves the user can use the API, and its Sforce-Limit-Info gives the usage figure.
+    // Users without "View Setup and Configuration" get 403 here, which still carries the header.
+    await crm.getOrgLimits().catch((err: unknown) => {
+      if (!(err instanceof APIRequestError) || err.status !== 403) throw err;
+    });
     return {
       username: String(info.preferred_username ?? connection.username ?? ""),
       orgId: session.orgId || String(info.organization_id ?? ""),
       userId: session.userId || String(info.user_id ?? ""),
       instanceUrl: session.instanceUrl,
       apiVersion: crm.version!,
+      apiUsage: crm.apiUsage,
     };
   } finally {
     crm.close();
@@ -51,6 +63,8 @@ export class OrgManager implements Disposable {
   private readonly usageChanged = new Emitter<string>();
   /** Fires the org key whose API usage changed. */
   readonly onDidChangeApiUsage = this.usageChanged.event;
+  /** Latest Sforce-Limit-Info reading per org, from its session or from its sign-in check. */
+  private readonly usage = new Map<string, ApiUsage>();
 
   constructor(readonly registry: OrgRegistry, private readonly deps: Omit<SessionDeps, "onTokenRefreshed">) {}
 
@@ -65,8 +79,9 @@ export class OrgManager implements Disposable {
         if (!record) throw new CrmError("That org was removed");
         const connection = await this.registry.readConnection(key);
         if (!connection || !record.signedIn) throw new NotSignedInError(record);
+        const { OrgSession } = await sessionModule();
         const session = new OrgSession(record, connection, { ...this.deps, onTokenRefreshed: (k, s) => void this.storeRefreshedToken(k, s) });
-        session.onDidChangeApiUsage(() => this.usageChanged.fire(key));
+        session.onDidChangeApiUsage((u) => this.noteUsage(key, u));
         this.sessions.set(key, session);
         return session;
       })().finally(() => this.opening.delete(key));
@@ -75,9 +90,14 @@ export class OrgManager implements Disposable {
     return pending;
   }
 
-  /** The open session of an org, if any (no sign-in). */
-  peek(key: string): OrgSession | undefined {
-    return this.sessions.get(key);
+  apiUsage(key: string): ApiUsage | undefined {
+    return this.usage.get(key);
+  }
+
+  private noteUsage(key: string, usage: ApiUsage | undefined): void {
+    if (!usage) return;
+    this.usage.set(key, usage);
+    this.usageChanged.fire(key);
   }
 
   async activeSession(): Promise<OrgSession | undefined> {
@@ -90,10 +110,12 @@ export class OrgManager implements Disposable {
     this.deps.remember(...secretsOf(org.connection));
     const verified = await verifyConnection(org.connection, this.deps.settings());
     const alias = org.alias?.trim() || verified.username || new URL(verified.instanceUrl).hostname.split(".")[0]!;
-    return this.registry.add(
+    const record = await this.registry.add(
       { alias, method: org.method, username: verified.username, loginUrl: org.loginUrl ?? org.connection.endpoint_url, instanceUrl: verified.instanceUrl, orgId: verified.orgId, userId: verified.userId, clientId: org.connection.client_id, apiVersion: verified.apiVersion },
       org.connection,
     );
+    this.noteUsage(record.key, verified.apiUsage);
+    return record;
   }
 
   /** New credentials for an existing entry (after Sign Out or an expired refresh token). */
@@ -102,6 +124,7 @@ export class OrgManager implements Disposable {
     const verified = await verifyConnection(connection, this.deps.settings());
     this.closeSession(key);
     await this.registry.writeConnection(key, connection);
+    this.noteUsage(key, verified.apiUsage);
     return this.registry.update(key, { username: verified.username, instanceUrl: verified.instanceUrl, orgId: verified.orgId, userId: verified.userId, apiVersion: verified.apiVersion, signedIn: true });
   }
 

@@ -2,6 +2,7 @@
 import { Crm, type ApiUsage, type AuthSession, type HelperConnection, type Logger, type RequestInfo } from "../client";
 import { Emitter, type Disposable } from "../shared/events";
 import type { OrgRecord } from "./orgRegistry";
+import { secretsOf } from "./secrets";
 
 export interface ClientSettings {
   /** "" for the org's latest. */
@@ -16,10 +17,6 @@ export interface SessionDeps {
   log: { info(line: string): void; debug(line: string): void; warn(line: string): void };
   remember(...secrets: (string | undefined)[]): void;
   onTokenRefreshed(key: string, session: AuthSession): void;
-}
-
-export function secretsOf(connection: HelperConnection): (string | undefined)[] {
-  return [connection.password, connection.security_token, connection.client_secret, connection.access_token, connection.refresh_token, connection.private_key];
 }
 
 export function requestLine(alias: string, info: RequestInfo): string {

@@ -20,6 +20,8 @@ export function quickInputFlow(title: string): FlowIO {
         box.buttons = position.step > 1 ? [vscode.QuickInputButtons.Back] : [];
         let done = false;
         const check = (v: string) => (step.optional && !v ? undefined : step.validate?.(v, {}));
+        // Why the wizard came back (a failed sign-in) stays until the person changes something.
+        if (position.notice) box.validationMessage = { message: position.notice, severity: vscode.InputBoxValidationSeverity.Warning };
         box.onDidChangeValue((v) => (box.validationMessage = check(v)));
         box.onDidTriggerButton(() => ((done = true), box.hide(), resolve(BACK)));
         box.onDidAccept(() => {
@@ -50,6 +52,7 @@ export function quickInputFlow(title: string): FlowIO {
         pick.ignoreFocusOut = true;
         pick.matchOnDescription = true;
         pick.buttons = position.step > 1 ? [vscode.QuickInputButtons.Back] : [];
+        if (position.notice) pick.placeholder = position.notice;
         let done = false;
         pick.onDidTriggerButton(() => ((done = true), pick.hide(), resolve(BACK)));
         pick.onDidAccept(() => {

@@ -1,6 +1,6 @@
 /** Import from the Salesforce CLI: `sf org list --json`, then `sf org display --json` for the chosen org. */
 import { execFile } from "node:child_process";
-import { CrmError } from "../client";
+import { CrmError } from "../client/errors";
 
 export interface CliOrg {
   alias?: string;

@@ -21,7 +21,7 @@ export class OrgStatusBar implements vscode.Disposable {
       this.item.hide();
       return;
     }
-    const view = statusText(record.alias, this.manager.peek(record.key)?.apiUsage, record.signedIn);
+    const view = statusText(record.alias, this.manager.apiUsage(record.key), record.signedIn);
     this.item.text = view.text;
     this.item.tooltip = view.tooltip;
     this.item.backgroundColor = view.warning ? new vscode.ThemeColor("statusBarItem.warningBackground") : undefined;

@@ -2,7 +2,7 @@
  * What a person sees when a command fails: one message and the actions that help. Pure, so the mapping
  * is tested in Node; the command wrapper shows it.
  */
-import { APIRequestError, AuthenticationError, CancelledError, CrmError, InvalidResponseError, InvalidURLError, MissingRequiredDataError, NetworkError } from "../client";
+import { APIRequestError, AuthenticationError, CancelledError, CrmError, InvalidResponseError, InvalidURLError, MissingRequiredDataError, NetworkError } from "../client/errors";
 import type { Redactor } from "./redact";
 
 export type ErrorAction = "Sign In Again" | "Open Settings" | "Retry" | "Show Log";

@@ -108,8 +108,15 @@ test("a refreshed token is written back to the secret store", async () => {
 test("browser sign-in: PKCE + state through the org's authorize page and a loopback redirect", async () => {
   const c = emu().credentials;
   let opened = "";
-  const connection = await browserSignIn({ loginUrl: c.loginUrl, clientId: c.clientId, openExternal: async (url) => ((opened = url), (await fetch(url)).ok) });
-  const params = new URL(opened).searchParams;
+  let authorize = "";
+  const connection = await browserSignIn({ loginUrl: c.loginUrl, clientId: c.clientId, openExternal: async (url) => {
+    opened = url;
+    const first = await fetch(url, { redirect: "manual" });
+    authorize = first.headers.get("location")!;
+    return (await fetch(authorize)).ok;
+  } });
+  assert.match(opened, /^http:\/\/127\.0\.0\.1:\d+\/$/, "the browser is sent to the bare loopback address");
+  const params = new URL(authorize).searchParams;
   assert.equal(params.get("code_challenge_method"), "S256");
   assert.match(params.get("redirect_uri")!, /^http:\/\/127\.0\.0\.1:\d+\/OauthRedirect$/);
   assert.ok(connection.refresh_token && connection.access_token);
@@ -120,7 +127,8 @@ test("browser sign-in refuses a redirect with another state, and can be cancelle
   const c = emu().credentials;
   await assert.rejects(
     browserSignIn({ loginUrl: c.loginUrl, clientId: c.clientId, openExternal: async (url) => {
-      const redirect = new URL(new URL(url).searchParams.get("redirect_uri")!);
+      const authorize = (await fetch(url, { redirect: "manual" })).headers.get("location")!;
+      const redirect = new URL(new URL(authorize).searchParams.get("redirect_uri")!);
       redirect.searchParams.set("code", "x");
       redirect.searchParams.set("state", "forged");
       await fetch(redirect);

@@ -1,0 +1,183 @@
+/**
+ * Journeys in a real VS Code (code-server + headless Chromium) against the emulator: what a person does
+ * with orgs, and what they would see. Skipped loudly when the host cannot be set up.
+ */
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { startEmulator, type Emulator } from "../../emulator";
+import { ensureHost, openWorkbench, startCodeServer, type CodeServer, type Workbench } from "../harness";
+import { Driver } from "../workbench";
+
+const root = path.resolve(__dirname, "../../..");
+const host = ensureHost();
+let emulator: Emulator;
+let server: CodeServer;
+let workbench: Workbench;
+let ui: Driver;
+
+before(async () => {
+  if (!host.ok) return;
+  execFileSync(process.execPath, ["esbuild.mjs"], { cwd: root, stdio: "pipe" });
+  emulator = await startEmulator({ port: 0, seed: "demo" });
+  server = await startCodeServer(host.codeServer!);
+  workbench = await openWorkbench(server, { extensionPath: root });
+  ui = new Driver(workbench.page);
+});
+
+after(async () => {
+  await workbench?.close();
+  await server?.stop();
+  await emulator?.close();
+});
+
+const journey = (name: string, fn: () => Promise<void>) =>
+  test(name, { timeout: 120_000 }, async (t) => {
+    if (!host.ok) {
+      console.warn(`HOST TIER SKIPPED: ${host.reason}`);
+      t.skip(`host tier skipped: ${host.reason}`);
+      return;
+    }
+    try {
+      await fn();
+    } catch (err) {
+      await ui?.screenshot(`failed-${name.slice(0, 40).replace(/\W+/g, "-")}`).catch(() => undefined);
+      throw err;
+    }
+  });
+
+journey("first run: the CRM view guides with Add Org and Try the Demo Org", async () => {
+  await ui.openContainer("CRM");
+  const welcome = workbench.page.locator(".part.sidebar .welcome-view-content");
+  await welcome.waitFor();
+  const text = await welcome.innerText();
+  assert.match(text, /No org yet/);
+  for (const button of ["Add Org", "Try the Demo Org"]) assert.ok(await welcome.locator(".monaco-button", { hasText: button }).isVisible(), button);
+  await ui.screenshot("01-welcome");
+});
+
+journey("Try the Demo Org: the org appears in the Orgs view and the status bar shows it with API usage", async () => {
+  await ui.runCommand("CRM: Try the Demo Org");
+  await ui.answer("Try the Demo Org", emulator.url);
+  const row = await ui.waitForRow("Orgs", "Demo org");
+  assert.equal(row.description, `admin@demo.crm · ${new URL(emulator.url).host}`);
+  const status = await ui.statusBarText(/Demo org/);
+  assert.match(status, /Demo org · API \d+\/15,000/);
+  await ui.screenshot("02-demo-org");
+});
+
+journey("Add Org with username and password through the wizard (with Back)", async () => {
+  const c = emulator.credentials;
+  await ui.runCommand("CRM: Add Org…");
+  await ui.pick("How do you sign in", "Username and password");
+  await ui.pick("Where do you log in", "Sandbox");
+  // Back to the previous step, then the right choice.
+  await (await ui.quickInput("Username")).locator(".quick-input-titlebar .action-label[aria-label^='Back'], .quick-input-titlebar .codicon-quick-input-back").first().click();
+  await ui.pick("Where do you log in", "My Domain or another URL");
+  await ui.answer("Login URL", emulator.url);
+  await ui.answer("Username", c.username);
+  await ui.answer("Password", c.password);
+  await ui.answer("Security token", c.securityToken);
+  await ui.answer("Consumer key", c.clientId);
+  await ui.answer("Consumer secret", c.clientSecret);
+  await ui.answer("Name for this org", "Acme");
+  await ui.waitForRow("Orgs", "Acme", /admin@demo\.crm/);
+});
+
+journey("a failed verification says why and keeps what was typed", async () => {
+  const c = emulator.credentials;
+  await ui.runCommand("CRM: Add Org…");
+  await ui.pick("How do you sign in", "Client credentials");
+  await ui.answer("Login URL", emulator.url);
+  await ui.answer("Consumer key", c.clientId);
+  await ui.answer("Consumer secret", "wrong-secret");
+  await ui.answer("Name for this org", "Integration");
+  // The wizard is back at its last step, saying why, with the name still there; go back to fix the secret.
+  const nameStep = await ui.quickInput("Name for this org");
+  await nameStep.locator(".quick-input-message", { hasText: /invalid client credentials/ }).waitFor({ timeout: 15_000 });
+  assert.equal(await nameStep.locator(".quick-input-box input").inputValue(), "Integration");
+  await nameStep.locator(".quick-input-titlebar .action-label[aria-label^='Back'], .quick-input-titlebar .codicon-quick-input-back").first().click();
+  const secretStep = await ui.quickInput("Consumer secret");
+  assert.equal(await secretStep.locator(".quick-input-box input").inputValue(), "wrong-secret");
+  await ui.answer("Consumer secret", c.clientSecret);
+  await ui.answer("Name for this org", "Integration");
+  await ui.waitForRow("Orgs", "Integration", /integration@demo\.crm/);
+});
+
+journey("Add Org with the browser: the org's authorize page redirects back to VS Code", async () => {
+  await ui.runCommand("CRM: Add Org…");
+  await ui.pick("How do you sign in", "Browser sign-in");
+  await ui.pick("Where do you log in", "My Domain or another URL");
+  await ui.answer("Login URL", emulator.url);
+  const popup = workbench.context.waitForEvent("page", { timeout: 30_000 });
+  await ui.answer("Consumer key", emulator.credentials.clientId);
+  await ui.answer("Name for this org", "Browser org");
+  // VS Code asks before opening an external site.
+  const open = workbench.page.locator(".monaco-dialog-box .monaco-button", { hasText: /^Open$/ });
+  await open.click({ timeout: 10_000 }).catch(() => undefined);
+  const page = await popup;
+  await page.waitForLoadState();
+  console.log(`browser sign-in opened ${page.url()}`);
+  assert.match(await page.locator("body").innerText({ timeout: 15_000 }), /You are signed in/);
+  await page.close();
+  await ui.waitForRow("Orgs", "Browser org", /admin@demo\.crm/);
+});
+
+journey("switching orgs moves the status bar; its API usage grows with use", async () => {
+  await ui.row("Acme").click();
+  const before = await ui.statusBarText(/Acme · API/);
+  await ui.runCommand("CRM: Sign In Again");
+  await ui.pick("Sign in again", "Acme");
+  const c = emulator.credentials;
+  await ui.pick("Where do you log in", "My Domain or another URL");
+  await ui.answer("Login URL", emulator.url);
+  await ui.answer("Username", c.username);
+  await ui.answer("Password", c.password);
+  await ui.answer("Security token", c.securityToken);
+  await ui.answer("Consumer key", c.clientId);
+  await ui.answer("Consumer secret", c.clientSecret);
+  await ui.answer("Name for this org", "Acme");
+  await ui.notification(/Signed in to Acme again/);
+  const usage = (text: string) => Number(/API ([\d,]+)\//.exec(text)![1]!.replace(/,/g, ""));
+  const afterText = await ui.statusBarText(/Acme · API/);
+  assert.ok(usage(afterText) > usage(before), `${before} → ${afterText}`);
+  await ui.screenshot("03-orgs-and-status");
+});
+
+journey("Sign Out revokes at the org and marks the org signed out; its menu then offers Sign In Again", async () => {
+  assert.deepEqual(await ui.contextMenuEntries("Integration"), ["Open Org in Browser", "Set Active Org", "Sign In Again", "Sign Out", "Rename Org…", "Remove Org…"]);
+  const revokes = emulator.requests.filter((r) => r.path === "/services/oauth2/revoke").length;
+  await ui.runCommand("CRM: Sign Out");
+  await ui.pick("Sign out of which org", "Integration");
+  await ui.waitForRow("Orgs", "Integration", /signed out/);
+  await ui.notification(/Signed out of Integration/);
+  assert.equal(emulator.requests.filter((r) => r.path === "/services/oauth2/revoke").length, revokes + 1);
+  assert.ok(!(await ui.contextMenuEntries("Integration")).includes("Sign Out"));
+  await ui.screenshot("04-signed-out");
+});
+
+journey("nothing secret is on disk: settings, logs and state of the VS Code server", async () => {
+  const c = emulator.credentials;
+  const secrets = [c.password, c.clientSecret, c.securityToken, ...[...emulator.oauth.sessions.keys()]];
+  const leaks: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const file = path.join(dir, name);
+      const stat = statSync(file);
+      if (stat.isDirectory()) walk(file);
+      else if (stat.isFile() && stat.size < 20_000_000) {
+        const content = readFileSync(file).toString("latin1");
+        for (const secret of secrets) if (content.includes(secret)) leaks.push(`${file}: ${secret.slice(0, 6)}…`);
+        if (/00D\w{12,15}![A-Za-z0-9._-]{20,}/.test(content)) leaks.push(`${file}: a session ID`);
+      }
+    }
+  };
+  walk(path.join(server.root, "user-data"));
+  const logs = readdirSync(path.join(server.root, "user-data"), { recursive: true }).map(String).filter((f) => f.endsWith("CRM Explorer.log"));
+  assert.ok(logs.length > 0, "the CRM Explorer log exists on disk");
+  const log = readFileSync(path.join(server.root, "user-data", logs[0]!), "utf8");
+  assert.match(log, /\[Acme\] |GET \/services\/data|activated/);
+  assert.deepEqual(leaks, []);
+});

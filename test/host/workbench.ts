@@ -1,0 +1,104 @@
+/** Driving the VS Code workbench the way a person does: activity bar, palette, quick input, trees, menus. */
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import type { Locator, Page } from "playwright-core";
+
+export const SCREENSHOTS = path.resolve(__dirname, "screenshots/latest");
+
+export class Driver {
+  constructor(readonly page: Page) {}
+
+  /** Opens a view container by its title (clicking an open one would close the sidebar). */
+  async openContainer(title: string): Promise<void> {
+    const item = this.page.locator(`.part.activitybar .action-item:has(.action-label[aria-label^="${title}"])`).first();
+    await item.waitFor({ timeout: 30_000 });
+    if (!(await item.evaluate((e) => e.classList.contains("checked")))) await item.click();
+    await this.page.locator(".part.sidebar").waitFor();
+  }
+
+  /** Runs a command from the palette by its full title ("CRM: Add Org…"). */
+  async runCommand(title: string): Promise<void> {
+    await this.page.keyboard.press("F1");
+    const input = this.page.locator(".quick-input-widget .quick-input-box input");
+    await input.waitFor();
+    await input.fill(`>${title}`);
+    await this.page.waitForFunction(
+      (t) => [...document.querySelectorAll(".quick-input-widget .quick-input-list .monaco-list-row")].some((r) => r.getAttribute("aria-label")?.startsWith(t)),
+      title,
+      { timeout: 15_000 },
+    );
+    await this.page.keyboard.press("Enter");
+  }
+
+  /** Waits for a quick input step whose title contains `title`. */
+  async quickInput(title: string): Promise<Locator> {
+    const widget = this.page.locator(".quick-input-widget:visible");
+    await widget.locator(".quick-input-title", { hasText: title }).waitFor({ timeout: 15_000 });
+    return widget;
+  }
+
+  /** Picks the item with this label in the open quick pick. */
+  async pick(title: string, label: string): Promise<void> {
+    const widget = await this.quickInput(title);
+    await widget.locator(".monaco-list-row", { hasText: label }).first().click();
+  }
+
+  /** Types into the open input box (replacing its value) and accepts. */
+  async answer(title: string, text: string): Promise<void> {
+    const widget = await this.quickInput(title);
+    const input = widget.locator(".quick-input-box input");
+    await input.fill(text);
+    await this.page.keyboard.press("Enter");
+  }
+
+  /** Rows of the tree in a sidebar view: label, description, level. */
+  async rows(viewTitle: string): Promise<{ label: string; description: string }[]> {
+    const pane = this.page.locator(`.part.sidebar .pane:has(.pane-header[aria-label*="${viewTitle}"])`);
+    return pane.locator(".monaco-list-row").evaluateAll((rows) =>
+      rows.map((r) => ({ label: r.querySelector(".label-name")?.textContent?.trim() ?? "", description: r.querySelector(".label-description")?.textContent?.trim() ?? "" })),
+    );
+  }
+
+  async waitForRow(viewTitle: string, label: string, descriptionMatch?: RegExp): Promise<{ label: string; description: string }> {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const row = (await this.rows(viewTitle)).find((r) => r.label === label && (!descriptionMatch || descriptionMatch.test(r.description)));
+      if (row) return row;
+      if (Date.now() > deadline) throw new Error(`no row '${label}' ${descriptionMatch ?? ""} in ${viewTitle}: ${JSON.stringify(await this.rows(viewTitle))}`);
+      await this.page.waitForTimeout(200);
+    }
+  }
+
+  row(label: string): Locator {
+    return this.page.locator(".part.sidebar .monaco-list-row", { has: this.page.locator(".label-name", { hasText: label }) }).first();
+  }
+
+  /** The entries of a tree row's context menu (the menu is closed again with Escape). */
+  async contextMenuEntries(label: string): Promise<string[]> {
+    await this.row(label).click({ button: "right" });
+    const menu = this.page.locator(".context-view .monaco-menu");
+    await menu.waitFor();
+    const entries = await menu.locator(".action-menu-item .action-label").allInnerTexts();
+    await this.page.keyboard.press("Escape");
+    return entries.map((e) => e.trim()).filter(Boolean);
+  }
+
+  async statusBarText(match: RegExp): Promise<string> {
+    const item = this.page.locator(".part.statusbar .statusbar-item", { hasText: match }).first();
+    await item.waitFor({ timeout: 20_000 });
+    return (await item.innerText()).trim();
+  }
+
+  async notification(match: RegExp): Promise<string> {
+    const toast = this.page.locator(".notifications-toasts .notification-list-item", { hasText: match }).first();
+    await toast.waitFor({ timeout: 30_000 });
+    return (await toast.innerText()).trim();
+  }
+
+  async screenshot(name: string): Promise<string> {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    const file = path.join(SCREENSHOTS, `${name}.png`);
+    await this.page.screenshot({ path: file });
+    return file;
+  }
+}

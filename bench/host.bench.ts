@@ -5,7 +5,6 @@
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import path from "node:path";
 import { ensureHost, openWorkbench, startCodeServer } from "../test/host/harness";
 import { Driver } from "../test/host/workbench";
 
@@ -44,7 +43,7 @@ async function main() {
   mkdirSync("bench/results", { recursive: true });
   writeFileSync("bench/results/host.json", JSON.stringify(result, null, 2) + "\n");
   const readmePath = "bench/results/README.md";
-  let readme = "";
+  let readme: string;
   try {
     readme = readFileSync(readmePath, "utf8").replace(/\n## Extension activation[\s\S]*$/, "\n");
   } catch {

@@ -3,7 +3,7 @@
  * operations on the emulator's `large` seed. Figures, not pass/fail: bench/results/client.json and README.md.
  */
 import http from "node:http";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { Connection } from "@jsforce/jsforce-node";
 import { DEMO } from "../test/emulator/seed";
@@ -174,7 +174,14 @@ function write(results: Record<Client, Partial<Record<Op, number>>>) {
     "- Loopback figures on a shared 2-core machine vary by 10–20 % between runs; compare ratios from the same run.",
   ].join("\n");
   const readme = `# Benchmark results\n\nWritten by \`npm run bench\` (${meta.date}, Node ${meta.node}, ${meta.cpus} cores, ${meta.cpu}). Medians; the emulator (\`large\` seed) runs in its own process on 127.0.0.1. Targets (DESIGN.md §7): at most 1.3× raw node:http, at most 0.1 ms added to the record GET, faster than jsforce on every operation.\n\n## Client\n\n${table}\n\n${notes}\n`;
-  writeFileSync("bench/results/README.md", readme);
+  // Keep the sections other benches write (the host bench's activation figures).
+  let rest = "";
+  try {
+    rest = /\n## Extension activation[\s\S]*$/.exec(readFileSync("bench/results/README.md", "utf8"))?.[0] ?? "";
+  } catch {
+    // first run
+  }
+  writeFileSync("bench/results/README.md", readme + rest);
   console.log(`\n${table}\n\nwritten to bench/results/client.json and bench/results/README.md`);
 }
 

@@ -1,5 +1,6 @@
 /** Activation constructs and registers only: no network I/O until a view or command needs the org. */
 import * as vscode from "vscode";
+import { DESCRIBE_SCHEME, DescribeDocuments } from "./commands/objects";
 import { registerCommands } from "./commands/register";
 import { importDemoHelper } from "./connections/demo";
 import { OrgManager } from "./connections/orgManager";
@@ -8,6 +9,9 @@ import { OrgStatusBar } from "./connections/statusBar";
 import { Log } from "./platform/log";
 import { Redactor } from "./platform/redact";
 import { readSettings } from "./platform/settings";
+import { ActiveOrg } from "./views/activeOrg";
+import { KnowledgeTreeProvider } from "./views/knowledgeView";
+import { ObjectsTreeProvider } from "./views/objectsView";
 import { OrgsTreeProvider } from "./views/orgsView";
 
 /** What the extension exposes to its in-host tests. */
@@ -22,15 +26,24 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
   const registry = new OrgRegistry(context.globalState, context.secrets);
   const manager = new OrgManager(registry, { settings: readSettings, log, remember: (...secrets) => redactor.remember(...secrets) });
   const orgs = new OrgsTreeProvider(manager);
+  const active = new ActiveOrg(manager);
+  const objects = new ObjectsTreeProvider(active, context.globalState);
+  const knowledge = new KnowledgeTreeProvider(active, () => ({ pageSize: 20, sobject: readSettings().knowledgeSobject }));
   context.subscriptions.push(
     log,
     registry,
     manager,
     orgs,
+    active,
+    objects,
+    knowledge,
     vscode.window.createTreeView("crm.orgs", { treeDataProvider: orgs, showCollapseAll: false }),
+    vscode.window.createTreeView("crm.objects", { treeDataProvider: objects, showCollapseAll: true }),
+    vscode.window.createTreeView("crm.knowledge", { treeDataProvider: knowledge, showCollapseAll: true, canSelectMany: true }),
+    vscode.workspace.registerTextDocumentContentProvider(DESCRIBE_SCHEME, new DescribeDocuments(active)),
     new OrgStatusBar(manager),
   );
-  registerCommands(context, { manager, log, redactor });
+  registerCommands(context, { manager, log, redactor, active, objects, knowledge });
   const demoHelper = process.env.CRM_DEMO_HELPER;
   if (demoHelper) void importDemoHelper(registry, demoHelper).catch((err: unknown) => log.error("importing the demo org's helper file failed", err));
   log.info(`CRM Explorer ${String(context.extension.packageJSON.version)} activated`);

@@ -2,11 +2,24 @@
 import * as vscode from "vscode";
 import { wrapCommand } from "../platform/commandWrapper";
 import { COMMAND_IDS, type CommandId } from "./ids";
+import type { ActiveOrg } from "../views/activeOrg";
+import type { KnowledgeTreeProvider } from "../views/knowledgeView";
+import type { ObjectsTreeProvider } from "../views/objectsView";
+import { knowledgeCommands } from "./knowledge";
+import { objectCommands } from "./objects";
 import { orgCommands, type OrgCommandDeps } from "./orgs";
 
-export function registerCommands(context: vscode.ExtensionContext, deps: OrgCommandDeps): void {
+export interface CommandDeps extends OrgCommandDeps {
+  active: ActiveOrg;
+  objects: ObjectsTreeProvider;
+  knowledge: KnowledgeTreeProvider;
+}
+
+export function registerCommands(context: vscode.ExtensionContext, deps: CommandDeps): void {
   const handlers: Record<CommandId, (...args: unknown[]) => unknown> = {
     ...orgCommands(deps),
+    ...objectCommands(deps.active, deps.objects),
+    ...knowledgeCommands(deps.active, deps.knowledge),
     "crm.log.show": () => deps.log.show(),
   };
   for (const id of COMMAND_IDS) {

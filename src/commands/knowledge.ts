@@ -1,0 +1,177 @@
+/** Knowledge commands from the tree (one or many selected) or the palette (with a picker). */
+import * as vscode from "vscode";
+import { get18CharId } from "../client/ids";
+import { UserCancelled } from "../platform/errorMessages";
+import { readSettings } from "../platform/settings";
+import type { ActiveOrg } from "../views/activeOrg";
+import type { ArticleRow, PublishStatus } from "../views/knowledgeModel";
+import { ArticleNode, LoadMoreNode, type KnowledgeTreeProvider } from "../views/knowledgeView";
+import type { CommandId } from "./ids";
+
+const withViewProgress = <T>(title: string, work: () => Promise<T>) => vscode.window.withProgress({ location: { viewId: "crm.knowledge" }, title }, work);
+
+/** The articles a command acts on: the clicked node with the selection, or one picked from a group. */
+async function articlesOf(provider: KnowledgeTreeProvider, node: unknown, nodes: unknown, status: PublishStatus | undefined, title: string): Promise<ArticleRow[]> {
+  const selected = Array.isArray(nodes) ? nodes.filter((n): n is ArticleNode => n instanceof ArticleNode).map((n) => n.article) : [];
+  if (selected.length) return status ? selected.filter((a) => a.publishStatus === status) : selected;
+  if (node instanceof ArticleNode) return [node.article];
+  const model = await provider.current();
+  const groups: PublishStatus[] = status ? [status] : ["Draft", "Online", "Archived"];
+  const rows = (await Promise.all(groups.map((g) => model.ensureLoaded(g)))).flatMap((s) => s.rows);
+  const picked = await vscode.window.showQuickPick(rows.map((a) => ({ label: a.title, description: `#${a.articleNumber} · ${a.publishStatus} · v${a.versionNumber}`, a })), { title, matchOnDescription: true });
+  if (!picked) throw new UserCancelled();
+  return [picked.a];
+}
+
+async function one(provider: KnowledgeTreeProvider, node: unknown, status: PublishStatus | undefined, title: string): Promise<ArticleRow> {
+  return (await articlesOf(provider, node, undefined, status, title))[0]!;
+}
+
+function slug(title: string): string {
+  return title.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 80);
+}
+
+export function knowledgeCommands(active: ActiveOrg, provider: KnowledgeTreeProvider): Record<Extract<CommandId, `crm.knowledge.${string}`>, (...args: unknown[]) => unknown> {
+  const crm = async () => (await active.session()).crm;
+  const sobject = () => readSettings().knowledgeSobject;
+  return {
+    "crm.knowledge.refresh": () => provider.refresh(),
+    "crm.knowledge.loadMore": async (node) => {
+      if (!(node instanceof LoadMoreNode)) return;
+      const model = await provider.current();
+      await withViewProgress("Loading articles", () => model.loadMore(node.status));
+    },
+    "crm.knowledge.sort": async () => {
+      const model = await provider.current();
+      const fields = [["LastPublishedDate", "Last published"], ["CreatedDate", "Created"], ["Title", "Title"], ["ViewScore", "View score"]] as const;
+      const picked = await vscode.window.showQuickPick(
+        fields.flatMap(([sort, label]) => (["DESC", "ASC"] as const).map((order) => ({ label: `${label} ${order === "ASC" ? "ascending" : "descending"}`, picked: model.sort === sort && model.order === order, sort, order }))),
+        { title: "Sort articles by" },
+      );
+      if (!picked) throw new UserCancelled();
+      model.setSort(picked.sort, picked.order);
+    },
+    "crm.knowledge.filter": async () => {
+      const model = await provider.current();
+      const text = await vscode.window.showInputBox({ title: "Filter articles by title", prompt: "Text the title contains (empty shows all)", value: model.titleFilter });
+      if (text === undefined) throw new UserCancelled();
+      model.setTitleFilter(text);
+      await vscode.commands.executeCommand("setContext", "crm.knowledgeFiltered", Boolean(model.titleFilter));
+    },
+    "crm.knowledge.clearFilter": async () => {
+      (await provider.current()).setTitleFilter("");
+      await vscode.commands.executeCommand("setContext", "crm.knowledgeFiltered", false);
+    },
+    "crm.knowledge.createArticle": async () => {
+      const title = await vscode.window.showInputBox({ title: "New article (1/3): Title", validateInput: (v) => (v.trim() ? undefined : "Enter a title"), ignoreFocusOut: true });
+      if (!title) throw new UserCancelled();
+      const urlName = await vscode.window.showInputBox({ title: "New article (2/3): URL name", value: slug(title), ignoreFocusOut: true,
+        validateInput: (v) => (/^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/.test(v) ? undefined : "Letters, digits and hyphens; not starting or ending with a hyphen") });
+      if (!urlName) throw new UserCancelled();
+      const summary = await vscode.window.showInputBox({ title: "New article (3/3): Summary (optional)", ignoreFocusOut: true });
+      if (summary === undefined) throw new UserCancelled();
+      const id = (await withViewProgress("Creating the article", async () => (await crm()).knowledge.createArticle({ Title: title.trim(), UrlName: urlName, ...(summary ? { Summary: summary } : {}) }, { sobject: sobject() }))) as string;
+      await provider.refresh("Draft");
+      void vscode.window.showInformationMessage(`Created the draft '${title.trim()}' (${id}).`);
+      return id;
+    },
+    "crm.knowledge.publish": async (node, nodes) => {
+      const articles = await articlesOf(provider, node, nodes, "Draft", "Publish which draft?");
+      if (!articles.length) throw new Error("Only drafts can be published; select one or more drafts.");
+      const kind = await vscode.window.showQuickPick([
+        { label: "Major version", description: "the current published version is archived", major: true },
+        { label: "Minor version", description: "replaces the current published version, keeping its number", major: false },
+      ], { title: articles.length === 1 ? `Publish '${articles[0]!.title}' as` : `Publish ${articles.length} drafts as` });
+      if (!kind) throw new UserCancelled();
+      const c = await crm();
+      if (articles.length === 1) {
+        await withViewProgress("Publishing", () => c.knowledge.publishArticle(articles[0]!.id, { majorVersion: kind.major }));
+        void vscode.window.showInformationMessage(`Published '${articles[0]!.title}'.`);
+      } else {
+        await publishMany(articles, kind.major);
+      }
+      await provider.refresh("Draft", "Online", "Archived");
+    },
+    "crm.knowledge.publishSelected": async (node, nodes) => {
+      const articles = await articlesOf(provider, node, nodes, "Draft", "Publish which drafts?");
+      if (!articles.length) throw new Error("Select one or more drafts to publish.");
+      await publishMany(articles, true);
+      await provider.refresh("Draft", "Online", "Archived");
+    },
+    "crm.knowledge.archive": async (node) => {
+      const a = await one(provider, node, "Online", "Archive which published article?");
+      const choice = await vscode.window.showWarningMessage(`Archive '${a.title}' (#${a.articleNumber})?`, { modal: true, detail: "Readers will no longer see it. Archived versions can't be edited." }, "Archive");
+      if (choice !== "Archive") throw new UserCancelled();
+      await withViewProgress("Archiving", async () => (await crm()).knowledge.archiveArticle(a.id));
+      await provider.refresh("Online", "Archived");
+    },
+    "crm.knowledge.deleteDraft": async (node) => {
+      const a = await one(provider, node, "Draft", "Delete which draft?");
+      const choice = await vscode.window.showWarningMessage(`Delete the draft '${a.title}' (#${a.articleNumber}, version ${a.versionNumber})?`, { modal: true, detail: "The draft's changes are lost. A published version of the article stays as it is." }, "Delete Draft");
+      if (choice !== "Delete Draft") throw new UserCancelled();
+      await withViewProgress("Deleting the draft", async () => (await crm()).knowledge.deleteArticleDraft(a.id, { sobject: sobject() }));
+      await provider.refresh("Draft");
+    },
+    "crm.knowledge.createDraftFromOnline": async (node) => {
+      const a = await one(provider, node, "Online", "Create a draft of which published article?");
+      const choice = await vscode.window.showQuickPick([
+        { label: "Keep it published", description: "readers see the published version while you edit", unpublish: false },
+        { label: "Unpublish it", description: "the published version becomes the draft", unpublish: true },
+      ], { title: `Draft of '${a.title}'` });
+      if (!choice) throw new UserCancelled();
+      await withViewProgress("Creating the draft", async () => (await crm()).knowledge.createDraftFromOnlineArticle(a.knowledgeArticleId || a.id, { unpublish: choice.unpublish }));
+      await provider.refresh(...(choice.unpublish ? (["Draft", "Online"] as const) : (["Draft"] as const)));
+      void vscode.window.showInformationMessage(`Created a draft of '${a.title}'.`);
+    },
+    "crm.knowledge.checkValidation": async (node) => {
+      const a = await one(provider, node, undefined, "Check the validation status of which article?");
+      const status = await (await crm()).knowledge.getValidationStatus({ articleId: a.id, sobject: sobject() });
+      void vscode.window.showInformationMessage(`'${a.title}' (version ${a.versionNumber}): ${status || "no validation status"}.`);
+    },
+    "crm.knowledge.findByTitle": async () => {
+      const title = await vscode.window.showInputBox({ title: "Find an article by its exact title", ignoreFocusOut: true });
+      if (!title) throw new UserCancelled();
+      const found = (await (await crm()).knowledge.checkForExistingArticle(title, { sobject: sobject(), returnIdAndNumber: true, includeArchived: true })) as [string, string];
+      if (!found[0]) return void vscode.window.showInformationMessage(`No article is titled '${title}'.`);
+      const choice = await vscode.window.showInformationMessage(`'${title}' is article #${found[1]} (version ID ${found[0]}).`, "Copy ID", "Open in Browser");
+      if (choice === "Copy ID") await vscode.env.clipboard.writeText(found[0]);
+      if (choice === "Open in Browser") await vscode.env.openExternal(vscode.Uri.parse(await (await crm()).knowledge.getArticleUrl({ articleId: found[0], sobject: sobject() })));
+    },
+    "crm.knowledge.findByNumber": async () => {
+      const number = await vscode.window.showInputBox({ title: "Find an article by its number", validateInput: (v) => (/^\d+$/.test(v.trim()) ? undefined : "Digits only, such as 1001 or 000001001"), ignoreFocusOut: true });
+      if (!number) throw new UserCancelled();
+      const id = await (await crm()).knowledge.getArticleIdFromNumber(number.trim(), { sobject: sobject() });
+      if (!id) return void vscode.window.showInformationMessage(`No article has the number ${number.trim()}.`);
+      const choice = await vscode.window.showInformationMessage(`Article #${number.trim()}: newest version ${id}.`, "Copy ID", "Open in Browser");
+      if (choice === "Copy ID") await vscode.env.clipboard.writeText(id);
+      if (choice === "Open in Browser") await vscode.env.openExternal(vscode.Uri.parse(await (await crm()).knowledge.getArticleUrl({ articleId: id, sobject: sobject() })));
+    },
+    "crm.knowledge.openInBrowser": async (node) => {
+      const a = await one(provider, node, undefined, "Open which article?");
+      const style = (await vscode.window.showQuickPick([{ label: "Lightning", style: "lightning" as const }, { label: "Classic", style: "classic" as const }], { title: "Open in" }))?.style;
+      if (!style) throw new UserCancelled();
+      await vscode.env.openExternal(vscode.Uri.parse(await (await crm()).knowledge.getArticleUrl({ articleId: a.id, sobject: sobject(), style })));
+    },
+    "crm.knowledge.copyId": async (node) => {
+      const a = await one(provider, node, undefined, "Copy the ID of which article?");
+      await vscode.env.clipboard.writeText(a.id);
+      vscode.window.setStatusBarMessage(`Copied ${a.id}`, 3000);
+    },
+    "crm.knowledge.copy18Id": async (node) => {
+      const a = await one(provider, node, undefined, "Copy the 18-character ID of which article?");
+      const id = get18CharId(a.id);
+      await vscode.env.clipboard.writeText(id);
+      vscode.window.setStatusBarMessage(`Copied ${id}`, 3000);
+    },
+  };
+
+  async function publishMany(articles: ArticleRow[], major: boolean): Promise<void> {
+    const [result] = await withViewProgress(`Publishing ${articles.length} drafts`, async () => (await crm()).knowledge.publishMultipleArticles(articles.map((a) => a.id), { majorVersion: major }));
+    const outcome = articles.map((a) => ({ a, word: String(result?.outputValues[a.id.slice(0, 15)] ?? "no answer") }));
+    const ok = outcome.filter((o) => o.word === "Success");
+    const failed = outcome.filter((o) => o.word !== "Success");
+    const summary = `Published ${ok.length} of ${articles.length} drafts.${failed.length ? ` Not published: ${failed.map((f) => `'${f.a.title}' (${f.word})`).join("; ")}` : ""}`;
+    if (failed.length) void vscode.window.showWarningMessage(summary);
+    else void vscode.window.showInformationMessage(summary);
+  }
+}

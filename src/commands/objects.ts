@@ -1,0 +1,74 @@
+/** Objects commands: refresh, filter, favorites, describe (read-only JSON), new SOQL query, copy name, open in Setup. */
+import * as vscode from "vscode";
+import { UserCancelled } from "../platform/errorMessages";
+import type { ActiveOrg } from "../views/activeOrg";
+import { ObjectNode, type ObjectsTreeProvider } from "../views/objectsView";
+import type { CommandId } from "./ids";
+
+export const DESCRIBE_SCHEME = "crm-describe";
+
+/** Read-only documents `crm-describe:/<Object>.json` with the active org's full describe. */
+export class DescribeDocuments implements vscode.TextDocumentContentProvider {
+  constructor(private readonly active: ActiveOrg) {}
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    const objectName = uri.path.replace(/^\//, "").replace(/\.json$/, "");
+    const session = await this.active.session();
+    return JSON.stringify(await session.describe(objectName), null, 2);
+  }
+}
+
+async function resolveObject(provider: ObjectsTreeProvider, arg: unknown): Promise<string> {
+  if (arg instanceof ObjectNode) return arg.object.name;
+  const objects = await (await provider.current()).objects();
+  const picked = await vscode.window.showQuickPick(objects.map((o) => ({ label: o.label, description: o.name, name: o.name })), { title: "Which object?", matchOnDescription: true });
+  if (!picked) throw new UserCancelled();
+  return picked.name;
+}
+
+export function objectCommands(active: ActiveOrg, provider: ObjectsTreeProvider): Record<Extract<CommandId, `crm.objects.${string}`>, (...args: unknown[]) => unknown> {
+  return {
+    "crm.objects.refresh": () => provider.reload(),
+    "crm.objects.filter": async () => {
+      const model = await provider.current();
+      const text = await vscode.window.showInputBox({ title: "Filter objects", prompt: "Part of an object's label or API name", value: model.filter });
+      if (text === undefined) throw new UserCancelled();
+      model.filter = text.trim();
+      await vscode.commands.executeCommand("setContext", "crm.objectsFiltered", Boolean(model.filter));
+      provider.refresh();
+    },
+    "crm.objects.clearFilter": async () => {
+      (await provider.current()).filter = "";
+      await vscode.commands.executeCommand("setContext", "crm.objectsFiltered", false);
+      provider.refresh();
+    },
+    "crm.objects.addFavorite": async (arg) => {
+      await (await provider.current()).setFavorite(await resolveObject(provider, arg), true);
+      provider.refresh();
+    },
+    "crm.objects.removeFavorite": async (arg) => {
+      await (await provider.current()).setFavorite(await resolveObject(provider, arg), false);
+      provider.refresh();
+    },
+    "crm.objects.describe": async (arg) => {
+      const name = await resolveObject(provider, arg);
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: DESCRIBE_SCHEME, path: `/${name}.json` }));
+      await vscode.window.showTextDocument(doc, { preview: true });
+    },
+    "crm.objects.newQuery": async (arg) => {
+      const name = await resolveObject(provider, arg);
+      const content = await (await provider.current()).starterQuery(name);
+      const language = (await vscode.languages.getLanguages()).includes("soql") ? "soql" : "sql";
+      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ language, content }));
+    },
+    "crm.objects.copyApiName": async (arg) => {
+      const name = await resolveObject(provider, arg);
+      await vscode.env.clipboard.writeText(name);
+      vscode.window.setStatusBarMessage(`Copied ${name}`, 3000);
+    },
+    "crm.objects.openInSetup": async (arg) => {
+      const name = await resolveObject(provider, arg);
+      const record = active.record!;
+      await vscode.env.openExternal(vscode.Uri.parse(`${record.instanceUrl}/lightning/setup/ObjectManager/${encodeURIComponent(name)}/Details/view`));
+    },
+  };
+}

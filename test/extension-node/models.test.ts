@@ -1,0 +1,115 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Crm } from "../../src/client";
+import { ObjectsModel, typeBadge } from "../../src/views/objectsModel";
+import { KnowledgeModel } from "../../src/views/knowledgeModel";
+import { useEmulator, demoClient } from "../helpers/emulator";
+import { MemoryState } from "./fakes";
+
+const emu = useEmulator();
+let client: Promise<Crm> | undefined;
+const crm = () => (client ??= demoClient(emu()));
+
+function objectsModel(c: Crm, state = new MemoryState()) {
+  return new ObjectsModel({ describeGlobal: (since) => c.getAllSobjects({ ifModifiedSince: since }), describe: async (name) => (await c.describeObject(name))! }, state, "org-1");
+}
+
+test("objects are grouped standard/custom, filtered by name or label, with favorites kept per org", async () => {
+  const c = await crm();
+  const model = objectsModel(c);
+  const standard = await model.group("standard");
+  const custom = await model.group("custom");
+  assert.ok(standard.some((o) => o.name === "Account") && !standard.some((o) => o.custom));
+  assert.ok(custom.some((o) => o.name === "Invoice__c") && custom.every((o) => o.custom));
+  model.filter = "invoice";
+  assert.deepEqual((await model.group("custom")).map((o) => o.name), ["Invoice__c"]);
+  assert.deepEqual(await model.group("standard"), []);
+  model.filter = "";
+  await model.setFavorite("Account", true);
+  await model.setFavorite("Case", true);
+  assert.deepEqual((await model.group("favorites")).map((o) => o.name), ["Account", "Case"]);
+  await model.setFavorite("Case", false);
+  assert.deepEqual((await model.counts()).favorites, 1);
+});
+
+test("describe global is fetched once and revalidated with If-Modified-Since on refresh", async () => {
+  const c = await crm();
+  const model = objectsModel(c);
+  const count = () => emu().requests.filter((r) => r.path.endsWith("/sobjects")).length;
+  const before = count();
+  await model.objects();
+  await model.group("custom");
+  assert.equal(count() - before, 1, "one describe global for many reads");
+  await model.objects(true);
+  const last = emu().requests.filter((r) => r.path.endsWith("/sobjects")).at(-1)!;
+  assert.equal(last.status, 304);
+  assert.ok(last.headers["if-modified-since"]);
+  assert.ok((await model.objects()).length > 10, "a 304 keeps the cached list");
+});
+
+test("an object's details: fields with required markers and badges, child relationships, record types", async () => {
+  const c = await crm();
+  const model = objectsModel(c);
+  const contact = await model.details("Contact");
+  assert.equal(contact.fields[0]!.name, "LastName", "required fields first");
+  const account = contact.fields.find((f) => f.name === "AccountId")!;
+  assert.equal(typeBadge(account), "→ Account");
+  assert.equal(typeBadge(contact.fields.find((f) => f.name === "Email")!), "email");
+  assert.deepEqual(contact.fields.find((f) => f.name === "LeadSource")!.picklistValues, ["Web", "Phone Inquiry", "Partner Referral", "Other"]);
+  assert.ok((await model.details("Account")).childRelationships.some((r) => r.relationshipName === "Contacts" && r.childSObject === "Contact"));
+  assert.deepEqual((await model.details("Knowledge__kav")).recordTypes.map((r) => r.developerName), ["FAQ", "How_To"]);
+  const accountFields = await model.details("Account");
+  assert.ok(accountFields.fields.find((f) => f.name === "AccountNumber")!.externalId);
+});
+
+test("the starter query selects the object's fields and runs", async () => {
+  const c = await crm();
+  const soql = await objectsModel(c).starterQuery("Account");
+  assert.match(soql, /^SELECT Id,\n {7}Name,/);
+  const result = await c.soqlQuery(soql);
+  assert.ok(result.records.length > 0);
+});
+
+test("knowledge groups page one page per Load more, sorted and filtered", async () => {
+  const c = await crm();
+  const requests = () => emu().requests.filter((r) => r.path.endsWith("/query")).length;
+  const model = new KnowledgeModel({ listArticleVersions: (o) => c.knowledge.listArticleVersions(o) }, () => ({ pageSize: 4, sobject: "Knowledge__kav" }));
+  const changes: unknown[] = [];
+  model.onDidChange((g) => changes.push(g));
+  let before = requests();
+  const first = await model.ensureLoaded("Online");
+  assert.equal(first.rows.length, 4);
+  assert.equal(first.hasMore, true);
+  assert.equal(requests() - before, 1);
+  before = requests();
+  await model.ensureLoaded("Online");
+  assert.equal(requests() - before, 0, "an already loaded group is not fetched again");
+  await model.loadMore("Online");
+  assert.equal(model.state("Online")!.rows.length, 8);
+  assert.equal(requests() - before, 1, "Load more fetches exactly one page");
+  assert.ok(changes.includes("Online"));
+  model.setSort("Title", "ASC");
+  const sorted = await model.ensureLoaded("Online");
+  const titles = sorted.rows.map((r) => r.title);
+  assert.deepEqual(titles, [...titles].sort((a, b) => a.localeCompare(b)));
+  model.setTitleFilter("router");
+  const filtered = await model.ensureLoaded("Online");
+  assert.ok(filtered.rows.length > 0 && filtered.rows.every((r) => /router/i.test(r.title)));
+  const drafts = await model.ensureLoaded("Draft");
+  assert.ok(drafts.rows.every((r) => r.publishStatus === "Draft"));
+});
+
+test("a failed page is kept as the group's error (shown as a node), and a retry clears it", async () => {
+  const c = await crm();
+  const model = new KnowledgeModel({ listArticleVersions: (o) => c.knowledge.listArticleVersions(o) }, () => ({ pageSize: 5, sobject: "Knowledge__kav" }));
+  emu().setFault("requestLimitExceeded", true);
+  try {
+    const state = await model.ensureLoaded("Archived");
+    assert.match(String((state.error as Error).message), /REQUEST_LIMIT_EXCEEDED/);
+  } finally {
+    emu().setFault("requestLimitExceeded", false);
+  }
+  const retried = await model.loadMore("Archived");
+  assert.equal(retried.error, undefined);
+  assert.ok(retried.rows.length > 0);
+});

@@ -28,7 +28,10 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
   const orgs = new OrgsTreeProvider(manager);
   const active = new ActiveOrg(manager);
   const objects = new ObjectsTreeProvider(active, context.globalState);
-  const knowledge = new KnowledgeTreeProvider(active, () => ({ pageSize: 20, sobject: readSettings().knowledgeSobject }));
+  const knowledge = new KnowledgeTreeProvider(active, () => {
+    const settings = readSettings();
+    return { pageSize: settings.knowledgePageSize, sobject: settings.knowledgeSobject };
+  });
   context.subscriptions.push(
     log,
     registry,

@@ -4,27 +4,33 @@ import { get18CharId } from "../client/ids";
 import { UserCancelled } from "../platform/errorMessages";
 import { readSettings } from "../platform/settings";
 import type { ActiveOrg } from "../views/activeOrg";
-import type { ArticleRow, PublishStatus } from "../views/knowledgeModel";
+import { toArticleRow, type ArticleRow, type PublishStatus } from "../views/knowledgeModel";
 import { ArticleNode, LoadMoreNode, type KnowledgeTreeProvider } from "../views/knowledgeView";
 import type { CommandId } from "./ids";
 
 const withViewProgress = <T>(title: string, work: () => Promise<T>) => vscode.window.withProgress({ location: { viewId: "crm.knowledge" }, title }, work);
 
-/** The articles a command acts on: the clicked node with the selection, or one picked from a group. */
-async function articlesOf(provider: KnowledgeTreeProvider, node: unknown, nodes: unknown, status: PublishStatus | undefined, title: string): Promise<ArticleRow[]> {
+/**
+ * The articles a command acts on: the clicked node with the selection, or — from the palette — one
+ * picked among the org's versions in the right state (by title, up to 200 per state).
+ */
+async function articlesOf(active: ActiveOrg, node: unknown, nodes: unknown, status: PublishStatus | undefined, title: string): Promise<ArticleRow[]> {
   const selected = Array.isArray(nodes) ? nodes.filter((n): n is ArticleNode => n instanceof ArticleNode).map((n) => n.article) : [];
   if (selected.length) return status ? selected.filter((a) => a.publishStatus === status) : selected;
   if (node instanceof ArticleNode) return [node.article];
-  const model = await provider.current();
-  const groups: PublishStatus[] = status ? [status] : ["Draft", "Online", "Archived"];
-  const rows = (await Promise.all(groups.map((g) => model.ensureLoaded(g)))).flatMap((s) => s.rows);
-  const picked = await vscode.window.showQuickPick(rows.map((a) => ({ label: a.title, description: `#${a.articleNumber} · ${a.publishStatus} · v${a.versionNumber}`, a })), { title, matchOnDescription: true });
+  const crm = (await active.session()).crm;
+  const states: PublishStatus[] = status ? [status] : ["Draft", "Online", "Archived"];
+  const items = (async () => {
+    const pages = await Promise.all(states.map((s) => crm.knowledge.listArticleVersions({ publishStatus: s, pageSize: 200, sort: "Title", order: "ASC", sobject: readSettings().knowledgeSobject })));
+    return pages.flatMap((p) => p.records.map(toArticleRow)).map((a) => ({ label: a.title, description: `#${a.articleNumber} · ${a.publishStatus} · v${a.versionNumber}`, a }));
+  })();
+  const picked = await vscode.window.showQuickPick(items, { title, matchOnDescription: true, placeHolder: "Type to filter by title or number" });
   if (!picked) throw new UserCancelled();
   return [picked.a];
 }
 
-async function one(provider: KnowledgeTreeProvider, node: unknown, status: PublishStatus | undefined, title: string): Promise<ArticleRow> {
-  return (await articlesOf(provider, node, undefined, status, title))[0]!;
+async function one(active: ActiveOrg, node: unknown, status: PublishStatus | undefined, title: string): Promise<ArticleRow> {
+  return (await articlesOf(active, node, undefined, status, title))[0]!;
 }
 
 function slug(title: string): string {
@@ -76,7 +82,7 @@ export function knowledgeCommands(active: ActiveOrg, provider: KnowledgeTreeProv
       return id;
     },
     "crm.knowledge.publish": async (node, nodes) => {
-      const articles = await articlesOf(provider, node, nodes, "Draft", "Publish which draft?");
+      const articles = await articlesOf(active, node, nodes, "Draft", "Publish which draft?");
       if (!articles.length) throw new Error("Only drafts can be published; select one or more drafts.");
       const kind = await vscode.window.showQuickPick([
         { label: "Major version", description: "the current published version is archived", major: true },
@@ -93,27 +99,27 @@ export function knowledgeCommands(active: ActiveOrg, provider: KnowledgeTreeProv
       await provider.refresh("Draft", "Online", "Archived");
     },
     "crm.knowledge.publishSelected": async (node, nodes) => {
-      const articles = await articlesOf(provider, node, nodes, "Draft", "Publish which drafts?");
+      const articles = await articlesOf(active, node, nodes, "Draft", "Publish which drafts?");
       if (!articles.length) throw new Error("Select one or more drafts to publish.");
       await publishMany(articles, true);
       await provider.refresh("Draft", "Online", "Archived");
     },
     "crm.knowledge.archive": async (node) => {
-      const a = await one(provider, node, "Online", "Archive which published article?");
+      const a = await one(active, node, "Online", "Archive which published article?");
       const choice = await vscode.window.showWarningMessage(`Archive '${a.title}' (#${a.articleNumber})?`, { modal: true, detail: "Readers will no longer see it. Archived versions can't be edited." }, "Archive");
       if (choice !== "Archive") throw new UserCancelled();
       await withViewProgress("Archiving", async () => (await crm()).knowledge.archiveArticle(a.id));
       await provider.refresh("Online", "Archived");
     },
     "crm.knowledge.deleteDraft": async (node) => {
-      const a = await one(provider, node, "Draft", "Delete which draft?");
+      const a = await one(active, node, "Draft", "Delete which draft?");
       const choice = await vscode.window.showWarningMessage(`Delete the draft '${a.title}' (#${a.articleNumber}, version ${a.versionNumber})?`, { modal: true, detail: "The draft's changes are lost. A published version of the article stays as it is." }, "Delete Draft");
       if (choice !== "Delete Draft") throw new UserCancelled();
       await withViewProgress("Deleting the draft", async () => (await crm()).knowledge.deleteArticleDraft(a.id, { sobject: sobject() }));
       await provider.refresh("Draft");
     },
     "crm.knowledge.createDraftFromOnline": async (node) => {
-      const a = await one(provider, node, "Online", "Create a draft of which published article?");
+      const a = await one(active, node, "Online", "Create a draft of which published article?");
       const choice = await vscode.window.showQuickPick([
         { label: "Keep it published", description: "readers see the published version while you edit", unpublish: false },
         { label: "Unpublish it", description: "the published version becomes the draft", unpublish: true },
@@ -124,7 +130,7 @@ export function knowledgeCommands(active: ActiveOrg, provider: KnowledgeTreeProv
       void vscode.window.showInformationMessage(`Created a draft of '${a.title}'.`);
     },
     "crm.knowledge.checkValidation": async (node) => {
-      const a = await one(provider, node, undefined, "Check the validation status of which article?");
+      const a = await one(active, node, undefined, "Check the validation status of which article?");
       const status = await (await crm()).knowledge.getValidationStatus({ articleId: a.id, sobject: sobject() });
       void vscode.window.showInformationMessage(`'${a.title}' (version ${a.versionNumber}): ${status || "no validation status"}.`);
     },
@@ -147,18 +153,18 @@ export function knowledgeCommands(active: ActiveOrg, provider: KnowledgeTreeProv
       if (choice === "Open in Browser") await vscode.env.openExternal(vscode.Uri.parse(await (await crm()).knowledge.getArticleUrl({ articleId: id, sobject: sobject() })));
     },
     "crm.knowledge.openInBrowser": async (node) => {
-      const a = await one(provider, node, undefined, "Open which article?");
+      const a = await one(active, node, undefined, "Open which article?");
       const style = (await vscode.window.showQuickPick([{ label: "Lightning", style: "lightning" as const }, { label: "Classic", style: "classic" as const }], { title: "Open in" }))?.style;
       if (!style) throw new UserCancelled();
       await vscode.env.openExternal(vscode.Uri.parse(await (await crm()).knowledge.getArticleUrl({ articleId: a.id, sobject: sobject(), style })));
     },
     "crm.knowledge.copyId": async (node) => {
-      const a = await one(provider, node, undefined, "Copy the ID of which article?");
+      const a = await one(active, node, undefined, "Copy the ID of which article?");
       await vscode.env.clipboard.writeText(a.id);
       vscode.window.setStatusBarMessage(`Copied ${a.id}`, 3000);
     },
     "crm.knowledge.copy18Id": async (node) => {
-      const a = await one(provider, node, undefined, "Copy the 18-character ID of which article?");
+      const a = await one(active, node, undefined, "Copy the 18-character ID of which article?");
       const id = get18CharId(a.id);
       await vscode.env.clipboard.writeText(id);
       vscode.window.setStatusBarMessage(`Copied ${id}`, 3000);

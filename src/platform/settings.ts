@@ -5,6 +5,7 @@ import type { ClientSettings } from "../connections/orgSession";
 
 export interface ExtensionSettings extends ClientSettings, FlowSettings {
   knowledgeSobject: string;
+  knowledgePageSize: number;
   queryPageSize: number;
 }
 
@@ -15,6 +16,7 @@ export function readSettings(): ExtensionSettings {
     timeoutMs: Math.max(1, c.get<number>("timeoutSeconds", 30)) * 1000,
     logRequestBodies: c.get<boolean>("log.requestBodies", false),
     knowledgeSobject: c.get<string>("knowledge.sobject", "Knowledge__kav"),
+    knowledgePageSize: Math.min(Math.max(Math.round(c.get<number>("knowledge.pageSize", 20)), 1), 200),
     queryPageSize: c.get<number>("query.pageSize", 2000),
     productionUrl: c.get<string>("login.productionUrl", "https://login.salesforce.com"),
     sandboxUrl: c.get<string>("login.sandboxUrl", "https://test.salesforce.com"),

@@ -37,7 +37,7 @@ export interface KnowledgeSource {
   listArticleVersions(options: { publishStatus: PublishStatus; sort: ArticleSortField; order: SortOrder; pageSize: number; pageNum: number; titleContains?: string; sobject: string }): Promise<{ records: Record<string, unknown>[]; hasMore: boolean }>;
 }
 
-function toRow(r: Record<string, unknown>): ArticleRow {
+export function toArticleRow(r: Record<string, unknown>): ArticleRow {
   return {
     id: String(r.Id), knowledgeArticleId: String(r.KnowledgeArticleId ?? ""), articleNumber: String(r.ArticleNumber ?? ""), title: String(r.Title ?? ""),
     urlName: String(r.UrlName ?? ""), versionNumber: Number(r.VersionNumber ?? 0), publishStatus: r.PublishStatus as PublishStatus,
@@ -77,7 +77,7 @@ export class KnowledgeModel {
     const { pageSize, sobject } = this.options();
     try {
       const page = await this.source.listArticleVersions({ publishStatus: status, sort: this.sort, order: this.order, pageSize, pageNum: state.pages + 1, titleContains: this.titleFilter || undefined, sobject });
-      state.rows.push(...page.records.map(toRow));
+      state.rows.push(...page.records.map(toArticleRow));
       state.hasMore = page.hasMore;
       state.pages++;
     } catch (err) {

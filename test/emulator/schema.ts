@@ -85,7 +85,7 @@ const systemFields = (owned: boolean): FieldDef[] => [
 ];
 
 function labelFromName(name: string): string {
-  return name.replace(/__c$/, "").replace(/_/g, " ").replace(/([a-z])([A-Z])/g, "$1 $2");
+  return name.replace(/__c$/, "").replace(/_+/g, " ").replace(/([a-z])([A-Z])/g, "$1 $2");
 }
 
 export function defineObjects(specs: ObjectSpec[], now: number): Map<string, ObjectDef> {

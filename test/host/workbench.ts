@@ -22,12 +22,9 @@ export class Driver {
     const input = this.page.locator(".quick-input-widget .quick-input-box input");
     await input.waitFor();
     await input.fill(`>${title}`);
-    await this.page.waitForFunction(
-      (t) => [...document.querySelectorAll(".quick-input-widget .quick-input-list .monaco-list-row")].some((r) => r.getAttribute("aria-label")?.startsWith(t)),
-      title,
-      { timeout: 15_000 },
-    );
-    await this.page.keyboard.press("Enter");
+    // Click the exact command: Enter would run whichever row the fuzzy match ranks first.
+    const row = this.page.locator(".quick-input-widget .quick-input-list .monaco-list-row", { has: this.page.locator(".label-name", { hasText: new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`) }) }).first();
+    await row.click({ timeout: 15_000 });
   }
 
   /** Waits for a quick input step whose title contains `title`. */
@@ -51,10 +48,39 @@ export class Driver {
     await this.page.keyboard.press("Enter");
   }
 
+  pane(viewTitle: string): Locator {
+    return this.page.locator(`.part.sidebar .pane:has(.pane-header[aria-label*="${viewTitle}"])`);
+  }
+
+  /** Expands a sidebar view (pane) if it is collapsed. */
+  async expandPane(viewTitle: string): Promise<void> {
+    const header = this.pane(viewTitle).locator(".pane-header");
+    await header.waitFor();
+    if ((await header.getAttribute("aria-expanded")) !== "true") await header.click();
+  }
+
+  rowIn(viewTitle: string, label: string): Locator {
+    return this.pane(viewTitle).locator(".monaco-list-row", { has: this.page.locator(".label-name", { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`) }) }).first();
+  }
+
+  /** Expands a collapsed tree row in a view. */
+  async expandRow(viewTitle: string, label: string): Promise<void> {
+    const row = this.rowIn(viewTitle, label);
+    await row.waitFor({ timeout: 30_000 });
+    if ((await row.getAttribute("aria-expanded")) === "false") await row.click();
+    await this.page.waitForFunction((el) => el?.getAttribute("aria-expanded") === "true", await row.elementHandle(), { timeout: 15_000 });
+  }
+
+  /** Clicks a view's title action by its label (for example "Filter Objects…"). */
+  async viewAction(viewTitle: string, label: string): Promise<void> {
+    const pane = this.pane(viewTitle);
+    await pane.hover();
+    await pane.locator(`.pane-header .actions .action-label[aria-label^="${label}"]`).first().click();
+  }
+
   /** Rows of the tree in a sidebar view: label, description, level. */
   async rows(viewTitle: string): Promise<{ label: string; description: string }[]> {
-    const pane = this.page.locator(`.part.sidebar .pane:has(.pane-header[aria-label*="${viewTitle}"])`);
-    return pane.locator(".monaco-list-row").evaluateAll((rows) =>
+    return this.pane(viewTitle).locator(".monaco-list-row").evaluateAll((rows) =>
       rows.map((r) => ({ label: r.querySelector(".label-name")?.textContent?.trim() ?? "", description: r.querySelector(".label-description")?.textContent?.trim() ?? "" })),
     );
   }

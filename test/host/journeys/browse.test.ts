@@ -1,0 +1,119 @@
+/** Journeys: browsing Objects and Knowledge in a real VS Code, and the article lifecycle from the tree. */
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import { startEmulator, type Emulator } from "../../emulator";
+import { ensureHost, openWorkbench, startCodeServer, type CodeServer, type Workbench } from "../harness";
+import { Driver } from "../workbench";
+
+const root = path.resolve(__dirname, "../../..");
+const host = ensureHost();
+let emulator: Emulator;
+let server: CodeServer;
+let workbench: Workbench;
+let ui: Driver;
+
+before(async () => {
+  if (!host.ok) return;
+  execFileSync(process.execPath, ["esbuild.mjs"], { cwd: root, stdio: "pipe" });
+  emulator = await startEmulator({ port: 0, seed: "demo" });
+  server = await startCodeServer(host.codeServer!, { settings: { "crm.knowledge.pageSize": 5 } });
+  workbench = await openWorkbench(server, { extensionPath: root });
+  ui = new Driver(workbench.page);
+  await ui.openContainer("CRM");
+  await ui.runCommand("CRM: Try the Demo Org");
+  await ui.answer("Try the Demo Org", emulator.url);
+  await ui.waitForRow("Orgs", "Demo org");
+});
+
+after(async () => {
+  await workbench?.close();
+  await server?.stop();
+  await emulator?.close();
+});
+
+const journey = (name: string, fn: () => Promise<void>) =>
+  test(name, { timeout: 120_000 }, async (t) => {
+    if (!host.ok) {
+      console.warn(`HOST TIER SKIPPED: ${host.reason}`);
+      t.skip(`host tier skipped: ${host.reason}`);
+      return;
+    }
+    try {
+      await fn();
+    } catch (err) {
+      await ui?.screenshot(`failed-${name.slice(0, 40).replace(/\W+/g, "-")}`).catch(() => undefined);
+      throw err;
+    }
+  });
+
+journey("Objects: standard and custom groups; an object expands to fields with type badges and markers", async () => {
+  await ui.expandPane("Objects");
+  await ui.expandRow("Objects", "Standard");
+  await ui.expandRow("Objects", "Contact");
+  const lastName = await ui.waitForRow("Objects", "Last Name");
+  assert.equal(lastName.description, "LastName · string(255) · required");
+  const rows = await ui.rows("Objects");
+  assert.equal(rows.find((r) => r.description.startsWith("AccountId "))?.description, "AccountId · → Account");
+  await ui.screenshot("05-objects");
+});
+
+journey("Objects: the filter narrows every group at once; Describe opens the JSON describe", async () => {
+  await ui.viewAction("Objects", "Filter Objects");
+  await ui.answer("Filter objects", "invoice");
+  await ui.expandRow("Objects", "Custom");
+  const deadline = Date.now() + 15_000;
+  let labels: string[] = [];
+  while (Date.now() < deadline) {
+    labels = (await ui.rows("Objects")).map((r) => r.label);
+    if (labels.includes("Invoice") && !labels.includes("Contact")) break;
+    await workbench.page.waitForTimeout(200);
+  }
+  assert.ok(labels.includes("Invoice") && !labels.includes("Contact"), labels.join(", "));
+  await ui.runCommand("CRM: Describe Object");
+  await ui.pick("Which object", "Invoice");
+  await workbench.page.locator(".part.editor .tab", { hasText: "Invoice__c.json" }).waitFor({ timeout: 15_000 });
+  // Monaco renders spaces as non-breaking spaces.
+  await workbench.page.waitForFunction(() => /"name":\s"Invoice__c"/.test((document.querySelector(".part.editor .monaco-editor .view-lines")?.textContent ?? "").replace(/\u00a0/g, " ")), undefined, { timeout: 15_000 });
+  await ui.viewAction("Objects", "Clear Objects Filter");
+});
+
+journey("Knowledge: drafts listed with number, version and validation; Load more fetches the next page", async () => {
+  await ui.expandPane("Knowledge");
+  const drafts = await ui.waitForRow("Knowledge", "Load more…");
+  assert.ok(drafts);
+  const before = (await ui.rows("Knowledge")).filter((r) => /^#\d{9} · v\d+/.test(r.description)).length;
+  assert.equal(before, 5, "a page of five drafts (crm.knowledge.pageSize)");
+  const queries = emulator.requests.filter((r) => r.path.endsWith("/query")).length;
+  await ui.rowIn("Knowledge", "Load more…").click();
+  const deadline = Date.now() + 15_000;
+  let after = before;
+  while (Date.now() < deadline && after === before) {
+    after = (await ui.rows("Knowledge")).filter((r) => /^#\d{9} · v\d+/.test(r.description)).length;
+    await workbench.page.waitForTimeout(200);
+  }
+  assert.ok(after > before && after <= 10, `${before} → ${after}`);
+  assert.equal(emulator.requests.filter((r) => r.path.endsWith("/query")).length - queries, 1, "exactly one page fetched");
+  await ui.screenshot("06-knowledge");
+});
+
+journey("Knowledge: create a draft, publish it as a major version, then archive it (with a modal confirm)", async () => {
+  await ui.runCommand("CRM: Create Article…");
+  await ui.answer("Title", "Journey article");
+  await ui.answer("URL name", "journey-article");
+  await ui.answer("Summary", "Made by the journey");
+  await ui.notification(/Created the draft 'Journey article'/);
+  await ui.runCommand("CRM: Publish Article…");
+  await ui.pick("Publish which draft", "Journey article");
+  await ui.pick("Publish 'Journey article' as", "Major version");
+  await ui.notification(/Published 'Journey article'/);
+  const row = (await emulator.seeded.store.liveRecords("Knowledge__kav")).find((v) => v.Title === "Journey article")!;
+  assert.equal(String(row.PublishStatus), "Online");
+  await ui.runCommand("CRM: Archive Article…");
+  await ui.pick("Archive which published article", "Journey article");
+  await workbench.page.locator(".monaco-dialog-box .monaco-button", { hasText: /^Archive$/ }).click();
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline && row.PublishStatus !== "Archived") await workbench.page.waitForTimeout(200);
+  assert.equal(row.PublishStatus, "Archived");
+});

@@ -10,6 +10,7 @@ import { Log } from "./platform/log";
 import { Redactor } from "./platform/redact";
 import { readSettings } from "./platform/settings";
 import { ActiveOrg } from "./views/activeOrg";
+import { FeedsTreeProvider } from "./views/feedsView";
 import { KnowledgeTreeProvider } from "./views/knowledgeView";
 import { ObjectsTreeProvider } from "./views/objectsView";
 import { OrgsTreeProvider } from "./views/orgsView";
@@ -32,6 +33,8 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
     const settings = readSettings();
     return { pageSize: settings.knowledgePageSize, sobject: settings.knowledgeSobject };
   });
+  const siteId = () => readSettings().feedSiteId || undefined;
+  const feeds = new FeedsTreeProvider(active, siteId);
   context.subscriptions.push(
     log,
     registry,
@@ -40,13 +43,16 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
     active,
     objects,
     knowledge,
+    feeds,
+    vscode.window.createTreeView("crm.feeds", { treeDataProvider: feeds, showCollapseAll: true }),
+    vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration("crm.feed.siteId") && void feeds.refresh()),
     vscode.window.createTreeView("crm.orgs", { treeDataProvider: orgs, showCollapseAll: false }),
     vscode.window.createTreeView("crm.objects", { treeDataProvider: objects, showCollapseAll: true }),
     vscode.window.createTreeView("crm.knowledge", { treeDataProvider: knowledge, showCollapseAll: true, canSelectMany: true }),
     vscode.workspace.registerTextDocumentContentProvider(DESCRIBE_SCHEME, new DescribeDocuments(active)),
     new OrgStatusBar(manager),
   );
-  registerCommands(context, { manager, log, redactor, active, objects, knowledge });
+  registerCommands(context, { manager, log, redactor, active, objects, knowledge, feeds, siteId });
   const demoHelper = process.env.CRM_DEMO_HELPER;
   if (demoHelper) void importDemoHelper(registry, demoHelper).catch((err: unknown) => log.error("importing the demo org's helper file failed", err));
   log.info(`CRM Explorer ${String(context.extension.packageJSON.version)} activated`);

@@ -70,6 +70,11 @@ export async function getGroups(crm: Crm, options: { siteId?: string; query?: st
   return crm.getJson(await chatterPath(crm, options.siteId, "/groups"), { params: { q: options.query } });
 }
 
+/** Beyond the spec: users by name (for @mentions and user feeds). */
+export async function getUsers(crm: Crm, options: { siteId?: string; query?: string } = {}): Promise<Record<string, unknown>> {
+  return crm.getJson(await chatterPath(crm, options.siteId, "/users"), { params: { q: options.query } });
+}
+
 function segmentsOf(options: PostOptions, what: string): MessageSegment[] {
   if (options.messageSegments !== undefined) {
     if (!Array.isArray(options.messageSegments) || !options.messageSegments.length) {

@@ -36,6 +36,11 @@ export const COMMAND_IDS = [
   "crm.knowledge.openInBrowser",
   "crm.knowledge.copyId",
   "crm.knowledge.copy18Id",
+  "crm.feed.refresh",
+  "crm.feed.loadMore",
+  "crm.feed.showUserFeed",
+  "crm.feed.post",
+  "crm.feed.comment",
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

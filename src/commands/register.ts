@@ -3,8 +3,10 @@ import * as vscode from "vscode";
 import { wrapCommand } from "../platform/commandWrapper";
 import { COMMAND_IDS, type CommandId } from "./ids";
 import type { ActiveOrg } from "../views/activeOrg";
+import type { FeedsTreeProvider } from "../views/feedsView";
 import type { KnowledgeTreeProvider } from "../views/knowledgeView";
 import type { ObjectsTreeProvider } from "../views/objectsView";
+import { feedCommands } from "./feeds";
 import { knowledgeCommands } from "./knowledge";
 import { objectCommands } from "./objects";
 import { orgCommands, type OrgCommandDeps } from "./orgs";
@@ -13,6 +15,8 @@ export interface CommandDeps extends OrgCommandDeps {
   active: ActiveOrg;
   objects: ObjectsTreeProvider;
   knowledge: KnowledgeTreeProvider;
+  feeds: FeedsTreeProvider;
+  siteId: () => string | undefined;
 }
 
 export function registerCommands(context: vscode.ExtensionContext, deps: CommandDeps): void {
@@ -20,6 +24,7 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
     ...orgCommands(deps),
     ...objectCommands(deps.active, deps.objects),
     ...knowledgeCommands(deps.active, deps.knowledge),
+    ...feedCommands(deps.active, deps.feeds, deps.siteId),
     "crm.log.show": () => deps.log.show(),
   };
   for (const id of COMMAND_IDS) {

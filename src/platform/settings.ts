@@ -7,6 +7,8 @@ export interface ExtensionSettings extends ClientSettings, FlowSettings {
   knowledgeSobject: string;
   knowledgePageSize: number;
   queryPageSize: number;
+  /** Community (Experience Cloud site) ID for feeds; "" for the internal org. */
+  feedSiteId: string;
 }
 
 export function readSettings(): ExtensionSettings {
@@ -18,6 +20,7 @@ export function readSettings(): ExtensionSettings {
     knowledgeSobject: c.get<string>("knowledge.sobject", "Knowledge__kav"),
     knowledgePageSize: Math.min(Math.max(Math.round(c.get<number>("knowledge.pageSize", 20)), 1), 200),
     queryPageSize: c.get<number>("query.pageSize", 2000),
+    feedSiteId: c.get<string>("feed.siteId", "").trim(),
     productionUrl: c.get<string>("login.productionUrl", "https://login.salesforce.com"),
     sandboxUrl: c.get<string>("login.sandboxUrl", "https://test.salesforce.com"),
     clientId: c.get<string>("oauth.clientId", ""),

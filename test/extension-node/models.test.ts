@@ -113,3 +113,34 @@ test("a failed page is kept as the group's error (shown as a node), and a retry 
   assert.equal(retried.error, undefined);
   assert.ok(retried.rows.length > 0);
 });
+
+test("feeds: news feed pages by token; group and user feeds; comments followed across pages; entities decoded", async () => {
+  const { FeedsModel } = await import("../../src/views/feedsModel");
+  const c = await crm();
+  const model = new FeedsModel({
+    myNewsFeed: (page) => c.feed.getMyNewsFeed({ page, pageSize: 5 }),
+    groupFeed: (id, page) => c.feed.getGroupFeed(id, { page, pageSize: 5 }),
+    userFeed: (id, page) => c.feed.getUserNewsFeed(id, { page, pageSize: 5 }),
+    comments: (id, page) => c.feed.getComments(id, { page, pageSize: 2 }),
+    groups: async () => ((await c.feed.getGroups()).groups as { id: string; name: string; memberCount: number }[]),
+  });
+  const news = await model.ensureLoaded({ kind: "news" });
+  assert.equal(news.items.length, 5);
+  assert.ok(news.nextPage);
+  await model.loadMore({ kind: "news" });
+  assert.equal(news.items.length, 10);
+  assert.equal(new Set(news.items.map((i) => i.id)).size, 10, "the second page continues the first");
+  const [group] = await model.groups();
+  const groupFeed = await model.ensureLoaded({ kind: "group", id: group!.id, name: group!.name });
+  assert.ok(groupFeed.items.every((i) => i.parentName === group!.name));
+  const withComments = news.items.concat(groupFeed.items).find((i) => i.commentCount > 0);
+  assert.ok(withComments, "the demo feeds have commented items");
+  assert.equal((await model.comments(withComments.id)).length, withComments.commentCount, "every comment page is followed");
+  await c.feed.postFeedItem(group!.id, { messageText: "Use <b>bold</b> & \"quotes\"" });
+  model.reset({ kind: "group", id: group!.id, name: group!.name });
+  const fresh = await model.ensureLoaded({ kind: "group", id: group!.id, name: group!.name });
+  assert.equal(fresh.items[0]!.text, 'Use <b>bold</b> & "quotes"', "entity-encoded text is decoded once");
+  const alan = (await c.soqlQuery<{ Id: string }>("SELECT Id FROM User WHERE Name = 'Alan Turing'")).records[0]!.Id;
+  const ref = model.addUserFeed(alan, "Alan Turing");
+  assert.ok((await model.ensureLoaded(ref)).loaded);
+});

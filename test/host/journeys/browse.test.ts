@@ -117,3 +117,32 @@ journey("Knowledge: create a draft, publish it as a major version, then archive 
   while (Date.now() < deadline && row.PublishStatus !== "Archived") await workbench.page.waitForTimeout(200);
   assert.equal(row.PublishStatus, "Archived");
 });
+
+journey("Feeds: the news feed lists posts with their comments; posting with an @mention and commenting show up", async () => {
+  await ui.expandPane("Feeds");
+  const feeds = "Feeds";
+  const firstPost = await (async () => {
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const rows = (await ui.rows(feeds)).filter((r) => /: /.test(r.label));
+      if (rows.length) return rows;
+      if (Date.now() > deadline) throw new Error("no posts in My News Feed");
+      await workbench.page.waitForTimeout(200);
+    }
+  })();
+  const commented = firstPost.find((r) => /\d+ comments?$/.test(r.description));
+  assert.ok(commented, JSON.stringify(firstPost));
+  await ui.expandRow(feeds, commented.label);
+  await ui.runCommand("CRM: Post to Feed…");
+  await ui.pick("Post to", "Release team");
+  await ui.answer("Post", "Release notes are ready, @Alan Turing please review");
+  const posted = await ui.waitForRow(feeds, "Ada Lovelace: Release notes are ready, @Alan Turing please review");
+  assert.match(posted.description, /Release team/);
+  const item = emulator.seeded.store.liveRecords("FeedItem").find((i) => String(i.Body).startsWith("Release notes are ready"))!;
+  assert.deepEqual((item._segments as { type: string }[]).map((s) => s.type), ["Text", "Mention", "Text"], "the @mention became a mention segment");
+  await ui.runCommand("CRM: Comment…");
+  await ui.pick("Comment on which post", "Ada Lovelace: Release notes are ready");
+  await ui.answer("Comment on Ada Lovelace's post", "Reviewed, looks good");
+  await ui.waitForRow(feeds, "Ada Lovelace: Release notes are ready, @Alan Turing please review", /1 comment$/);
+  await ui.screenshot("07-feeds");
+});

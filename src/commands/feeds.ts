@@ -1,0 +1,96 @@
+/** Feed commands: post (to a group, a user, a record, or my profile; @mentions become mention segments), comment, user feeds. */
+import * as vscode from "vscode";
+import { textToSegments } from "../client/feed";
+import { isRecordId } from "../client/ids";
+import { UserCancelled } from "../platform/errorMessages";
+import type { ActiveOrg } from "../views/activeOrg";
+import type { FeedRef } from "../views/feedsModel";
+import { FeedItemNode, FeedMoreNode, FeedNode, type FeedsTreeProvider } from "../views/feedsView";
+import type { CommandId } from "./ids";
+
+export function feedCommands(active: ActiveOrg, provider: FeedsTreeProvider, siteId: () => string | undefined): Record<Extract<CommandId, `crm.feed.${string}`>, (...args: unknown[]) => unknown> {
+  const crm = async () => (await active.session()).crm;
+  const site = () => siteId() || undefined;
+
+  /** People and groups that may be @mentioned, for turning "@Name" into mention segments. */
+  async function mentionable(): Promise<{ id: string; name: string }[]> {
+    const c = await crm();
+    const [users, groups] = await Promise.all([c.feed.getUsers({ siteId: site() }), c.feed.getGroups({ siteId: site() })]);
+    return [...((users.users as { id: string; name: string }[]) ?? []), ...((groups.groups as { id: string; name: string }[]) ?? [])];
+  }
+
+  async function message(title: string): Promise<string> {
+    const text = await vscode.window.showInputBox({ title, prompt: "Mention people or groups with @Their Name", validateInput: (v) => (v.trim() ? (v.length > 10_000 ? "At most 10,000 characters" : undefined) : "Write something to post"), ignoreFocusOut: true });
+    if (!text) throw new UserCancelled();
+    return text;
+  }
+
+  async function pickUser(title: string): Promise<{ id: string; name: string }> {
+    const c = await crm();
+    const users = (async () => ((await c.feed.getUsers({ siteId: site() })).users as { id: string; name: string; title?: string }[]).map((u) => ({ label: u.name, description: u.title ?? "", u })))();
+    const picked = await vscode.window.showQuickPick(users, { title, matchOnDescription: true });
+    if (!picked) throw new UserCancelled();
+    return picked.u;
+  }
+
+  return {
+    "crm.feed.refresh": () => provider.refresh(),
+    "crm.feed.loadMore": async (node) => {
+      if (node instanceof FeedMoreNode) await (await provider.current()).loadMore(node.ref);
+    },
+    "crm.feed.showUserFeed": async () => {
+      const user = await pickUser("Show whose feed?");
+      (await provider.current()).addUserFeed(user.id, user.name);
+    },
+    "crm.feed.post": async (node) => {
+      let subject: string;
+      let ref: FeedRef | undefined;
+      if (node instanceof FeedNode && node.ref.kind !== "news") {
+        subject = node.ref.id;
+        ref = node.ref;
+      } else if (node instanceof FeedNode) {
+        subject = "me";
+      } else {
+        const model = await provider.current();
+        const groups = (async () => [
+          { label: "$(account) My profile", subject: "me" },
+          ...(await model.groups()).map((g) => ({ label: `$(comment-discussion) ${g.name}`, description: `${g.memberCount} members`, subject: g.id, ref: { kind: "group", id: g.id, name: g.name } as FeedRef })),
+          { label: "$(person) A user…", subject: "user" },
+          { label: "$(symbol-class) A record by ID…", subject: "record" },
+        ])();
+        const picked = await vscode.window.showQuickPick(groups, { title: "Post to" });
+        if (!picked) throw new UserCancelled();
+        subject = picked.subject;
+        ref = "ref" in picked ? picked.ref : undefined;
+        if (subject === "user") subject = (await pickUser("Post to whose feed?")).id;
+        if (subject === "record") {
+          const id = await vscode.window.showInputBox({ title: "Post to the feed of record", validateInput: (v) => (isRecordId(v.trim()) ? undefined : "A 15- or 18-character record ID") });
+          if (!id) throw new UserCancelled();
+          subject = id.trim();
+        }
+      }
+      const text = await message("Post");
+      const segments = textToSegments(text, text.includes("@") ? await mentionable() : []);
+      await vscode.window.withProgress({ location: { viewId: "crm.feeds" }, title: "Posting" }, async () => (await crm()).feed.postFeedItem(subject, { messageSegments: segments, siteId: site() }));
+      await provider.refresh({ kind: "news" });
+      if (ref) await provider.refresh(ref);
+      vscode.window.setStatusBarMessage("Posted", 3000);
+    },
+    "crm.feed.comment": async (node) => {
+      let item: FeedItemNode;
+      if (node instanceof FeedItemNode) item = node;
+      else {
+        const model = await provider.current();
+        const news = await model.ensureLoaded({ kind: "news" });
+        const picked = await vscode.window.showQuickPick(news.items.map((i) => ({ label: `${i.author}: ${i.text.slice(0, 80)}`, description: i.parentName, node: new FeedItemNode(i, { kind: "news" }) })), { title: "Comment on which post?", matchOnDescription: true });
+        if (!picked) throw new UserCancelled();
+        item = picked.node;
+      }
+      const text = await message(`Comment on ${item.item.author}'s post`);
+      const segments = textToSegments(text, text.includes("@") ? await mentionable() : []);
+      await vscode.window.withProgress({ location: { viewId: "crm.feeds" }, title: "Commenting" }, async () => (await crm()).feed.postComment(item.item.id, { messageSegments: segments, siteId: site() }));
+      await provider.refresh(item.ref);
+      vscode.window.setStatusBarMessage("Commented", 3000);
+    },
+  };
+}

@@ -36,11 +36,20 @@ export const COMMAND_IDS = [
   "crm.knowledge.openInBrowser",
   "crm.knowledge.copyId",
   "crm.knowledge.copy18Id",
+  "crm.knowledge.updateArticle",
+  "crm.knowledge.createDraftFromMaster",
+  "crm.knowledge.assignDataCategory",
+  "crm.knowledge.downloadImages",
   "crm.feed.refresh",
   "crm.feed.loadMore",
   "crm.feed.showUserFeed",
   "crm.feed.post",
   "crm.feed.comment",
+  "crm.record.checkAccess",
+  "crm.record.convertId",
+  "crm.record.create",
+  "crm.record.update",
+  "crm.record.search",
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

@@ -158,6 +158,71 @@ export function knowledgeCommands(active: ActiveOrg, provider: KnowledgeTreeProv
       if (!style) throw new UserCancelled();
       await vscode.env.openExternal(vscode.Uri.parse(await (await crm()).knowledge.getArticleUrl({ articleId: a.id, sobject: sobject(), style })));
     },
+    "crm.knowledge.updateArticle": async (node) => {
+      const a = await one(active, node, "Draft", "Update which draft?");
+      const field = await vscode.window.showQuickPick([
+        { label: "Title", value: a.title }, { label: "URL name", api: "UrlName", value: a.urlName }, { label: "Summary", api: "Summary", value: "" },
+        { label: "Validation status", api: "ValidationStatus", value: a.validationStatus },
+      ].map((f) => ({ ...f, api: f.api ?? f.label, description: f.value })), { title: `Update '${a.title}': which field?` });
+      if (!field) throw new UserCancelled();
+      let value: string | undefined;
+      if (field.api === "ValidationStatus") value = (await vscode.window.showQuickPick(["Validated", "Not Validated"], { title: "Validation status" })) ?? undefined;
+      else value = await vscode.window.showInputBox({ title: `${field.label} of '${a.title}'`, value: field.value, ignoreFocusOut: true, validateInput: (v) => (field.api === "Title" && !v.trim() ? "A title can't be empty" : undefined) });
+      if (value === undefined) throw new UserCancelled();
+      await withViewProgress("Updating the draft", async () => (await crm()).knowledge.updateArticle(a.id, { [field.api]: value }, { sobject: sobject() }));
+      await provider.refresh("Draft");
+      vscode.window.setStatusBarMessage(`Updated ${field.label} of '${a.title}'`, 3000);
+    },
+    "crm.knowledge.createDraftFromMaster": async (node) => {
+      const a = await one(active, node, undefined, "Create a new draft of which article?");
+      const draftId = (await withViewProgress("Creating the draft", async () => (await crm()).knowledge.createDraftFromMasterVersion({ knowledgeArticleId: a.knowledgeArticleId, sobject: sobject() }))) as string;
+      await provider.refresh("Draft");
+      void vscode.window.showInformationMessage(`Created a draft of '${a.title}' (${draftId}).`);
+    },
+    "crm.knowledge.assignDataCategory": async (node) => {
+      const a = await one(active, node, "Draft", "Assign a data category to which draft?");
+      const c = await crm();
+      type Choice = vscode.QuickPickItem & { group: string; category: string };
+      const choices = (async () => {
+        const out: Choice[] = [];
+        const walk = (group: string, cats: { name: string; label: string; childCategories?: unknown[] }[], depth: number) => {
+          for (const cat of cats) {
+            out.push({ label: `${"\u2003".repeat(depth)}${cat.label}`, description: `${group} · ${cat.name}`, group, category: cat.name });
+            walk(group, (cat.childCategories ?? []) as typeof cats, depth + 1);
+          }
+        };
+        for (const g of await c.knowledge.getDataCategoryGroups()) {
+          out.push({ label: g.label, kind: vscode.QuickPickItemKind.Separator, group: g.name, category: "" });
+          walk(g.name, g.topCategories, 0);
+        }
+        return out;
+      })();
+      const picked = await vscode.window.showQuickPick(choices, { title: `Data category for '${a.title}'`, matchOnDescription: true });
+      if (!picked) throw new UserCancelled();
+      await withViewProgress("Assigning the category", () => c.knowledge.assignDataCategory(a.id, picked.group, picked.category, { sobject: sobject() }));
+      void vscode.window.showInformationMessage(`'${a.title}' is now in ${picked.group} › ${picked.category.replace(/_/g, " ")}.`);
+    },
+    "crm.knowledge.downloadImages": async (node) => {
+      const a = await one(active, node, undefined, "Download the images of which article?");
+      const c = await crm();
+      const details = await c.knowledge.getArticleDetails(a.id, { sobject: sobject() });
+      const images = Object.entries(details).flatMap(([field, value]) =>
+        typeof value === "string" ? [...value.matchAll(/<img\b[^>]*\bsrc="([^"]*rtaImage[^"]*)"/gi)].map((m) => ({ field, url: m[1]! })) : []);
+      if (!images.length) return void vscode.window.showInformationMessage(`'${a.title}' has no images in its rich-text fields.`);
+      const folder = await vscode.window.showOpenDialog({ title: `Save ${images.length} image(s) of '${a.title}' to`, canSelectFiles: false, canSelectFolders: true, openLabel: "Save Here" });
+      if (!folder?.[0]) throw new UserCancelled();
+      const saved = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Downloading ${images.length} image(s)`, cancellable: true }, async (progress, token) => {
+        const files: string[] = [];
+        for (const image of images) {
+          if (token.isCancellationRequested) throw new UserCancelled();
+          files.push(await c.downloadImage(image.url, a.id, image.field, { filePath: folder[0]!.fsPath, sobject: sobject() }));
+          progress.report({ increment: 100 / images.length });
+        }
+        return files;
+      });
+      const choice = await vscode.window.showInformationMessage(`Saved ${saved.length} image(s) of '${a.title}' to ${folder[0].fsPath}.`, "Reveal");
+      if (choice === "Reveal") await vscode.commands.executeCommand("revealFileInOS", vscode.Uri.file(saved[0]!));
+    },
     "crm.knowledge.copyId": async (node) => {
       const a = await one(active, node, undefined, "Copy the ID of which article?");
       await vscode.env.clipboard.writeText(a.id);

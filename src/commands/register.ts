@@ -10,6 +10,7 @@ import { feedCommands } from "./feeds";
 import { knowledgeCommands } from "./knowledge";
 import { objectCommands } from "./objects";
 import { orgCommands, type OrgCommandDeps } from "./orgs";
+import { recordCommands } from "./records";
 
 export interface CommandDeps extends OrgCommandDeps {
   active: ActiveOrg;
@@ -25,6 +26,7 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
     ...objectCommands(deps.active, deps.objects),
     ...knowledgeCommands(deps.active, deps.knowledge),
     ...feedCommands(deps.active, deps.feeds, deps.siteId),
+    ...recordCommands(deps.active, deps.objects),
     "crm.log.show": () => deps.log.show(),
   };
   for (const id of COMMAND_IDS) {

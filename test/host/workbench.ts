@@ -16,15 +16,23 @@ export class Driver {
     await this.page.locator(".part.sidebar").waitFor();
   }
 
-  /** Runs a command from the palette by its full title ("CRM: Add Org…"). */
+  /** Runs a command from the palette by its full title ("CRM: Add Org…"), as a keyboard user does. */
   async runCommand(title: string): Promise<void> {
     await this.page.keyboard.press("F1");
     const input = this.page.locator(".quick-input-widget .quick-input-box input");
     await input.waitFor();
     await input.fill(`>${title}`);
-    // Click the exact command: Enter would run whichever row the fuzzy match ranks first.
-    const row = this.page.locator(".quick-input-widget .quick-input-list .monaco-list-row", { has: this.page.locator(".label-name", { hasText: new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`) }) }).first();
-    await row.click({ timeout: 15_000 });
+    // Enter runs the focused row: move the focus until it is the exact command.
+    const focusedLabel = () => this.page.locator(".quick-input-widget .quick-input-list .monaco-list-row.focused .label-name").first().innerText().catch(() => "");
+    const deadline = Date.now() + 15_000;
+    for (let moves = 0; (await focusedLabel()).trim() !== title; ) {
+      if (Date.now() > deadline) throw new Error(`the palette does not offer '${title}'`);
+      if (moves < 10 && (await this.page.locator(".quick-input-widget .quick-input-list .monaco-list-row .label-name", { hasText: title }).count())) {
+        await this.page.keyboard.press("ArrowDown");
+        moves++;
+      } else await this.page.waitForTimeout(100);
+    }
+    await this.page.keyboard.press("Enter");
   }
 
   /** Waits for a quick input step whose title contains `title`. */

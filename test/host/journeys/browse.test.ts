@@ -146,3 +146,31 @@ journey("Feeds: the news feed lists posts with their comments; posting with an @
   await ui.waitForRow(feeds, "Ada Lovelace: Release notes are ready, @Alan Turing please review", /1 comment$/);
   await ui.screenshot("07-feeds");
 });
+
+journey("Records: create a Contact from its required fields, check access to it, convert an ID", async () => {
+  await ui.runCommand("CRM: Create Record…");
+  await ui.pick("Create a record of which object", "Contact");
+  await ui.answer("New Contact (1/1): Last Name", "Journeyman");
+  await ui.notification(/Created Contact 003\w{15}\./);
+  const created = emulator.seeded.store.liveRecords("Contact").find((c) => c.LastName === "Journeyman");
+  assert.ok(created);
+  await ui.runCommand("CRM: Check Record Access…");
+  await ui.answer("Check access to record", created.Id);
+  await ui.pick("Whose access", "Me");
+  const dialog = workbench.page.locator(".monaco-dialog-box");
+  await dialog.waitFor();
+  assert.match((await dialog.innerText()).replace(/\s+/g, " "), /Read yes Edit yes Delete yes/);
+  await dialog.locator(".monaco-button").first().click();
+  await ui.runCommand("CRM: Convert ID to 18 Characters…");
+  await ui.answer("Convert a record ID to 18 characters", created.Id.slice(0, 15));
+  await ui.notification(new RegExp(`${created.Id.slice(0, 15)} → ${created.Id}`));
+});
+
+journey("Knowledge: assign a data category to a draft from the org's category tree", async () => {
+  await ui.runCommand("CRM: Assign Data Category…");
+  await ui.pick("Assign a data category to which draft", "Book an on-site engineer");
+  await ui.pick("Data category for", "Routers");
+  await ui.notification(/is now in Products › Routers/);
+  const draft = emulator.seeded.store.liveRecords("Knowledge__kav").find((v) => v.Title === "Book an on-site engineer" && v.PublishStatus === "Draft")!;
+  assert.ok(emulator.seeded.store.liveRecords("Knowledge__DataCategorySelection").some((s) => s.ParentId === draft.Id && s.DataCategoryName === "Routers"));
+});

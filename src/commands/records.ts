@@ -1,0 +1,126 @@
+/** Record commands: access check, 15→18 ID, create and update a record from its describe, SOSL search. */
+import * as vscode from "vscode";
+import { get18CharId, isRecordId } from "../client/ids";
+import { escapeSoslTerm } from "../client/soql-text";
+import { UserCancelled } from "../platform/errorMessages";
+import type { ActiveOrg } from "../views/activeOrg";
+import type { FieldSummary } from "../views/objectsModel";
+import type { ObjectsTreeProvider } from "../views/objectsView";
+import { ObjectNode } from "../views/objectsView";
+import { coerceFieldValue } from "../views/recordValues";
+import type { CommandId } from "./ids";
+
+async function askId(title: string, value?: string): Promise<string> {
+  const id = await vscode.window.showInputBox({ title, value, ignoreFocusOut: true, validateInput: (v) => (isRecordId(v.trim()) ? undefined : "A 15- or 18-character record ID (letters and digits)") });
+  if (!id) throw new UserCancelled();
+  return id.trim();
+}
+
+/** Asks a field's value with the right control: a pick for picklists and booleans, text otherwise. */
+async function askValue(field: FieldSummary, title: string): Promise<unknown> {
+  if (field.type === "boolean") {
+    const picked = await vscode.window.showQuickPick(["true", "false"], { title });
+    if (!picked) throw new UserCancelled();
+    return picked === "true";
+  }
+  if (field.type === "picklist" && field.picklistValues.length) {
+    const picked = await vscode.window.showQuickPick(field.picklistValues, { title });
+    if (!picked) throw new UserCancelled();
+    return picked;
+  }
+  const hint = field.type === "reference" ? `the ID of a ${field.referenceTo.join(" or ")}` : field.type === "date" ? "YYYY-MM-DD" : field.type;
+  const text = await vscode.window.showInputBox({
+    title, prompt: `${field.label} (${hint})`, ignoreFocusOut: true,
+    validateInput: (v) => {
+      try {
+        coerceFieldValue(field, v);
+        return field.required && !v.trim() ? `${field.label} is required` : undefined;
+      } catch (err) {
+        return (err as Error).message;
+      }
+    },
+  });
+  if (text === undefined) throw new UserCancelled();
+  return coerceFieldValue(field, text);
+}
+
+export function recordCommands(active: ActiveOrg, objects: ObjectsTreeProvider): Record<Extract<CommandId, `crm.record.${string}`>, (...args: unknown[]) => unknown> {
+  const crm = async () => (await active.session()).crm;
+
+  async function pickObject(title: string, filter: (o: { createable?: boolean }) => boolean): Promise<string> {
+    const all = (await (await crm()).getAllSobjects())!.sobjects as { name: string; label: string; createable?: boolean; updateable?: boolean }[];
+    const picked = await vscode.window.showQuickPick(all.filter(filter).map((o) => ({ label: o.label, description: o.name, name: o.name })), { title, matchOnDescription: true });
+    if (!picked) throw new UserCancelled();
+    return picked.name;
+  }
+
+  return {
+    "crm.record.checkAccess": async () => {
+      const recordId = await askId("Check access to record");
+      const who = await vscode.window.showQuickPick([{ label: "Me", me: true }, { label: "Another user…", me: false }], { title: "Whose access?" });
+      if (!who) throw new UserCancelled();
+      const c = await crm();
+      let userId: string | undefined;
+      let userName = "You";
+      if (!who.me) {
+        const users = ((await c.feed.getUsers()).users as { id: string; name: string; title?: string }[]).map((u) => ({ label: u.name, description: u.title ?? "", u }));
+        const picked = await vscode.window.showQuickPick(users, { title: "Which user?" });
+        if (!picked) throw new UserCancelled();
+        userId = picked.u.id;
+        userName = picked.u.name;
+      }
+      const access = await c.checkUserRecordAccess(recordId, userId);
+      const mark = (v: boolean | null) => (v === null ? "unknown" : v ? "yes" : "no");
+      const table = [`Read    ${mark(access.HasReadAccess)}`, `Edit    ${mark(access.HasEditAccess)}`, `Delete  ${mark(access.HasDeleteAccess)}`].join("\n");
+      await vscode.window.showInformationMessage(`${userName}: access to ${recordId}`, { modal: true, detail: access.HasReadAccess === null ? `${table}\n\nThe record was not found, or the running user cannot see it.` : table });
+    },
+    "crm.record.convertId": async () => {
+      const id = await askId("Convert a record ID to 18 characters");
+      const long = get18CharId(id);
+      const choice = await vscode.window.showInformationMessage(`${id} → ${long}`, "Copy");
+      if (choice === "Copy") await vscode.env.clipboard.writeText(long);
+    },
+    "crm.record.create": async (node) => {
+      const objectName = node instanceof ObjectNode ? node.object.name : await pickObject("Create a record of which object?", (o) => o.createable !== false);
+      const { fields } = await (await objects.current()).details(objectName);
+      const required = fields.filter((f) => f.required);
+      const values: Record<string, unknown> = {};
+      for (const [i, field] of required.entries()) values[field.name] = await askValue(field, `New ${objectName} (${i + 1}/${required.length}): ${field.label}`);
+      const created = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Creating the ${objectName}` }, async () => (await crm()).createSobjectRecord(objectName, values));
+      const choice = await vscode.window.showInformationMessage(`Created ${objectName} ${created.id}.`, "Copy ID");
+      if (choice === "Copy ID") await vscode.env.clipboard.writeText(created.id);
+      return created.id;
+    },
+    "crm.record.update": async () => {
+      const recordId = await askId("Update which record (ID)?");
+      const c = await crm();
+      const all = (await c.getAllSobjects())!.sobjects as { name: string; keyPrefix: string | null }[];
+      const objectName = all.find((o) => o.keyPrefix === recordId.slice(0, 3))?.name;
+      if (!objectName) throw new RangeError(`No object of this org has the key prefix ${recordId.slice(0, 3)} (from ${recordId})`);
+      const describe = await (await active.session()).describe(objectName);
+      const updateable = new Set(((describe.fields as { name: string; updateable?: boolean }[]) ?? []).filter((f) => f.updateable).map((f) => f.name));
+      const { fields } = await (await objects.current()).details(objectName);
+      const record = await c.getSobjectRecord(objectName, recordId);
+      const field = await vscode.window.showQuickPick(fields.filter((f) => updateable.has(f.name)).map((f) => ({ label: f.label, description: `${f.name} = ${JSON.stringify(record[f.name] ?? null)}`, f })), { title: `Update ${objectName} ${recordId}: which field?`, matchOnDescription: true });
+      if (!field) throw new UserCancelled();
+      const value = await askValue(field.f, `${field.f.label} of ${objectName} ${recordId}`);
+      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Updating ${objectName}` }, () =>
+        c.updateSobjectRecord(objectName, recordId, { [field.f.name]: value }, { ifUnmodifiedSince: new Date(String(record.LastModifiedDate).replace(/\+0000$/, "Z")) }));
+      vscode.window.setStatusBarMessage(`Updated ${field.f.label} of ${recordId}`, 3000);
+    },
+    "crm.record.search": async () => {
+      const text = await vscode.window.showInputBox({ title: "Search the org (SOSL)", prompt: "Words to find, or a whole SOSL statement starting with FIND", ignoreFocusOut: true, validateInput: (v) => (v.trim().replace(/[*?]/g, "").length >= 2 ? undefined : "At least two characters") });
+      if (!text) throw new UserCancelled();
+      const sosl = /^\s*FIND\s/i.test(text) ? text : `FIND {${escapeSoslTerm(text.trim())}}`;
+      const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: "Searching" }, async () => (await crm()).search(sosl));
+      if (!result.searchRecords.length) return void vscode.window.showInformationMessage(`Nothing found for ${sosl}.`);
+      const items = result.searchRecords.map((r) => {
+        const rec = r as Record<string, unknown> & { attributes: { type: string } };
+        const name = rec.Name ?? rec.Title ?? rec.Subject ?? rec.CaseNumber ?? rec.Id;
+        return { label: String(name ?? "(no name)"), description: rec.attributes.type, detail: String(rec.Id ?? ""), id: String(rec.Id ?? "") };
+      });
+      const picked = await vscode.window.showQuickPick(items, { title: `${items.length} found for ${sosl} — pick one to copy its ID`, matchOnDescription: true, matchOnDetail: true });
+      if (picked?.id) await vscode.env.clipboard.writeText(picked.id);
+    },
+  };
+}

@@ -50,11 +50,13 @@ const journey = (name: string, fn: () => Promise<void>) =>
 
 journey("first run: the CRM view guides with Add Org and Try the Demo Org", async () => {
   await ui.openContainer("CRM");
-  const welcome = workbench.page.locator(".part.sidebar .welcome-view-content");
+  const welcome = ui.pane("Orgs").locator(".welcome-view-content");
   await welcome.waitFor();
   const text = await welcome.innerText();
   assert.match(text, /No org yet/);
   for (const button of ["Add Org", "Try the Demo Org"]) assert.ok(await welcome.locator(".monaco-button", { hasText: button }).isVisible(), button);
+  await ui.expandPane("Objects");
+  await ui.pane("Objects").locator(".welcome-view-content", { hasText: "No org is active yet" }).waitFor({ timeout: 15_000 });
   await ui.screenshot("01-welcome");
 });
 

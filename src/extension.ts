@@ -27,7 +27,7 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
   const registry = new OrgRegistry(context.globalState, context.secrets);
   const manager = new OrgManager(registry, { settings: readSettings, log, remember: (...secrets) => redactor.remember(...secrets) });
   const orgs = new OrgsTreeProvider(manager);
-  const active = new ActiveOrg(manager);
+  const active = new ActiveOrg(manager, () => vscode.workspace.getConfiguration("crm").get<boolean>("views.showAllOrgs", false));
   const objects = new ObjectsTreeProvider(active, context.globalState);
   const knowledge = new KnowledgeTreeProvider(active, () => {
     const settings = readSettings();
@@ -45,7 +45,10 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
     knowledge,
     feeds,
     vscode.window.createTreeView("crm.feeds", { treeDataProvider: feeds, showCollapseAll: true }),
-    vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration("crm.feed.siteId") && void feeds.refresh()),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration("crm.feed.siteId")) void feeds.refresh();
+      if (e.affectsConfiguration("crm.views.showAllOrgs")) active.refresh();
+    }),
     vscode.window.createTreeView("crm.orgs", { treeDataProvider: orgs, showCollapseAll: false }),
     vscode.window.createTreeView("crm.objects", { treeDataProvider: objects, showCollapseAll: true }),
     vscode.window.createTreeView("crm.knowledge", { treeDataProvider: knowledge, showCollapseAll: true, canSelectMany: true }),

@@ -8,13 +8,17 @@ import type { FeedRef } from "../views/feedsModel";
 import { FeedItemNode, FeedMoreNode, FeedNode, type FeedsTreeProvider } from "../views/feedsView";
 import type { CommandId } from "./ids";
 
+/** The org a node belongs to (undefined: the active org). */
+const orgOf = (node: unknown) => (node instanceof FeedNode || node instanceof FeedItemNode || node instanceof FeedMoreNode ? node.orgKey : undefined);
+
 export function feedCommands(active: ActiveOrg, provider: FeedsTreeProvider, siteId: () => string | undefined): Record<Extract<CommandId, `crm.feed.${string}`>, (...args: unknown[]) => unknown> {
-  const crm = async () => (await active.session()).crm;
+  /** The client of an org (the active one when no key is given). */
+  const crm = async (org?: string) => (await active.sessionFor(org)).crm;
   const site = () => siteId() || undefined;
 
   /** People and groups that may be @mentioned, for turning "@Name" into mention segments. */
-  async function mentionable(): Promise<{ id: string; name: string }[]> {
-    const c = await crm();
+  async function mentionable(org: string | undefined): Promise<{ id: string; name: string }[]> {
+    const c = await crm(org);
     const [users, groups] = await Promise.all([c.feed.getUsers({ siteId: site() }), c.feed.getGroups({ siteId: site() })]);
     return [...((users.users as { id: string; name: string }[]) ?? []), ...((groups.groups as { id: string; name: string }[]) ?? [])];
   }
@@ -25,8 +29,8 @@ export function feedCommands(active: ActiveOrg, provider: FeedsTreeProvider, sit
     return text;
   }
 
-  async function pickUser(title: string): Promise<{ id: string; name: string }> {
-    const c = await crm();
+  async function pickUser(title: string, org?: string): Promise<{ id: string; name: string }> {
+    const c = await crm(org);
     const users = (async () => ((await c.feed.getUsers({ siteId: site() })).users as { id: string; name: string; title?: string }[]).map((u) => ({ label: u.name, description: u.title ?? "", u })))();
     const picked = await vscode.window.showQuickPick(users, { title, matchOnDescription: true });
     if (!picked) throw new UserCancelled();
@@ -36,13 +40,14 @@ export function feedCommands(active: ActiveOrg, provider: FeedsTreeProvider, sit
   return {
     "crm.feed.refresh": () => provider.refresh(),
     "crm.feed.loadMore": async (node) => {
-      if (node instanceof FeedMoreNode) await (await provider.current()).loadMore(node.ref);
+      if (node instanceof FeedMoreNode) await (await provider.current(node.orgKey)).loadMore(node.ref);
     },
     "crm.feed.showUserFeed": async () => {
       const user = await pickUser("Show whose feed?");
       (await provider.current()).addUserFeed(user.id, user.name);
     },
     "crm.feed.post": async (node) => {
+      const org = orgOf(node);
       let subject: string;
       let ref: FeedRef | undefined;
       if (node instanceof FeedNode && node.ref.kind !== "news") {
@@ -51,7 +56,7 @@ export function feedCommands(active: ActiveOrg, provider: FeedsTreeProvider, sit
       } else if (node instanceof FeedNode) {
         subject = "me";
       } else {
-        const model = await provider.current();
+        const model = await provider.current(org);
         const groups = (async () => [
           { label: "$(account) My profile", subject: "me" },
           ...(await model.groups()).map((g) => ({ label: `$(comment-discussion) ${g.name}`, description: `${g.memberCount} members`, subject: g.id, ref: { kind: "group", id: g.id, name: g.name } as FeedRef })),
@@ -62,7 +67,7 @@ export function feedCommands(active: ActiveOrg, provider: FeedsTreeProvider, sit
         if (!picked) throw new UserCancelled();
         subject = picked.subject;
         ref = "ref" in picked ? picked.ref : undefined;
-        if (subject === "user") subject = (await pickUser("Post to whose feed?")).id;
+        if (subject === "user") subject = (await pickUser("Post to whose feed?", org)).id;
         if (subject === "record") {
           const id = await vscode.window.showInputBox({ title: "Post to the feed of record", validateInput: (v) => (isRecordId(v.trim()) ? undefined : "A 15- or 18-character record ID") });
           if (!id) throw new UserCancelled();
@@ -70,26 +75,27 @@ export function feedCommands(active: ActiveOrg, provider: FeedsTreeProvider, sit
         }
       }
       const text = await message("Post");
-      const segments = textToSegments(text, text.includes("@") ? await mentionable() : []);
-      await vscode.window.withProgress({ location: { viewId: "crm.feeds" }, title: "Posting" }, async () => (await crm()).feed.postFeedItem(subject, { messageSegments: segments, siteId: site() }));
-      await provider.refresh({ kind: "news" });
-      if (ref) await provider.refresh(ref);
+      const segments = textToSegments(text, text.includes("@") ? await mentionable(org) : []);
+      await vscode.window.withProgress({ location: { viewId: "crm.feeds" }, title: "Posting" }, async () => (await crm(org)).feed.postFeedItem(subject, { messageSegments: segments, siteId: site() }));
+      await provider.refresh({ kind: "news" }, org);
+      if (ref) await provider.refresh(ref, org);
       vscode.window.setStatusBarMessage("Posted", 3000);
     },
     "crm.feed.comment": async (node) => {
+      const org = orgOf(node);
       let item: FeedItemNode;
       if (node instanceof FeedItemNode) item = node;
       else {
-        const model = await provider.current();
+        const model = await provider.current(org);
         const news = await model.ensureLoaded({ kind: "news" });
-        const picked = await vscode.window.showQuickPick(news.items.map((i) => ({ label: `${i.author}: ${i.text.slice(0, 80)}`, description: i.parentName, node: new FeedItemNode(i, { kind: "news" }) })), { title: "Comment on which post?", matchOnDescription: true });
+        const picked = await vscode.window.showQuickPick(news.items.map((i) => ({ label: `${i.author}: ${i.text.slice(0, 80)}`, description: i.parentName, node: new FeedItemNode(i, { kind: "news" }, active.record!.key) })), { title: "Comment on which post?", matchOnDescription: true });
         if (!picked) throw new UserCancelled();
         item = picked.node;
       }
       const text = await message(`Comment on ${item.item.author}'s post`);
-      const segments = textToSegments(text, text.includes("@") ? await mentionable() : []);
-      await vscode.window.withProgress({ location: { viewId: "crm.feeds" }, title: "Commenting" }, async () => (await crm()).feed.postComment(item.item.id, { messageSegments: segments, siteId: site() }));
-      await provider.refresh(item.ref);
+      const segments = textToSegments(text, text.includes("@") ? await mentionable(item.orgKey) : []);
+      await vscode.window.withProgress({ location: { viewId: "crm.feeds" }, title: "Commenting" }, async () => (await crm(item.orgKey)).feed.postComment(item.item.id, { messageSegments: segments, siteId: site() }));
+      await provider.refresh(item.ref, item.orgKey);
       vscode.window.setStatusBarMessage("Commented", 3000);
     },
   };

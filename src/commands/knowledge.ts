@@ -14,8 +14,12 @@ const withViewProgress = <T>(title: string, work: () => Promise<T>) => vscode.wi
  * The articles a command acts on: the clicked node with the selection, or — from the palette — one
  * picked among the org's versions in the right state (by title, up to 200 per state).
  */
+/** The org a node belongs to (undefined: the active org). */
+const orgOf = (node: unknown) => (node instanceof ArticleNode || node instanceof LoadMoreNode ? node.orgKey : undefined);
+
 async function articlesOf(active: ActiveOrg, node: unknown, nodes: unknown, status: PublishStatus | undefined, title: string): Promise<ArticleRow[]> {
-  const selected = Array.isArray(nodes) ? nodes.filter((n): n is ArticleNode => n instanceof ArticleNode).map((n) => n.article) : [];
+  // A multi-selection acts within the clicked node's org.
+  const selected = Array.isArray(nodes) ? nodes.filter((n): n is ArticleNode => n instanceof ArticleNode && n.orgKey === orgOf(node)).map((n) => n.article) : [];
   if (selected.length) return status ? selected.filter((a) => a.publishStatus === status) : selected;
   if (node instanceof ArticleNode) return [node.article];
   const crm = (await active.session()).crm;
@@ -38,34 +42,33 @@ function slug(title: string): string {
 }
 
 export function knowledgeCommands(active: ActiveOrg, provider: KnowledgeTreeProvider): Record<Extract<CommandId, `crm.knowledge.${string}`>, (...args: unknown[]) => unknown> {
-  const crm = async () => (await active.session()).crm;
+  const crm = async (node?: unknown) => (await active.sessionFor(orgOf(node))).crm;
   const sobject = () => readSettings().knowledgeSobject;
   return {
     "crm.knowledge.refresh": () => provider.refresh(),
     "crm.knowledge.loadMore": async (node) => {
       if (!(node instanceof LoadMoreNode)) return;
-      const model = await provider.current();
+      const model = await provider.current(node.orgKey);
       await withViewProgress("Loading articles", () => model.loadMore(node.status));
     },
     "crm.knowledge.sort": async () => {
-      const model = await provider.current();
+      const model = provider.sort;
       const fields = [["LastPublishedDate", "Last published"], ["CreatedDate", "Created"], ["Title", "Title"], ["ViewScore", "View score"]] as const;
       const picked = await vscode.window.showQuickPick(
         fields.flatMap(([sort, label]) => (["DESC", "ASC"] as const).map((order) => ({ label: `${label} ${order === "ASC" ? "ascending" : "descending"}`, picked: model.sort === sort && model.order === order, sort, order }))),
         { title: "Sort articles by" },
       );
       if (!picked) throw new UserCancelled();
-      model.setSort(picked.sort, picked.order);
+      provider.setSort(picked.sort, picked.order);
     },
     "crm.knowledge.filter": async () => {
-      const model = await provider.current();
-      const text = await vscode.window.showInputBox({ title: "Filter articles by title", prompt: "Text the title contains (empty shows all)", value: model.titleFilter });
+      const text = await vscode.window.showInputBox({ title: "Filter articles by title", prompt: "Text the title contains (empty shows all)", value: provider.titleFilter });
       if (text === undefined) throw new UserCancelled();
-      model.setTitleFilter(text);
-      await vscode.commands.executeCommand("setContext", "crm.knowledgeFiltered", Boolean(model.titleFilter));
+      provider.setTitleFilter(text);
+      await vscode.commands.executeCommand("setContext", "crm.knowledgeFiltered", Boolean(provider.titleFilter));
     },
     "crm.knowledge.clearFilter": async () => {
-      (await provider.current()).setTitleFilter("");
+      provider.setTitleFilter("");
       await vscode.commands.executeCommand("setContext", "crm.knowledgeFiltered", false);
     },
     "crm.knowledge.createArticle": async () => {
@@ -77,7 +80,7 @@ export function knowledgeCommands(active: ActiveOrg, provider: KnowledgeTreeProv
       const summary = await vscode.window.showInputBox({ title: "New article (3/3): Summary (optional)", ignoreFocusOut: true });
       if (summary === undefined) throw new UserCancelled();
       const id = (await withViewProgress("Creating the article", async () => (await crm()).knowledge.createArticle({ Title: title.trim(), UrlName: urlName, ...(summary ? { Summary: summary } : {}) }, { sobject: sobject() }))) as string;
-      await provider.refresh("Draft");
+      await provider.refreshOrg(undefined, "Draft");
       void vscode.window.showInformationMessage(`Created the draft '${title.trim()}' (${id}).`);
       return id;
     },
@@ -89,34 +92,34 @@ export function knowledgeCommands(active: ActiveOrg, provider: KnowledgeTreeProv
         { label: "Minor version", description: "replaces the current published version, keeping its number", major: false },
       ], { title: articles.length === 1 ? `Publish '${articles[0]!.title}' as` : `Publish ${articles.length} drafts as` });
       if (!kind) throw new UserCancelled();
-      const c = await crm();
+      const c = await crm(node);
       if (articles.length === 1) {
         await withViewProgress("Publishing", () => c.knowledge.publishArticle(articles[0]!.id, { majorVersion: kind.major }));
         void vscode.window.showInformationMessage(`Published '${articles[0]!.title}'.`);
       } else {
-        await publishMany(articles, kind.major);
+        await publishMany(node, articles, kind.major);
       }
-      await provider.refresh("Draft", "Online", "Archived");
+      await provider.refreshOrg(orgOf(node), "Draft", "Online", "Archived");
     },
     "crm.knowledge.publishSelected": async (node, nodes) => {
       const articles = await articlesOf(active, node, nodes, "Draft", "Publish which drafts?");
       if (!articles.length) throw new Error("Select one or more drafts to publish.");
-      await publishMany(articles, true);
-      await provider.refresh("Draft", "Online", "Archived");
+      await publishMany(node, articles, true);
+      await provider.refreshOrg(orgOf(node), "Draft", "Online", "Archived");
     },
     "crm.knowledge.archive": async (node) => {
       const a = await one(active, node, "Online", "Archive which published article?");
       const choice = await vscode.window.showWarningMessage(`Archive '${a.title}' (#${a.articleNumber})?`, { modal: true, detail: "Readers will no longer see it. Archived versions can't be edited." }, "Archive");
       if (choice !== "Archive") throw new UserCancelled();
-      await withViewProgress("Archiving", async () => (await crm()).knowledge.archiveArticle(a.id));
-      await provider.refresh("Online", "Archived");
+      await withViewProgress("Archiving", async () => (await crm(node)).knowledge.archiveArticle(a.id));
+      await provider.refreshOrg(orgOf(node), "Online", "Archived");
     },
     "crm.knowledge.deleteDraft": async (node) => {
       const a = await one(active, node, "Draft", "Delete which draft?");
       const choice = await vscode.window.showWarningMessage(`Delete the draft '${a.title}' (#${a.articleNumber}, version ${a.versionNumber})?`, { modal: true, detail: "The draft's changes are lost. A published version of the article stays as it is." }, "Delete Draft");
       if (choice !== "Delete Draft") throw new UserCancelled();
-      await withViewProgress("Deleting the draft", async () => (await crm()).knowledge.deleteArticleDraft(a.id, { sobject: sobject() }));
-      await provider.refresh("Draft");
+      await withViewProgress("Deleting the draft", async () => (await crm(node)).knowledge.deleteArticleDraft(a.id, { sobject: sobject() }));
+      await provider.refreshOrg(orgOf(node), "Draft");
     },
     "crm.knowledge.createDraftFromOnline": async (node) => {
       const a = await one(active, node, "Online", "Create a draft of which published article?");
@@ -125,13 +128,13 @@ export function knowledgeCommands(active: ActiveOrg, provider: KnowledgeTreeProv
         { label: "Unpublish it", description: "the published version becomes the draft", unpublish: true },
       ], { title: `Draft of '${a.title}'` });
       if (!choice) throw new UserCancelled();
-      await withViewProgress("Creating the draft", async () => (await crm()).knowledge.createDraftFromOnlineArticle(a.knowledgeArticleId || a.id, { unpublish: choice.unpublish }));
-      await provider.refresh(...(choice.unpublish ? (["Draft", "Online"] as const) : (["Draft"] as const)));
+      await withViewProgress("Creating the draft", async () => (await crm(node)).knowledge.createDraftFromOnlineArticle(a.knowledgeArticleId || a.id, { unpublish: choice.unpublish }));
+      await provider.refreshOrg(orgOf(node), ...(choice.unpublish ? (["Draft", "Online"] as const) : (["Draft"] as const)));
       void vscode.window.showInformationMessage(`Created a draft of '${a.title}'.`);
     },
     "crm.knowledge.checkValidation": async (node) => {
       const a = await one(active, node, undefined, "Check the validation status of which article?");
-      const status = await (await crm()).knowledge.getValidationStatus({ articleId: a.id, sobject: sobject() });
+      const status = await (await crm(node)).knowledge.getValidationStatus({ articleId: a.id, sobject: sobject() });
       void vscode.window.showInformationMessage(`'${a.title}' (version ${a.versionNumber}): ${status || "no validation status"}.`);
     },
     "crm.knowledge.findByTitle": async () => {
@@ -156,7 +159,7 @@ export function knowledgeCommands(active: ActiveOrg, provider: KnowledgeTreeProv
       const a = await one(active, node, undefined, "Open which article?");
       const style = (await vscode.window.showQuickPick([{ label: "Lightning", style: "lightning" as const }, { label: "Classic", style: "classic" as const }], { title: "Open in" }))?.style;
       if (!style) throw new UserCancelled();
-      await vscode.env.openExternal(vscode.Uri.parse(await (await crm()).knowledge.getArticleUrl({ articleId: a.id, sobject: sobject(), style })));
+      await vscode.env.openExternal(vscode.Uri.parse(await (await crm(node)).knowledge.getArticleUrl({ articleId: a.id, sobject: sobject(), style })));
     },
     "crm.knowledge.updateArticle": async (node) => {
       const a = await one(active, node, "Draft", "Update which draft?");
@@ -169,19 +172,19 @@ export function knowledgeCommands(active: ActiveOrg, provider: KnowledgeTreeProv
       if (field.api === "ValidationStatus") value = (await vscode.window.showQuickPick(["Validated", "Not Validated"], { title: "Validation status" })) ?? undefined;
       else value = await vscode.window.showInputBox({ title: `${field.label} of '${a.title}'`, value: field.value, ignoreFocusOut: true, validateInput: (v) => (field.api === "Title" && !v.trim() ? "A title can't be empty" : undefined) });
       if (value === undefined) throw new UserCancelled();
-      await withViewProgress("Updating the draft", async () => (await crm()).knowledge.updateArticle(a.id, { [field.api]: value }, { sobject: sobject() }));
-      await provider.refresh("Draft");
+      await withViewProgress("Updating the draft", async () => (await crm(node)).knowledge.updateArticle(a.id, { [field.api]: value }, { sobject: sobject() }));
+      await provider.refreshOrg(orgOf(node), "Draft");
       vscode.window.setStatusBarMessage(`Updated ${field.label} of '${a.title}'`, 3000);
     },
     "crm.knowledge.createDraftFromMaster": async (node) => {
       const a = await one(active, node, undefined, "Create a new draft of which article?");
-      const draftId = (await withViewProgress("Creating the draft", async () => (await crm()).knowledge.createDraftFromMasterVersion({ knowledgeArticleId: a.knowledgeArticleId, sobject: sobject() }))) as string;
-      await provider.refresh("Draft");
+      const draftId = (await withViewProgress("Creating the draft", async () => (await crm(node)).knowledge.createDraftFromMasterVersion({ knowledgeArticleId: a.knowledgeArticleId, sobject: sobject() }))) as string;
+      await provider.refreshOrg(orgOf(node), "Draft");
       void vscode.window.showInformationMessage(`Created a draft of '${a.title}' (${draftId}).`);
     },
     "crm.knowledge.assignDataCategory": async (node) => {
       const a = await one(active, node, "Draft", "Assign a data category to which draft?");
-      const c = await crm();
+      const c = await crm(node);
       type Choice = vscode.QuickPickItem & { group: string; category: string };
       const choices = (async () => {
         const out: Choice[] = [];
@@ -204,7 +207,7 @@ export function knowledgeCommands(active: ActiveOrg, provider: KnowledgeTreeProv
     },
     "crm.knowledge.downloadImages": async (node) => {
       const a = await one(active, node, undefined, "Download the images of which article?");
-      const c = await crm();
+      const c = await crm(node);
       const details = await c.knowledge.getArticleDetails(a.id, { sobject: sobject() });
       const images = Object.entries(details).flatMap(([field, value]) =>
         typeof value === "string" ? [...value.matchAll(/<img\b[^>]*\bsrc="([^"]*rtaImage[^"]*)"/gi)].map((m) => ({ field, url: m[1]! })) : []);
@@ -236,8 +239,8 @@ export function knowledgeCommands(active: ActiveOrg, provider: KnowledgeTreeProv
     },
   };
 
-  async function publishMany(articles: ArticleRow[], major: boolean): Promise<void> {
-    const [result] = await withViewProgress(`Publishing ${articles.length} drafts`, async () => (await crm()).knowledge.publishMultipleArticles(articles.map((a) => a.id), { majorVersion: major }));
+  async function publishMany(node: unknown, articles: ArticleRow[], major: boolean): Promise<void> {
+    const [result] = await withViewProgress(`Publishing ${articles.length} drafts`, async () => (await crm(node)).knowledge.publishMultipleArticles(articles.map((a) => a.id), { majorVersion: major }));
     const outcome = articles.map((a) => ({ a, word: String(result?.outputValues[a.id.slice(0, 15)] ?? "no answer") }));
     const ok = outcome.filter((o) => o.word === "Success");
     const failed = outcome.filter((o) => o.word !== "Success");

@@ -12,10 +12,13 @@ export class DescribeDocuments implements vscode.TextDocumentContentProvider {
   constructor(private readonly active: ActiveOrg) {}
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const objectName = uri.path.replace(/^\//, "").replace(/\.json$/, "");
-    const session = await this.active.session();
+    const session = await this.active.sessionFor(uri.query || undefined);
     return JSON.stringify(await session.describe(objectName), null, 2);
   }
 }
+
+/** The org a node belongs to (undefined: the active org). */
+const orgOf = (arg: unknown) => (arg instanceof ObjectNode ? arg.orgKey : undefined);
 
 async function resolveObject(provider: ObjectsTreeProvider, arg: unknown): Promise<string> {
   if (arg instanceof ObjectNode) return arg.object.name;
@@ -29,34 +32,33 @@ export function objectCommands(active: ActiveOrg, provider: ObjectsTreeProvider)
   return {
     "crm.objects.refresh": () => provider.reload(),
     "crm.objects.filter": async () => {
-      const model = await provider.current();
-      const text = await vscode.window.showInputBox({ title: "Filter objects", prompt: "Part of an object's label or API name", value: model.filter });
+      const text = await vscode.window.showInputBox({ title: "Filter objects", prompt: "Part of an object's label or API name", value: provider.filter });
       if (text === undefined) throw new UserCancelled();
-      model.filter = text.trim();
-      await vscode.commands.executeCommand("setContext", "crm.objectsFiltered", Boolean(model.filter));
+      provider.filter = text.trim();
+      await vscode.commands.executeCommand("setContext", "crm.objectsFiltered", Boolean(provider.filter));
       provider.refresh();
     },
     "crm.objects.clearFilter": async () => {
-      (await provider.current()).filter = "";
+      provider.filter = "";
       await vscode.commands.executeCommand("setContext", "crm.objectsFiltered", false);
       provider.refresh();
     },
     "crm.objects.addFavorite": async (arg) => {
-      await (await provider.current()).setFavorite(await resolveObject(provider, arg), true);
+      await (await provider.current(orgOf(arg))).setFavorite(await resolveObject(provider, arg), true);
       provider.refresh();
     },
     "crm.objects.removeFavorite": async (arg) => {
-      await (await provider.current()).setFavorite(await resolveObject(provider, arg), false);
+      await (await provider.current(orgOf(arg))).setFavorite(await resolveObject(provider, arg), false);
       provider.refresh();
     },
     "crm.objects.describe": async (arg) => {
       const name = await resolveObject(provider, arg);
-      const doc = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: DESCRIBE_SCHEME, path: `/${name}.json` }));
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: DESCRIBE_SCHEME, path: `/${name}.json`, query: orgOf(arg) ?? "" }));
       await vscode.window.showTextDocument(doc, { preview: true });
     },
     "crm.objects.newQuery": async (arg) => {
       const name = await resolveObject(provider, arg);
-      const content = await (await provider.current()).starterQuery(name);
+      const content = await (await provider.current(orgOf(arg))).starterQuery(name);
       const language = (await vscode.languages.getLanguages()).includes("soql") ? "soql" : "sql";
       await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ language, content }));
     },
@@ -67,7 +69,8 @@ export function objectCommands(active: ActiveOrg, provider: ObjectsTreeProvider)
     },
     "crm.objects.openInSetup": async (arg) => {
       const name = await resolveObject(provider, arg);
-      const record = active.record!;
+      const key = orgOf(arg);
+      const record = key ? active.manager.registry.get(key)! : active.record!;
       await vscode.env.openExternal(vscode.Uri.parse(`${record.instanceUrl}/lightning/setup/ObjectManager/${encodeURIComponent(name)}/Details/view`));
     },
   };

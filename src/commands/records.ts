@@ -81,12 +81,13 @@ export function recordCommands(active: ActiveOrg, objects: ObjectsTreeProvider):
       if (choice === "Copy") await vscode.env.clipboard.writeText(long);
     },
     "crm.record.create": async (node) => {
+      const orgKey = node instanceof ObjectNode ? node.orgKey : undefined;
       const objectName = node instanceof ObjectNode ? node.object.name : await pickObject("Create a record of which object?", (o) => o.createable !== false);
-      const { fields } = await (await objects.current()).details(objectName);
+      const { fields } = await (await objects.current(orgKey)).details(objectName);
       const required = fields.filter((f) => f.required);
       const values: Record<string, unknown> = {};
       for (const [i, field] of required.entries()) values[field.name] = await askValue(field, `New ${objectName} (${i + 1}/${required.length}): ${field.label}`);
-      const created = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Creating the ${objectName}` }, async () => (await crm()).createSobjectRecord(objectName, values));
+      const created = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Creating the ${objectName}` }, async () => (await active.sessionFor(orgKey)).crm.createSobjectRecord(objectName, values));
       const choice = await vscode.window.showInformationMessage(`Created ${objectName} ${created.id}.`, "Copy ID");
       if (choice === "Copy ID") await vscode.env.clipboard.writeText(created.id);
       return created.id;

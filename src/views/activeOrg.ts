@@ -1,7 +1,7 @@
 /**
- * The org the Objects and Knowledge views show: the active one. Sets the `crm.activeOrg` context
- * (none / signedOut / ready) that the views' welcome content keys on, and tells views to start over
- * when the active org or its sign-in state changes.
+ * Which orgs the Objects, Knowledge and Feeds views show: the active one, or every signed-in org grouped
+ * by org when `crm.views.showAllOrgs` is on. Sets the `crm.activeOrg` context (none / signedOut / ready)
+ * that the views' welcome content keys on, and tells views to start over when that changes.
  */
 import * as vscode from "vscode";
 import type { OrgManager } from "../connections/orgManager";
@@ -14,8 +14,30 @@ export class ActiveOrg implements vscode.Disposable {
   private lastSignature = "";
   private readonly subscription: { dispose(): void };
 
-  constructor(readonly manager: OrgManager) {
+  constructor(readonly manager: OrgManager, private readonly showAllSetting: () => boolean) {
     this.subscription = manager.registry.onDidChange(() => this.update());
+    this.update();
+  }
+
+  get showAll(): boolean {
+    return this.showAllSetting();
+  }
+
+  /** The orgs the views show: every signed-in org with showAllOrgs, else the active one when signed in. */
+  shown(): OrgRecord[] {
+    if (this.showAll) return this.manager.registry.list().filter((o) => o.signedIn);
+    const record = this.record;
+    return record?.signedIn ? [record] : [];
+  }
+
+  /** The session of an org shown in a view (the active org when no key is given). */
+  async sessionFor(key?: string): Promise<OrgSession> {
+    return key ? this.manager.session(key) : this.session();
+  }
+
+  /** Re-evaluates after a setting change. */
+  refresh(): void {
+    this.lastSignature = "";
     this.update();
   }
 
@@ -35,7 +57,7 @@ export class ActiveOrg implements vscode.Disposable {
     const record = this.record;
     const state = !record ? "none" : record.signedIn ? "ready" : "signedOut";
     void vscode.commands.executeCommand("setContext", "crm.activeOrg", state);
-    const signature = `${record?.key ?? ""}|${state}`;
+    const signature = `${record?.key ?? ""}|${state}|${this.showAll ? this.shown().map((o) => o.key).join(",") : ""}`;
     if (signature !== this.lastSignature) {
       this.lastSignature = signature;
       this.changed.fire(record);
@@ -45,6 +67,20 @@ export class ActiveOrg implements vscode.Disposable {
   dispose(): void {
     this.subscription.dispose();
     this.changed.dispose();
+  }
+}
+
+/** With showAllOrgs, the top node of each org in a view. */
+export class OrgRootNode {
+  constructor(readonly org: OrgRecord) {}
+
+  toItem(view: string): vscode.TreeItem {
+    const item = new vscode.TreeItem(this.org.alias, vscode.TreeItemCollapsibleState.Expanded);
+    item.id = `${view}:org:${this.org.key}`;
+    item.description = this.org.username;
+    item.iconPath = new vscode.ThemeIcon("cloud");
+    item.contextValue = "crm.orgRoot";
+    return item;
   }
 }
 

@@ -1,67 +1,111 @@
 /** The Knowledge view: Drafts, Published and Archived article versions of the active org, paged. */
 import * as vscode from "vscode";
 import { describeError } from "../platform/errorMessages";
-import { ActiveOrg, MessageNode } from "./activeOrg";
+import { ActiveOrg, MessageNode, OrgRootNode } from "./activeOrg";
+import type { ArticleSortField, SortOrder } from "../client/constants";
 import { KNOWLEDGE_GROUPS, KnowledgeModel, type ArticleRow, type PublishStatus } from "./knowledgeModel";
 
 export class KnowledgeGroupNode {
-  constructor(readonly status: PublishStatus, readonly label: string) {}
+  constructor(readonly status: PublishStatus, readonly label: string, readonly orgKey: string) {}
 }
 export class ArticleNode {
-  constructor(readonly article: ArticleRow) {}
+  constructor(readonly article: ArticleRow, readonly orgKey: string) {}
 }
 export class LoadMoreNode {
-  constructor(readonly status: PublishStatus) {}
+  constructor(readonly status: PublishStatus, readonly orgKey: string) {}
 }
-type Node = KnowledgeGroupNode | ArticleNode | LoadMoreNode | MessageNode;
+type Node = OrgRootNode | KnowledgeGroupNode | ArticleNode | LoadMoreNode | MessageNode;
 
 const day = (iso: string | null) => (iso ? iso.slice(0, 10) : "");
 
 export class KnowledgeTreeProvider implements vscode.TreeDataProvider<Node>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<Node | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
-  private model?: KnowledgeModel;
-  private readonly groups = new Map<PublishStatus, KnowledgeGroupNode>(KNOWLEDGE_GROUPS.map((g) => [g.status, new KnowledgeGroupNode(g.status, g.label)]));
+  /** One model per org shown, and each org's three group nodes (stable, for targeted refreshes). */
+  private readonly models = new Map<string, KnowledgeModel>();
+  private readonly groups = new Map<string, KnowledgeGroupNode>();
   private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor(private readonly active: ActiveOrg, private readonly options: () => { pageSize: number; sobject: string }) {
     this.subscriptions.push(active.onDidChange(() => {
-      this.model?.dispose();
-      this.model = undefined;
+      this.models.forEach((m) => m.dispose());
+      this.models.clear();
+      this.groups.clear();
       this.changed.fire(undefined);
     }));
   }
 
-  async current(): Promise<KnowledgeModel> {
-    if (!this.model) {
-      const session = await this.active.session();
-      const model = new KnowledgeModel({ listArticleVersions: (o) => session.crm.knowledge.listArticleVersions(o) }, this.options);
-      // Only the group whose rows changed is redrawn.
-      model.onDidChange((status) => this.changed.fire(status ? this.groups.get(status) : undefined));
-      this.model = model;
-    }
-    return this.model;
+  private group(orgKey: string, status: PublishStatus): KnowledgeGroupNode {
+    const id = `${orgKey}:${status}`;
+    let node = this.groups.get(id);
+    if (!node) this.groups.set(id, (node = new KnowledgeGroupNode(status, KNOWLEDGE_GROUPS.find((g) => g.status === status)!.label, orgKey)));
+    return node;
   }
 
-  /** Starts the named groups (or all) over: after a mutation, exactly the groups it touched. */
-  async refresh(...statuses: PublishStatus[]): Promise<void> {
-    const model = await this.current();
+  private sortState: { sort: ArticleSortField; order: SortOrder } = { sort: "LastPublishedDate", order: "DESC" };
+  private titleFilterText = "";
+  get sort() {
+    return this.sortState;
+  }
+  get titleFilter(): string {
+    return this.titleFilterText;
+  }
+
+  /** Sort and title filter apply to every org shown. */
+  setSort(sort: ArticleSortField, order: SortOrder): void {
+    this.sortState = { sort, order };
+    this.models.forEach((m) => m.setSort(sort, order));
+  }
+
+  setTitleFilter(text: string): void {
+    this.titleFilterText = text.trim();
+    this.models.forEach((m) => m.setTitleFilter(text));
+  }
+
+  /** The model of an org (the active one when no key is given). */
+  async current(orgKey?: string): Promise<KnowledgeModel> {
+    const key = orgKey ?? this.active.record!.key;
+    let model = this.models.get(key);
+    if (!model) {
+      const session = await this.active.sessionFor(key);
+      model = new KnowledgeModel({ listArticleVersions: (o) => session.crm.knowledge.listArticleVersions(o) }, this.options);
+      model.sort = this.sortState.sort;
+      model.order = this.sortState.order;
+      model.titleFilter = this.titleFilterText;
+      // Only the group whose rows changed is redrawn.
+      model.onDidChange((status) => this.changed.fire(status ? this.group(key, status) : undefined));
+      this.models.set(key, model);
+    }
+    return model;
+  }
+
+  /** Starts the named groups (or all) of an org over: after a mutation, exactly the groups it touched. */
+  async refreshOrg(orgKey: string | undefined, ...statuses: PublishStatus[]): Promise<void> {
+    const model = await this.current(orgKey);
     if (!statuses.length) model.reset();
     else for (const status of statuses) model.reset(status);
   }
 
+  async refresh(...statuses: PublishStatus[]): Promise<void> {
+    await Promise.all(this.active.shown().map((o) => this.refreshOrg(o.key, ...statuses)));
+  }
+
   async getChildren(node?: Node): Promise<Node[]> {
-    if (!this.active.record?.signedIn) return [];
-    if (!node) return [...this.groups.values()];
+    const shown = this.active.shown();
+    if (!node) {
+      if (this.active.showAll) return shown.map((o) => new OrgRootNode(o));
+      return shown[0] ? KNOWLEDGE_GROUPS.map((g) => this.group(shown[0]!.key, g.status)) : [];
+    }
+    if (node instanceof OrgRootNode) return KNOWLEDGE_GROUPS.map((g) => this.group(node.org.key, g.status));
     if (!(node instanceof KnowledgeGroupNode)) return [];
     try {
-      const model = await this.current();
+      const model = await this.current(node.orgKey);
       const state = await vscode.window.withProgress({ location: { viewId: "crm.knowledge" } }, () => model.ensureLoaded(node.status));
-      const children: Node[] = state.rows.map((row) => new ArticleNode(row));
+      const children: Node[] = state.rows.map((row) => new ArticleNode(row, node.orgKey));
       if (state.error) {
         const report = describeError(state.error);
-        if (report.message) children.push(new MessageNode(report.message, { command: "crm.knowledge.loadMore", title: "Retry", arguments: [new LoadMoreNode(node.status)] }));
-      } else if (state.hasMore) children.push(new LoadMoreNode(node.status));
+        if (report.message) children.push(new MessageNode(report.message, { command: "crm.knowledge.loadMore", title: "Retry", arguments: [new LoadMoreNode(node.status, node.orgKey)] }));
+      } else if (state.hasMore) children.push(new LoadMoreNode(node.status, node.orgKey));
       else if (!state.rows.length) children.push(new MessageNode(model.titleFilter ? `No ${node.label.toLowerCase()} match '${model.titleFilter}'` : `No ${node.label.toLowerCase()}`, undefined, "info"));
       return children;
     } catch (err) {
@@ -70,18 +114,13 @@ export class KnowledgeTreeProvider implements vscode.TreeDataProvider<Node>, vsc
     }
   }
 
-  getParent(node: Node): Node | undefined {
-    if (node instanceof ArticleNode) return this.groups.get(node.article.publishStatus);
-    if (node instanceof LoadMoreNode) return this.groups.get(node.status);
-    return undefined;
-  }
-
   getTreeItem(node: Node): vscode.TreeItem {
+    if (node instanceof OrgRootNode) return node.toItem("knowledge");
     if (node instanceof MessageNode) return node.toItem();
     if (node instanceof KnowledgeGroupNode) {
       const item = new vscode.TreeItem(node.label, node.status === "Draft" ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
-      item.id = `kgroup:${node.status}`;
-      const state = this.model?.state(node.status);
+      item.id = `kgroup:${node.orgKey}:${node.status}`;
+      const state = this.models.get(node.orgKey)?.state(node.status);
       item.description = state && state.pages ? `${state.rows.length}${state.hasMore ? "+" : ""}` : undefined;
       item.iconPath = new vscode.ThemeIcon(node.status === "Draft" ? "edit" : node.status === "Online" ? "globe" : "archive");
       item.contextValue = `crm.knowledgeGroup;${node.status}`;
@@ -89,7 +128,7 @@ export class KnowledgeTreeProvider implements vscode.TreeDataProvider<Node>, vsc
     }
     if (node instanceof LoadMoreNode) {
       const item = new vscode.TreeItem("Load more…");
-      item.id = `kmore:${node.status}:${this.model?.state(node.status)?.pages ?? 0}`;
+      item.id = `kmore:${node.orgKey}:${node.status}:${this.models.get(node.orgKey)?.state(node.status)?.pages ?? 0}`;
       item.iconPath = new vscode.ThemeIcon("fold-down");
       item.command = { command: "crm.knowledge.loadMore", title: "Load more", arguments: [node] };
       item.contextValue = "crm.loadMore";
@@ -97,7 +136,7 @@ export class KnowledgeTreeProvider implements vscode.TreeDataProvider<Node>, vsc
     }
     const a = node.article;
     const item = new vscode.TreeItem(a.title);
-    item.id = `article:${a.id}`;
+    item.id = `article:${node.orgKey}:${a.id}`;
     item.description = [`#${a.articleNumber}`, `v${a.versionNumber}`, a.validationStatus, day(a.lastPublishedDate)].filter(Boolean).join(" · ");
     const tip = new vscode.MarkdownString(`**${a.title}**\n\n- Article number: ${a.articleNumber}\n- Version: ${a.versionNumber} (${a.publishStatus})\n- Validation: ${a.validationStatus}\n- URL name: \`${a.urlName}\`\n- Last published: ${day(a.lastPublishedDate) || "never"}\n- Version ID: \`${a.id}\``);
     item.tooltip = tip;
@@ -108,7 +147,7 @@ export class KnowledgeTreeProvider implements vscode.TreeDataProvider<Node>, vsc
 
   dispose(): void {
     this.subscriptions.forEach((s) => s.dispose());
-    this.model?.dispose();
+    this.models.forEach((m) => m.dispose());
     this.changed.dispose();
   }
 }

@@ -1,22 +1,22 @@
 /** The Objects view: Favorites, Standard and Custom objects of the active org; each expands to its details. */
 import * as vscode from "vscode";
 import { describeError } from "../platform/errorMessages";
-import { ActiveOrg, MessageNode } from "./activeOrg";
+import { ActiveOrg, MessageNode, OrgRootNode } from "./activeOrg";
 import { ObjectsModel, typeBadge, type FieldSummary, type GroupName, type SobjectSummary } from "./objectsModel";
 
 export class ObjectGroupNode {
-  constructor(readonly group: GroupName) {}
+  constructor(readonly group: GroupName, readonly orgKey: string) {}
 }
 export class ObjectNode {
-  constructor(readonly object: SobjectSummary, readonly favorite: boolean, readonly group: GroupName) {}
+  constructor(readonly object: SobjectSummary, readonly favorite: boolean, readonly group: GroupName, readonly orgKey: string) {}
 }
 export class SectionNode {
-  constructor(readonly object: string, readonly section: "fields" | "children" | "recordTypes") {}
+  constructor(readonly object: string, readonly section: "fields" | "children" | "recordTypes", readonly orgKey: string) {}
 }
 export class DetailNode {
   constructor(readonly item: vscode.TreeItem) {}
 }
-type Node = ObjectGroupNode | ObjectNode | SectionNode | DetailNode | MessageNode;
+type Node = OrgRootNode | ObjectGroupNode | ObjectNode | SectionNode | DetailNode | MessageNode;
 
 const GROUP_LABELS: Record<GroupName, string> = { favorites: "Favorites", standard: "Standard", custom: "Custom" };
 
@@ -38,21 +38,24 @@ function fieldIcon(f: FieldSummary): string {
 export class ObjectsTreeProvider implements vscode.TreeDataProvider<Node>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<Node | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
-  private model?: ObjectsModel;
+  /** One model per org shown. */
+  private readonly models = new Map<string, ObjectsModel>();
   private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor(private readonly active: ActiveOrg, private readonly favorites: vscode.Memento) {
-    this.subscriptions.push(active.onDidChange(() => ((this.model = undefined), this.changed.fire(undefined))));
+    this.subscriptions.push(active.onDidChange(() => (this.models.clear(), this.changed.fire(undefined))));
   }
 
-  /** The model of the active org, created on first use. */
-  async current(): Promise<ObjectsModel> {
-    if (!this.model) {
-      const record = this.active.record!;
-      const session = await this.active.session();
-      this.model = new ObjectsModel({ describeGlobal: (since) => session.crm.getAllSobjects({ ifModifiedSince: since }), describe: (name) => session.describe(name) }, this.favorites, record.key);
+  /** The model of an org (the active one when no key is given), created on first use. */
+  async current(orgKey?: string): Promise<ObjectsModel> {
+    const key = orgKey ?? this.active.record!.key;
+    let model = this.models.get(key);
+    if (!model) {
+      const session = await this.active.sessionFor(key);
+      model = new ObjectsModel({ describeGlobal: (since) => session.crm.getAllSobjects({ ifModifiedSince: since }), describe: (name) => session.describe(name) }, this.favorites, key);
+      this.models.set(key, model);
     }
-    return this.model;
+    return model;
   }
 
   refresh(node?: Node): void {
@@ -60,30 +63,46 @@ export class ObjectsTreeProvider implements vscode.TreeDataProvider<Node>, vscod
   }
 
   async reload(): Promise<void> {
-    await (await this.current()).objects(true);
+    await Promise.all(this.active.shown().map(async (o) => (await this.current(o.key)).objects(true)));
     this.changed.fire(undefined);
   }
 
+  /** The filter applies to every org's groups. */
+  private filterText = "";
+  get filter(): string {
+    return this.filterText;
+  }
+  set filter(text: string) {
+    this.filterText = text;
+    for (const model of this.models.values()) model.filter = text;
+  }
+
   async getChildren(node?: Node): Promise<Node[]> {
-    if (!this.active.record?.signedIn) return [];
+    const shown = this.active.shown();
+    if (!node) {
+      if (this.active.showAll) return shown.map((o) => new OrgRootNode(o));
+      if (!shown[0]) return [];
+    }
+    const orgKey = node && !(node instanceof OrgRootNode) && "orgKey" in node ? node.orgKey : node instanceof OrgRootNode ? node.org.key : shown[0]!.key;
     try {
-      const model = await this.current();
-      if (!node) {
+      const model = await this.current(orgKey);
+      model.filter = this.filterText;
+      if (!node || node instanceof OrgRootNode) {
         const counts = await vscode.window.withProgress({ location: { viewId: "crm.objects" } }, () => model.counts());
-        return (["favorites", "standard", "custom"] as GroupName[]).filter((g) => g !== "favorites" || counts.favorites > 0).map((g) => new ObjectGroupNode(g));
+        return (["favorites", "standard", "custom"] as GroupName[]).filter((g) => g !== "favorites" || counts.favorites > 0).map((g) => new ObjectGroupNode(g, orgKey));
       }
       if (node instanceof ObjectGroupNode) {
         const favorites = new Set(model.favorites());
         const objects = await model.group(node.group);
         if (!objects.length) return [new MessageNode(model.filter ? `No object matches '${model.filter}'` : "No objects", undefined, "info")];
-        return objects.map((o) => new ObjectNode(o, favorites.has(o.name), node.group));
+        return objects.map((o) => new ObjectNode(o, favorites.has(o.name), node.group, orgKey));
       }
       if (node instanceof ObjectNode) {
-        return [new SectionNode(node.object.name, "fields"), new SectionNode(node.object.name, "children"), new SectionNode(node.object.name, "recordTypes")];
+        return (["fields", "children", "recordTypes"] as const).map((section) => new SectionNode(node.object.name, section, orgKey));
       }
       if (node instanceof SectionNode) {
         const details = await vscode.window.withProgress({ location: { viewId: "crm.objects" } }, () => model.details(node.object));
-        if (node.section === "fields") return details.fields.map((f) => new DetailNode(this.fieldItem(node.object, f)));
+        if (node.section === "fields") return details.fields.map((f) => new DetailNode(this.fieldItem(`${orgKey}:${node.object}`, f)));
         if (node.section === "children") {
           return details.childRelationships.map((r) => {
             const item = new vscode.TreeItem(r.relationshipName);
@@ -125,18 +144,19 @@ export class ObjectsTreeProvider implements vscode.TreeDataProvider<Node>, vscod
   }
 
   getTreeItem(node: Node): vscode.TreeItem {
+    if (node instanceof OrgRootNode) return node.toItem("objects");
     if (node instanceof MessageNode) return node.toItem();
     if (node instanceof DetailNode) return node.item;
     if (node instanceof ObjectGroupNode) {
       const item = new vscode.TreeItem(GROUP_LABELS[node.group], node.group === "favorites" ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
-      item.id = `group:${node.group}`;
+      item.id = `group:${node.orgKey}:${node.group}`;
       item.iconPath = new vscode.ThemeIcon(node.group === "favorites" ? "star-full" : node.group === "custom" ? "symbol-misc" : "symbol-namespace");
       item.contextValue = "crm.objectGroup";
       return item;
     }
     if (node instanceof ObjectNode) {
       const item = new vscode.TreeItem(node.object.label, vscode.TreeItemCollapsibleState.Collapsed);
-      item.id = `object:${node.group}:${node.object.name}`;
+      item.id = `object:${node.orgKey}:${node.group}:${node.object.name}`;
       item.description = node.object.name;
       item.tooltip = `${node.object.label} (${node.object.name})${node.object.keyPrefix ? `\nKey prefix ${node.object.keyPrefix}` : ""}`;
       item.iconPath = new vscode.ThemeIcon(node.favorite ? "star-full" : "symbol-class");
@@ -145,7 +165,7 @@ export class ObjectsTreeProvider implements vscode.TreeDataProvider<Node>, vscod
     }
     const labels = { fields: "Fields", children: "Child Relationships", recordTypes: "Record Types" } as const;
     const item = new vscode.TreeItem(labels[node.section], node.section === "fields" ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
-    item.id = `section:${node.object}:${node.section}`;
+    item.id = `section:${node.orgKey}:${node.object}:${node.section}`;
     item.iconPath = new vscode.ThemeIcon(node.section === "fields" ? "list-flat" : node.section === "children" ? "references" : "symbol-class");
     return item;
   }

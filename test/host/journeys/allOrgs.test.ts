@@ -1,0 +1,69 @@
+/** Journey: with crm.views.showAllOrgs, the views group every signed-in org; commands act on the node's org. */
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import { startEmulator, type Emulator } from "../../emulator";
+import { ensureHost, openWorkbench, startCodeServer, type CodeServer, type Workbench } from "../harness";
+import { Driver } from "../workbench";
+
+const root = path.resolve(__dirname, "../../..");
+const host = ensureHost();
+let emulator: Emulator;
+let server: CodeServer;
+let workbench: Workbench;
+let ui: Driver;
+
+before(async () => {
+  if (!host.ok) return;
+  execFileSync(process.execPath, ["esbuild.mjs"], { cwd: root, stdio: "pipe" });
+  emulator = await startEmulator({ port: 0, seed: "demo" });
+  server = await startCodeServer(host.codeServer!, { settings: { "crm.views.showAllOrgs": true, "crm.knowledge.pageSize": 3 } });
+  workbench = await openWorkbench(server, { extensionPath: root });
+  ui = new Driver(workbench.page);
+});
+
+after(async () => {
+  await workbench?.close();
+  await server?.stop();
+  await emulator?.close();
+});
+
+test("every signed-in org has its own branch in Objects, Knowledge and Feeds", { timeout: 180_000 }, async (t) => {
+  if (!host.ok) {
+    console.warn(`HOST TIER SKIPPED: ${host.reason}`);
+    t.skip(`host tier skipped: ${host.reason}`);
+    return;
+  }
+  try {
+    const c = emulator.credentials;
+    await ui.openContainer("CRM");
+    await ui.runCommand("CRM: Try the Demo Org");
+    await ui.answer("Try the Demo Org", emulator.url);
+    await ui.waitForRow("Orgs", "Demo org");
+    await ui.runCommand("CRM: Add Org…");
+    await ui.pick("How do you sign in", "Client credentials");
+    await ui.answer("Login URL", emulator.url);
+    await ui.answer("Consumer key", c.clientId);
+    await ui.answer("Consumer secret", c.clientSecret);
+    await ui.answer("Name for this org", "Integration");
+    await ui.waitForRow("Orgs", "Integration");
+    await ui.expandPane("Knowledge");
+    const demo = await ui.waitForRow("Knowledge", "Demo org");
+    assert.equal(demo.description, "admin@demo.crm");
+    assert.equal((await ui.waitForRow("Knowledge", "Integration")).description, "integration@demo.crm");
+    await ui.expandPane("Objects");
+    const deadline = Date.now() + 20_000;
+    let labels: string[] = [];
+    while (Date.now() < deadline) {
+      labels = (await ui.rows("Objects")).map((r) => r.label);
+      if (labels.filter((l) => l === "Standard").length === 2) break;
+      await workbench.page.waitForTimeout(200);
+    }
+    assert.deepEqual(labels.slice(0, 6), ["Demo org", "Standard", "Custom", "Integration", "Standard", "Custom"], "each org has its own groups");
+    await ui.screenshot("08-all-orgs");
+  } catch (err) {
+    await ui.screenshot("failed-all-orgs").catch(() => undefined);
+    throw err;
+  }
+});

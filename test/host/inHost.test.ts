@@ -10,17 +10,13 @@ import path from "node:path";
 import { build } from "esbuild";
 import { startEmulator } from "../emulator";
 import { runTests } from "@vscode/test-electron";
-import { ensureHost } from "./harness";
+import { hostOrSkip } from "./journeys/session";
 
 const root = path.resolve(__dirname, "../..");
 
 test("the in-host suite passes in a real VS Code extension host, launched by @vscode/test-electron", { timeout: 5 * 60_000 }, async (t) => {
-  const host = ensureHost();
-  if (!host.ok) {
-    console.warn(`HOST TIER SKIPPED: ${host.reason}`);
-    t.skip(`host tier skipped: ${host.reason}`);
-    return;
-  }
+  const host = hostOrSkip(t);
+  if (!host) return;
   execFileSync(process.execPath, ["esbuild.mjs"], { cwd: root, stdio: "pipe" });
   const suite = path.join(root, "test/host/.run/suite.js");
   await build({ entryPoints: [path.join(root, "test/host/suite/index.ts")], outfile: suite, bundle: true, platform: "node", format: "cjs", target: "node20", external: ["vscode", "mocha"], sourcemap: "inline", logLevel: "warning" });

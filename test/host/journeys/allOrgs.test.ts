@@ -1,41 +1,10 @@
 /** Journey: with crm.views.showAllOrgs, the views group every signed-in org; commands act on the node's org. */
-import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import path from "node:path";
-import { startEmulator, type Emulator } from "../../emulator";
-import { ensureHost, openWorkbench, startCodeServer, type CodeServer, type Workbench } from "../harness";
-import { Driver } from "../workbench";
+import { workbenchSession } from "./session";
 
-const root = path.resolve(__dirname, "../../..");
-const host = ensureHost();
-let emulator: Emulator;
-let server: CodeServer;
-let workbench: Workbench;
-let ui: Driver;
+const { journey } = workbenchSession({ settings: { "crm.views.showAllOrgs": true, "crm.knowledge.pageSize": 3 } });
 
-before(async () => {
-  if (!host.ok) return;
-  execFileSync(process.execPath, ["esbuild.mjs"], { cwd: root, stdio: "pipe" });
-  emulator = await startEmulator({ port: 0, seed: "demo" });
-  server = await startCodeServer(host.codeServer!, { settings: { "crm.views.showAllOrgs": true, "crm.knowledge.pageSize": 3 } });
-  workbench = await openWorkbench(server, { extensionPath: root });
-  ui = new Driver(workbench.page);
-});
-
-after(async () => {
-  await workbench?.close();
-  await server?.stop();
-  await emulator?.close();
-});
-
-test("every signed-in org has its own branch in Objects, Knowledge and Feeds", { timeout: 180_000 }, async (t) => {
-  if (!host.ok) {
-    console.warn(`HOST TIER SKIPPED: ${host.reason}`);
-    t.skip(`host tier skipped: ${host.reason}`);
-    return;
-  }
-  try {
+journey("every signed-in org has its own branch in Objects, Knowledge and Feeds", async ({ ui, emulator, workbench }) => {
     const c = emulator.credentials;
     await ui.openContainer("CRM");
     await ui.runCommand("CRM: Try the Demo Org");
@@ -62,8 +31,4 @@ test("every signed-in org has its own branch in Objects, Knowledge and Feeds", {
     }
     assert.deepEqual(labels.slice(0, 6), ["Demo org", "Standard", "Custom", "Integration", "Standard", "Custom"], "each org has its own groups");
     await ui.screenshot("08-all-orgs");
-  } catch (err) {
-    await ui.screenshot("failed-all-orgs").catch(() => undefined);
-    throw err;
-  }
-});
+}, 180_000);

@@ -1,54 +1,18 @@
-/** Journeys: browsing Objects and Knowledge in a real VS Code, and the article lifecycle from the tree. */
-import { after, before, test } from "node:test";
+/** Journeys: browsing Objects, Knowledge and Feeds in a real VS Code, the article lifecycle, records. */
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import path from "node:path";
-import { startEmulator, type Emulator } from "../../emulator";
-import { ensureHost, openWorkbench, startCodeServer, type CodeServer, type Workbench } from "../harness";
-import { Driver } from "../workbench";
+import { workbenchSession } from "./session";
 
-const root = path.resolve(__dirname, "../../..");
-const host = ensureHost();
-let emulator: Emulator;
-let server: CodeServer;
-let workbench: Workbench;
-let ui: Driver;
-
-before(async () => {
-  if (!host.ok) return;
-  execFileSync(process.execPath, ["esbuild.mjs"], { cwd: root, stdio: "pipe" });
-  emulator = await startEmulator({ port: 0, seed: "demo" });
-  server = await startCodeServer(host.codeServer!, { settings: { "crm.knowledge.pageSize": 5 } });
-  workbench = await openWorkbench(server, { extensionPath: root });
-  ui = new Driver(workbench.page);
-  await ui.openContainer("CRM");
-  await ui.runCommand("CRM: Try the Demo Org");
-  await ui.answer("Try the Demo Org", emulator.url);
-  await ui.waitForRow("Orgs", "Demo org");
+const { journey } = workbenchSession({
+  settings: { "crm.knowledge.pageSize": 5 },
+  setup: async ({ ui, emulator }) => {
+    await ui.openContainer("CRM");
+    await ui.runCommand("CRM: Try the Demo Org");
+    await ui.answer("Try the Demo Org", emulator.url);
+    await ui.waitForRow("Orgs", "Demo org");
+  },
 });
 
-after(async () => {
-  await workbench?.close();
-  await server?.stop();
-  await emulator?.close();
-});
-
-const journey = (name: string, fn: () => Promise<void>) =>
-  test(name, { timeout: 120_000 }, async (t) => {
-    if (!host.ok) {
-      console.warn(`HOST TIER SKIPPED: ${host.reason}`);
-      t.skip(`host tier skipped: ${host.reason}`);
-      return;
-    }
-    try {
-      await fn();
-    } catch (err) {
-      await ui?.screenshot(`failed-${name.slice(0, 40).replace(/\W+/g, "-")}`).catch(() => undefined);
-      throw err;
-    }
-  });
-
-journey("Objects: standard and custom groups; an object expands to fields with type badges and markers", async () => {
+journey("Objects: standard and custom groups; an object expands to fields with type badges and markers", async ({ ui }) => {
   await ui.expandPane("Objects");
   await ui.expandRow("Objects", "Standard");
   await ui.expandRow("Objects", "Contact");
@@ -59,7 +23,7 @@ journey("Objects: standard and custom groups; an object expands to fields with t
   await ui.screenshot("05-objects");
 });
 
-journey("Objects: the filter narrows every group at once; Describe opens the JSON describe", async () => {
+journey("Objects: the filter narrows every group at once; Describe opens the JSON describe", async ({ ui, workbench }) => {
   await ui.viewAction("Objects", "Filter Objects");
   await ui.answer("Filter objects", "invoice");
   await ui.expandRow("Objects", "Custom");
@@ -79,7 +43,7 @@ journey("Objects: the filter narrows every group at once; Describe opens the JSO
   await ui.viewAction("Objects", "Clear Objects Filter");
 });
 
-journey("Knowledge: drafts listed with number, version and validation; Load more fetches the next page", async () => {
+journey("Knowledge: drafts listed with number, version and validation; Load more fetches the next page", async ({ ui, emulator, workbench }) => {
   await ui.expandPane("Knowledge");
   const drafts = await ui.waitForRow("Knowledge", "Load more…");
   assert.ok(drafts);
@@ -98,7 +62,7 @@ journey("Knowledge: drafts listed with number, version and validation; Load more
   await ui.screenshot("06-knowledge");
 });
 
-journey("Knowledge: create a draft, publish it as a major version, then archive it (with a modal confirm)", async () => {
+journey("Knowledge: create a draft, publish it as a major version, then archive it (with a modal confirm)", async ({ ui, emulator, workbench }) => {
   await ui.runCommand("CRM: Create Article…");
   await ui.answer("Title", "Journey article");
   await ui.answer("URL name", "journey-article");
@@ -118,7 +82,7 @@ journey("Knowledge: create a draft, publish it as a major version, then archive 
   assert.equal(row.PublishStatus, "Archived");
 });
 
-journey("Feeds: the news feed lists posts with their comments; posting with an @mention and commenting show up", async () => {
+journey("Feeds: the news feed lists posts with their comments; posting with an @mention and commenting show up", async ({ ui, emulator, workbench }) => {
   await ui.expandPane("Feeds");
   const feeds = "Feeds";
   const firstPost = await (async () => {
@@ -147,7 +111,7 @@ journey("Feeds: the news feed lists posts with their comments; posting with an @
   await ui.screenshot("07-feeds");
 });
 
-journey("Records: create a Contact from its required fields, check access to it, convert an ID", async () => {
+journey("Records: create a Contact from its required fields, check access to it, convert an ID", async ({ ui, emulator, workbench }) => {
   await ui.runCommand("CRM: Create Record…");
   await ui.pick("Create a record of which object", "Contact");
   await ui.answer("New Contact (1/1): Last Name", "Journeyman");
@@ -166,7 +130,7 @@ journey("Records: create a Contact from its required fields, check access to it,
   await ui.notification(new RegExp(`${created.Id.slice(0, 15)} → ${created.Id}`));
 });
 
-journey("Knowledge: assign a data category to a draft from the org's category tree", async () => {
+journey("Knowledge: assign a data category to a draft from the org's category tree", async ({ ui, emulator }) => {
   await ui.runCommand("CRM: Assign Data Category…");
   await ui.pick("Assign a data category to which draft", "Book an on-site engineer");
   await ui.pick("Data category for", "Routers");

@@ -2,53 +2,14 @@
  * Journeys in a real VS Code (code-server + headless Chromium) against the emulator: what a person does
  * with orgs, and what they would see. Skipped loudly when the host cannot be set up.
  */
-import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { startEmulator, type Emulator } from "../../emulator";
-import { ensureHost, openWorkbench, startCodeServer, type CodeServer, type Workbench } from "../harness";
-import { Driver } from "../workbench";
+import { answerPasswordSteps, workbenchSession } from "./session";
 
-const root = path.resolve(__dirname, "../../..");
-const host = ensureHost();
-let emulator: Emulator;
-let server: CodeServer;
-let workbench: Workbench;
-let ui: Driver;
+const { journey } = workbenchSession();
 
-before(async () => {
-  if (!host.ok) return;
-  execFileSync(process.execPath, ["esbuild.mjs"], { cwd: root, stdio: "pipe" });
-  emulator = await startEmulator({ port: 0, seed: "demo" });
-  server = await startCodeServer(host.codeServer!);
-  workbench = await openWorkbench(server, { extensionPath: root });
-  ui = new Driver(workbench.page);
-});
-
-after(async () => {
-  await workbench?.close();
-  await server?.stop();
-  await emulator?.close();
-});
-
-const journey = (name: string, fn: () => Promise<void>) =>
-  test(name, { timeout: 120_000 }, async (t) => {
-    if (!host.ok) {
-      console.warn(`HOST TIER SKIPPED: ${host.reason}`);
-      t.skip(`host tier skipped: ${host.reason}`);
-      return;
-    }
-    try {
-      await fn();
-    } catch (err) {
-      await ui?.screenshot(`failed-${name.slice(0, 40).replace(/\W+/g, "-")}`).catch(() => undefined);
-      throw err;
-    }
-  });
-
-journey("first run: the CRM view guides with Add Org and Try the Demo Org", async () => {
+journey("first run: the CRM view guides with Add Org and Try the Demo Org", async ({ ui }) => {
   await ui.openContainer("CRM");
   const welcome = ui.pane("Orgs").locator(".welcome-view-content");
   await welcome.waitFor();
@@ -60,7 +21,7 @@ journey("first run: the CRM view guides with Add Org and Try the Demo Org", asyn
   await ui.screenshot("01-welcome");
 });
 
-journey("Try the Demo Org: the org appears in the Orgs view and the status bar shows it with API usage", async () => {
+journey("Try the Demo Org: the org appears in the Orgs view and the status bar shows it with API usage", async ({ ui, emulator }) => {
   await ui.runCommand("CRM: Try the Demo Org");
   await ui.answer("Try the Demo Org", emulator.url);
   const row = await ui.waitForRow("Orgs", "Demo org");
@@ -70,25 +31,18 @@ journey("Try the Demo Org: the org appears in the Orgs view and the status bar s
   await ui.screenshot("02-demo-org");
 });
 
-journey("Add Org with username and password through the wizard (with Back)", async () => {
-  const c = emulator.credentials;
+journey("Add Org with username and password through the wizard (with Back)", async ({ ui, emulator }) => {
   await ui.runCommand("CRM: Add Org…");
   await ui.pick("How do you sign in", "Username and password");
   await ui.pick("Where do you log in", "Sandbox");
   // Back to the previous step, then the right choice.
   await (await ui.quickInput("Username")).locator(".quick-input-titlebar .action-label[aria-label^='Back'], .quick-input-titlebar .codicon-quick-input-back").first().click();
   await ui.pick("Where do you log in", "My Domain or another URL");
-  await ui.answer("Login URL", emulator.url);
-  await ui.answer("Username", c.username);
-  await ui.answer("Password", c.password);
-  await ui.answer("Security token", c.securityToken);
-  await ui.answer("Consumer key", c.clientId);
-  await ui.answer("Consumer secret", c.clientSecret);
-  await ui.answer("Name for this org", "Acme");
+  await answerPasswordSteps(ui, emulator, "Acme");
   await ui.waitForRow("Orgs", "Acme", /admin@demo\.crm/);
 });
 
-journey("a failed verification says why and keeps what was typed", async () => {
+journey("a failed verification says why and keeps what was typed", async ({ ui, emulator }) => {
   const c = emulator.credentials;
   await ui.runCommand("CRM: Add Org…");
   await ui.pick("How do you sign in", "Client credentials");
@@ -108,7 +62,7 @@ journey("a failed verification says why and keeps what was typed", async () => {
   await ui.waitForRow("Orgs", "Integration", /integration@demo\.crm/);
 });
 
-journey("Add Org with the browser: the org's authorize page redirects back to VS Code", async () => {
+journey("Add Org with the browser: the org's authorize page redirects back to VS Code", async ({ ui, emulator, workbench }) => {
   await ui.runCommand("CRM: Add Org…");
   await ui.pick("How do you sign in", "Browser sign-in");
   await ui.pick("Where do you log in", "My Domain or another URL");
@@ -127,20 +81,13 @@ journey("Add Org with the browser: the org's authorize page redirects back to VS
   await ui.waitForRow("Orgs", "Browser org", /admin@demo\.crm/);
 });
 
-journey("switching orgs moves the status bar; its API usage grows with use", async () => {
+journey("switching orgs moves the status bar; its API usage grows with use", async ({ ui, emulator }) => {
   await ui.row("Acme").click();
   const before = await ui.statusBarText(/Acme · API/);
   await ui.runCommand("CRM: Sign In Again");
   await ui.pick("Sign in again", "Acme");
-  const c = emulator.credentials;
   await ui.pick("Where do you log in", "My Domain or another URL");
-  await ui.answer("Login URL", emulator.url);
-  await ui.answer("Username", c.username);
-  await ui.answer("Password", c.password);
-  await ui.answer("Security token", c.securityToken);
-  await ui.answer("Consumer key", c.clientId);
-  await ui.answer("Consumer secret", c.clientSecret);
-  await ui.answer("Name for this org", "Acme");
+  await answerPasswordSteps(ui, emulator, "Acme");
   await ui.notification(/Signed in to Acme again/);
   const usage = (text: string) => Number(/API ([\d,]+)\//.exec(text)![1]!.replace(/,/g, ""));
   const afterText = await ui.statusBarText(/Acme · API/);
@@ -148,7 +95,7 @@ journey("switching orgs moves the status bar; its API usage grows with use", asy
   await ui.screenshot("03-orgs-and-status");
 });
 
-journey("Sign Out revokes at the org and marks the org signed out; its menu then offers Sign In Again", async () => {
+journey("Sign Out revokes at the org and marks the org signed out; its menu then offers Sign In Again", async ({ ui, emulator }) => {
   assert.deepEqual(await ui.contextMenuEntries("Integration"), ["Open Org in Browser", "Set Active Org", "Sign In Again", "Sign Out", "Rename Org…", "Remove Org…"]);
   const revokes = emulator.requests.filter((r) => r.path === "/services/oauth2/revoke").length;
   await ui.runCommand("CRM: Sign Out");
@@ -160,7 +107,7 @@ journey("Sign Out revokes at the org and marks the org signed out; its menu then
   await ui.screenshot("04-signed-out");
 });
 
-journey("nothing secret is on disk: settings, logs and state of the VS Code server", async () => {
+journey("nothing secret is on disk: settings, logs and state of the VS Code server", async ({ emulator, server }) => {
   const c = emulator.credentials;
   const secrets = [c.password, c.clientSecret, c.securityToken, ...[...emulator.oauth.sessions.keys()]];
   const leaks: string[] = [];

@@ -2,20 +2,13 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
-import path from "node:path";
 import { chromium } from "playwright-core";
-import { ensureHost } from "../harness";
 import { Driver } from "../workbench";
-
-const root = path.resolve(__dirname, "../../..");
+import { hostOrSkip, root } from "./session";
 
 test("npm start opens the extension in code-server with the demo org already added", { timeout: 180_000 }, async (t) => {
-  const host = ensureHost();
-  if (!host.ok) {
-    console.warn(`HOST TIER SKIPPED: ${host.reason}`);
-    t.skip(`host tier skipped: ${host.reason}`);
-    return;
-  }
+  const host = hostOrSkip(t);
+  if (!host) return;
   execFileSync(process.execPath, ["esbuild.mjs"], { cwd: root, stdio: "pipe" });
   // PATH without desktop VS Code, as on this machine; port 0 so a running demo does not clash.
   const start = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], { cwd: root, env: { ...process.env, CRM_EMULATOR_PORT: "0", PATH: "/usr/local/bin:/usr/bin:/bin" }, stdio: ["ignore", "pipe", "pipe"], detached: true });

@@ -1,0 +1,68 @@
+/** One workbench per journey file: code-server + Chromium + the emulator, and a journey() that skips loudly. */
+import { after, before, test, type TestContext } from "node:test";
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import { startEmulator, type Emulator } from "../../emulator";
+import { ensureHost, openWorkbench, startCodeServer, type CodeServer, type HostSetup, type Workbench } from "../harness";
+import { Driver } from "../workbench";
+
+export const root = path.resolve(__dirname, "../../..");
+
+/** The host, or undefined after marking the test skipped with the reason (never a silent pass). */
+export function hostOrSkip(t: TestContext): HostSetup | undefined {
+  const host = ensureHost();
+  if (host.ok) return host;
+  console.warn(`HOST TIER SKIPPED: ${host.reason}`);
+  t.skip(`host tier skipped: ${host.reason}`);
+  return undefined;
+}
+
+export interface Session {
+  emulator: Emulator;
+  server: CodeServer;
+  workbench: Workbench;
+  ui: Driver;
+}
+
+export function workbenchSession(options: { settings?: Record<string, unknown>; setup?: (s: Session) => Promise<void> } = {}) {
+  const host = ensureHost();
+  let session: Session | undefined;
+  before(async () => {
+    if (!host.ok) return;
+    execFileSync(process.execPath, ["esbuild.mjs"], { cwd: root, stdio: "pipe" });
+    const emulator = await startEmulator({ port: 0, seed: "demo" });
+    const server = await startCodeServer(host.codeServer!, { settings: options.settings });
+    const workbench = await openWorkbench(server, { extensionPath: root });
+    session = { emulator, server, workbench, ui: new Driver(workbench.page) };
+    await options.setup?.(session);
+  });
+  after(async () => {
+    await session?.workbench.close();
+    await session?.server.stop();
+    await session?.emulator.close();
+  });
+  /** A journey: skipped with the reason when the host is missing; a screenshot is saved when it fails. */
+  const journey = (name: string, fn: (s: Session) => Promise<void>, timeout = 120_000) =>
+    test(name, { timeout }, async (t) => {
+      if (!hostOrSkip(t)) return;
+      try {
+        await fn(session!);
+      } catch (err) {
+        await session?.ui.screenshot(`failed-${name.slice(0, 40).replace(/\W+/g, "-")}`).catch(() => undefined);
+        throw err;
+      }
+    });
+  return { journey };
+}
+
+/** Answers the username-password steps of the Add Org wizard (from the login URL on). */
+export async function answerPasswordSteps(ui: Driver, emulator: Emulator, alias: string): Promise<void> {
+  const c = emulator.credentials;
+  await ui.answer("Login URL", emulator.url);
+  await ui.answer("Username", c.username);
+  await ui.answer("Password", c.password);
+  await ui.answer("Security token", c.securityToken);
+  await ui.answer("Consumer key", c.clientId);
+  await ui.answer("Consumer secret", c.clientSecret);
+  await ui.answer("Name for this org", alias);
+}

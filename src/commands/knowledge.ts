@@ -72,14 +72,24 @@ export function knowledgeCommands(active: ActiveOrg, provider: KnowledgeTreeProv
       await vscode.commands.executeCommand("setContext", "crm.knowledgeFiltered", false);
     },
     "crm.knowledge.createArticle": async () => {
-      const title = await vscode.window.showInputBox({ title: "New article (1/3): Title", validateInput: (v) => (v.trim() ? undefined : "Enter a title"), ignoreFocusOut: true });
+      const title = await vscode.window.showInputBox({ title: "New article (1/4): Title", validateInput: (v) => (v.trim() ? undefined : "Enter a title"), ignoreFocusOut: true });
       if (!title) throw new UserCancelled();
-      const urlName = await vscode.window.showInputBox({ title: "New article (2/3): URL name", value: slug(title), ignoreFocusOut: true,
+      const urlName = await vscode.window.showInputBox({ title: "New article (2/4): URL name", value: slug(title), ignoreFocusOut: true,
         validateInput: (v) => (/^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/.test(v) ? undefined : "Letters, digits and hyphens; not starting or ending with a hyphen") });
       if (!urlName) throw new UserCancelled();
-      const summary = await vscode.window.showInputBox({ title: "New article (3/3): Summary (optional)", ignoreFocusOut: true });
+      const summary = await vscode.window.showInputBox({ title: "New article (3/4): Summary (optional)", ignoreFocusOut: true });
       if (summary === undefined) throw new UserCancelled();
-      const id = (await withViewProgress("Creating the article", async () => (await crm()).knowledge.createArticle({ Title: title.trim(), UrlName: urlName, ...(summary ? { Summary: summary } : {}) }, { sobject: sobject() }))) as string;
+      // The body goes into the article type's first rich-text field, whatever the org calls it.
+      const session = await active.session();
+      const fields = ((await session.describe(sobject())).fields as { name: string; label: string; htmlFormatted?: boolean; createable?: boolean }[]) ?? [];
+      const bodyField = fields.find((f) => f.htmlFormatted && f.createable !== false);
+      let body: string | undefined;
+      if (bodyField) {
+        body = await vscode.window.showInputBox({ title: `New article (4/4): ${bodyField.label} (optional, HTML)`, placeHolder: "<p>…</p>", ignoreFocusOut: true });
+        if (body === undefined) throw new UserCancelled();
+      }
+      const data: Record<string, unknown> = { Title: title.trim(), UrlName: urlName, ...(summary ? { Summary: summary } : {}), ...(bodyField && body ? { [bodyField.name]: body } : {}) };
+      const id = (await withViewProgress("Creating the article", () => session.crm.knowledge.createArticle(data, { sobject: sobject() }))) as string;
       await provider.refreshOrg(undefined, "Draft");
       void vscode.window.showInformationMessage(`Created the draft '${title.trim()}' (${id}).`);
       return id;

@@ -67,6 +67,7 @@ journey("Knowledge: create a draft, publish it as a major version, then archive 
   await ui.answer("Title", "Journey article");
   await ui.answer("URL name", "journey-article");
   await ui.answer("Summary", "Made by the journey");
+  await ui.answer("Answer (optional, HTML)", "<p>Step one.</p>");
   await ui.notification(/Created the draft 'Journey article'/);
   await ui.runCommand("CRM: Publish Article…");
   await ui.pick("Publish which draft", "Journey article");
@@ -74,6 +75,7 @@ journey("Knowledge: create a draft, publish it as a major version, then archive 
   await ui.notification(/Published 'Journey article'/);
   const row = (await emulator.seeded.store.liveRecords("Knowledge__kav")).find((v) => v.Title === "Journey article")!;
   assert.equal(String(row.PublishStatus), "Online");
+  assert.equal(row.Answer__c, "<p>Step one.</p>", "the body went into the rich-text field");
   await ui.runCommand("CRM: Archive Article…");
   await ui.pick("Archive which published article", "Journey article");
   await workbench.page.locator(".monaco-dialog-box .monaco-button", { hasText: /^Archive$/ }).click();

@@ -9,6 +9,7 @@ import { OrgStatusBar } from "./connections/statusBar";
 import { Log } from "./platform/log";
 import { Redactor } from "./platform/redact";
 import { readSettings } from "./platform/settings";
+import { SoqlCompletionProvider } from "./soql/completionProvider";
 import { ActiveOrg } from "./views/activeOrg";
 import { FeedsTreeProvider } from "./views/feedsView";
 import { KnowledgeTreeProvider } from "./views/knowledgeView";
@@ -53,6 +54,7 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
     vscode.window.createTreeView("crm.objects", { treeDataProvider: objects, showCollapseAll: true }),
     vscode.window.createTreeView("crm.knowledge", { treeDataProvider: knowledge, showCollapseAll: true, canSelectMany: true }),
     vscode.workspace.registerTextDocumentContentProvider(DESCRIBE_SCHEME, new DescribeDocuments(active)),
+    vscode.languages.registerCompletionItemProvider({ language: "soql" }, new SoqlCompletionProvider(objects, active.onDidChange), ".", " ", "(", ",", "'"),
     new OrgStatusBar(manager),
   );
   registerCommands(context, { manager, log, redactor, active, objects, knowledge, feeds, siteId });

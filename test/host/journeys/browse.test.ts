@@ -140,3 +140,24 @@ journey("Knowledge: assign a data category to a draft from the org's category tr
   const draft = emulator.seeded.store.liveRecords("Knowledge__kav").find((v) => v.Title === "Book an on-site engineer" && v.PublishStatus === "Draft")!;
   assert.ok(emulator.seeded.store.liveRecords("Knowledge__DataCategorySelection").some((s) => s.ParentId === draft.Id && s.DataCategoryName === "Routers"));
 });
+
+journey("SOQL: New SOQL Query opens a SOQL editor that completes fields and relationship paths", async ({ ui, workbench }) => {
+  const page = workbench.page;
+  await ui.runCommand("CRM: New SOQL Query on Object");
+  await ui.pick("Which object", "Contact");
+  await ui.statusBarText(/^SOQL$/);
+  const editor = page.locator(".part.editor .monaco-editor").first();
+  await editor.click();
+  await page.keyboard.press("Control+A");
+  await page.keyboard.press("Delete");
+  await page.keyboard.type("SELECT Id FROM Contact");
+  for (let i = 0; i < " FROM Contact".length; i++) await page.keyboard.press("ArrowLeft");
+  await page.keyboard.type(", Account.Ow");
+  await page.keyboard.press("Control+Space");
+  const suggestions = page.locator(".editor-widget.suggest-widget .monaco-list-row .label-name");
+  await suggestions.first().waitFor({ timeout: 15_000 });
+  const labels = await suggestions.allInnerTexts();
+  assert.ok(labels.some((l) => /^Owner/.test(l)), labels.join(", "));
+  await ui.screenshot("09-soql-completion");
+  await page.keyboard.press("Escape");
+});

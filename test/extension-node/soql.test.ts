@@ -1,0 +1,86 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Crm } from "../../src/client";
+import { ObjectsModel, type ObjectDetails } from "../../src/views/objectsModel";
+import type { SoqlCatalog } from "../../src/soql/catalog";
+import { completionsAt } from "../../src/soql/completion";
+import { splitStatements } from "../../src/soql/statements";
+import { useEmulator, demoClient } from "../helpers/emulator";
+import { MemoryState } from "./fakes";
+
+const emu = useEmulator();
+let catalogPromise: Promise<SoqlCatalog> | undefined;
+const cached = new Map<string, ObjectDetails>();
+
+/** A catalog of the demo org with a few objects' describes cached (built once, lazily). */
+const getCatalog = () => (catalogPromise ??= (async (): Promise<SoqlCatalog> => {
+  const c: Crm = await demoClient(emu());
+  const model = new ObjectsModel({ describeGlobal: (s) => c.getAllSobjects({ ifModifiedSince: s }), describe: async (n) => (await c.describeObject(n))! }, new MemoryState(), "k");
+  const objects = await model.objects();
+  for (const name of ["Account", "Contact", "User", "Case", "Invoice__c"]) cached.set(name, await model.details(name));
+  return {
+    objects: () => objects,
+    fields: (name) => cached.get(name)?.fields,
+    childRelationships: (name) => cached.get(name)?.childRelationships,
+  };
+})());
+
+/** Completions at the `|` in the text. */
+async function at(textWithCursor: string) {
+  const offset = textWithCursor.indexOf("|");
+  const result = completionsAt(textWithCursor.replace("|", ""), offset, await getCatalog());
+  return { ...result, labels: result.items.map((i) => i.label) };
+}
+
+test("statements split on semicolons and blank lines, not inside strings", async () => {
+  const doc = "SELECT Id FROM Account;\nSELECT Name FROM Contact WHERE Name = 'a;b'\n\n// note\n\nSELECT Id FROM Case";
+  assert.deepEqual(splitStatements(doc).map((s) => s.text), ["SELECT Id FROM Account", "SELECT Name FROM Contact WHERE Name = 'a;b'", "SELECT Id FROM Case"]);
+  assert.equal(doc.slice(splitStatements(doc)[2]!.start, splitStatements(doc)[2]!.start + 6), "SELECT");
+});
+
+test("keywords at the start, objects after FROM, the FROM keyword after a select list", async () => {
+  assert.deepEqual((await at("|")).labels, ["SELECT", "FIND"]);
+  const objects = await at("SELECT Id FROM Acc|");
+  assert.ok(objects.labels.includes("Account") && objects.labels.includes("Invoice__c"));
+  assert.equal(objects.replaceFrom, "SELECT Id FROM ".length, "the typed prefix is replaced");
+  assert.ok((await at("SELECT Id |")).labels.includes("FROM"));
+});
+
+test("fields of the FROM object in the select list, even when FROM comes after the cursor", async () => {
+  const r = await at("SELECT Id, | FROM Contact");
+  assert.ok(r.labels.includes("LastName") && r.labels.includes("Account.") && r.labels.includes("COUNT()"));
+  assert.match(r.items.find((i) => i.label === "AccountId")!.detail!, /→ Account/);
+});
+
+test("relationship paths at any depth, asking for the describes they need", async () => {
+  const r = await at("SELECT Account.Owner.| FROM Contact");
+  assert.ok(r.labels.includes("Username") && r.labels.includes("Manager."), r.labels.join(","));
+  assert.equal(r.replaceFrom, "SELECT Account.Owner.".length);
+  const missing = await at("SELECT Account.RecordType.| FROM Contact");
+  assert.deepEqual(missing.needs, [], "RecordType is not a relationship of Account in the demo org");
+  const uncached = await at("SELECT Parent.| FROM FeedItem");
+  assert.deepEqual(uncached.needs, ["FeedItem"], "an uncached describe is asked for");
+});
+
+test("child relationships after FROM in a subquery, and the child object's fields inside it", async () => {
+  assert.ok((await at("SELECT Id, (SELECT Id FROM |) FROM Account")).labels.includes("Contacts"));
+  const inner = await at("SELECT Id, (SELECT | FROM Contacts) FROM Account");
+  assert.ok(inner.labels.includes("LastName") && !inner.labels.includes("AnnualRevenue"), "the subquery's object is Contact");
+});
+
+test("picklist values after =, IN and INCLUDES; date literals after date fields; TRUE/FALSE for booleans", async () => {
+  assert.deepEqual((await at("SELECT Id FROM Case WHERE Status = |")).labels, ["'New'", "'Working'", "'Escalated'", "'Closed'"]);
+  assert.ok((await at("SELECT Id FROM Case WHERE Status IN ('New', |")).labels.includes("'Closed'"));
+  assert.ok((await at("SELECT Id FROM Invoice__c WHERE Tags__c INCLUDES (|")).labels.includes("'Export'"));
+  assert.ok((await at("SELECT Id FROM Account WHERE CreatedDate > |")).labels.includes("LAST_N_DAYS:"));
+  assert.deepEqual((await at("SELECT Id FROM Case WHERE IsClosed = |")).labels, ["TRUE", "FALSE"]);
+});
+
+test("fields after WHERE and AND, operators after a field, ORDER BY directions", async () => {
+  assert.ok((await at("SELECT Id FROM Account WHERE |")).labels.includes("BillingCity"));
+  assert.ok((await at("SELECT Id FROM Account WHERE Name != null AND |")).labels.includes("Industry"));
+  assert.ok((await at("SELECT Id FROM Account WHERE Name |")).labels.includes("LIKE"));
+  assert.ok((await at("SELECT Id FROM Account ORDER BY |")).labels.includes("Name"));
+  assert.ok((await at("SELECT Id FROM Account ORDER BY Name |")).labels.includes("NULLS LAST"));
+  assert.ok((await at("SELECT Id FROM Account |")).labels.includes("WHERE"));
+});

@@ -5,12 +5,13 @@
 import * as esbuild from "esbuild";
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
+import { createRequire } from "node:module";
 
 const watch = process.argv.includes("--watch");
 const production = !watch && !process.argv.includes("--dev");
 
 /** Size budgets from DESIGN.md §7, in bytes, for minified production builds. */
-const budgets = { "dist/extension.js": 400_000, "dist/client.js": 200_000, "dist/client.mjs": 200_000 };
+const budgets = { "dist/extension.js": 400_000, "dist/client.js": 200_000, "dist/client.mjs": 200_000, "dist/soql-parser.js": 300_000 };
 
 const common = {
   bundle: true,
@@ -36,7 +37,12 @@ const webviewEntries = existsSync(webviewDir)
   : [];
 
 const groups = [
-  { ...common, entryPoints: ["src/extension.ts"], outfile: "dist/extension.js", platform: "node", format: "cjs", external: ["vscode"], alias: clientAliases },
+  {
+    ...common, entryPoints: ["src/extension.ts"], outfile: "dist/extension.js", platform: "node", format: "cjs",
+    external: ["vscode", "./soql-parser.js"], alias: { ...clientAliases, "@jetstreamapp/soql-parser-js": "./scripts/bundle-stubs/soql-parser-runtime.cjs" },
+  },
+  // The SOQL parser, loaded by the extension on first use (see src/soql/parser.ts).
+  { ...common, entryPoints: [createRequire(import.meta.url).resolve("@jetstreamapp/soql-parser-js")], outfile: "dist/soql-parser.js", platform: "node", format: "cjs" },
   { ...common, entryPoints: ["src/client/index.ts"], outfile: "dist/client.js", platform: "node", format: "cjs", alias: clientAliases },
   { ...common, entryPoints: ["src/client/index.ts"], outfile: "dist/client.mjs", platform: "node", format: "esm", alias: clientAliases,
     // axios and js-yaml are bundled as CommonJS-free ESM, but Node built-ins still need `require` in ESM output.

@@ -9,7 +9,9 @@ import { OrgStatusBar } from "./connections/statusBar";
 import { Log } from "./platform/log";
 import { Redactor } from "./platform/redact";
 import { readSettings } from "./platform/settings";
+import { SoqlCatalogCache } from "./soql/catalogCache";
 import { SoqlCompletionProvider } from "./soql/completionProvider";
+import { SoqlDiagnostics } from "./soql/diagnosticsProvider";
 import { ActiveOrg } from "./views/activeOrg";
 import { FeedsTreeProvider } from "./views/feedsView";
 import { KnowledgeTreeProvider } from "./views/knowledgeView";
@@ -34,6 +36,8 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
     const settings = readSettings();
     return { pageSize: settings.knowledgePageSize, sobject: settings.knowledgeSobject };
   });
+  const soqlCatalog = new SoqlCatalogCache(objects);
+  const soqlDiagnostics = new SoqlDiagnostics(soqlCatalog);
   const siteId = () => readSettings().feedSiteId || undefined;
   const feeds = new FeedsTreeProvider(active, siteId);
   context.subscriptions.push(
@@ -54,7 +58,12 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
     vscode.window.createTreeView("crm.objects", { treeDataProvider: objects, showCollapseAll: true }),
     vscode.window.createTreeView("crm.knowledge", { treeDataProvider: knowledge, showCollapseAll: true, canSelectMany: true }),
     vscode.workspace.registerTextDocumentContentProvider(DESCRIBE_SCHEME, new DescribeDocuments(active)),
-    vscode.languages.registerCompletionItemProvider({ language: "soql" }, new SoqlCompletionProvider(objects, active.onDidChange), ".", " ", "(", ",", "'"),
+    vscode.languages.registerCompletionItemProvider({ language: "soql" }, new SoqlCompletionProvider(soqlCatalog), ".", " ", "(", ",", "'"),
+    soqlDiagnostics,
+    active.onDidChange(() => {
+      soqlCatalog.clear();
+      soqlDiagnostics.refreshAll();
+    }),
     new OrgStatusBar(manager),
   );
   registerCommands(context, { manager, log, redactor, active, objects, knowledge, feeds, siteId });

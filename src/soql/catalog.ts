@@ -1,5 +1,6 @@
 /** What the SOQL features know about an org, from its cached describes. Kept vscode-free. */
 import type { ChildRelationshipSummary, FieldSummary } from "../views/objectsModel";
+import type { Scope } from "./statements";
 
 export interface SoqlCatalog {
   /** Every object of the org (empty until describe global is cached). */
@@ -27,4 +28,19 @@ export function walkPath(catalog: SoqlCatalog, from: string, parts: string[]): {
     current = ref.referenceTo[0];
   }
   return { object: current };
+}
+
+/** The object a scope reads: a child relationship's object in a relationship subquery, else the FROM object. */
+export function objectOfScope(catalog: SoqlCatalog, scopes: Scope[], index: number, needs: Set<string>): string | undefined {
+  const scope = scopes[index]!;
+  if (!scope.from) return undefined;
+  if (scope.subquery) {
+    const parent = objectOfScope(catalog, scopes, scope.parent, needs);
+    const children = parent ? catalog.childRelationships(parent) : undefined;
+    if (parent && !children) needs.add(parent);
+    const child = children?.find((c) => c.relationshipName.toLowerCase() === scope.from!.toLowerCase());
+    if (child) return child.childSObject;
+    // A semi-join (`Id IN (SELECT … FROM Object)`) names an object, not a relationship.
+  }
+  return findObject(catalog, scope.from);
 }

@@ -1,6 +1,6 @@
 /** SOQL completion from the org's cached describes: pure, so it is tested in Node. */
-import { findObject, walkPath, type SoqlCatalog } from "./catalog";
-import { tokenize, type Scope, type Token } from "./statements";
+import { objectOfScope, walkPath, type SoqlCatalog } from "./catalog";
+import { tokenize, type Token } from "./statements";
 
 export type CompletionKind = "keyword" | "object" | "field" | "relationship" | "childRelationship" | "value" | "function" | "dateLiteral";
 
@@ -39,21 +39,6 @@ function clauseOf(tokens: Token[], scope: number): string {
     if (CLAUSES.includes(word)) return word;
   }
   return "";
-}
-
-/** The object a scope queries: its FROM object, or for a subquery the child relationship's object. */
-function scopeObject(catalog: SoqlCatalog, scopes: Scope[], index: number, needs: Set<string>): string | undefined {
-  const scope = scopes[index]!;
-  if (!scope.from) return undefined;
-  if (!scope.subquery) return findObject(catalog, scope.from) ?? scope.from;
-  const parent = scopeObject(catalog, scopes, scope.parent, needs);
-  if (!parent) return undefined;
-  const children = catalog.childRelationships(parent);
-  if (!children) {
-    needs.add(parent);
-    return undefined;
-  }
-  return children.find((c) => c.relationshipName.toLowerCase() === scope.from!.toLowerCase())?.childSObject;
 }
 
 function fieldItems(catalog: SoqlCatalog, object: string, needs: Set<string>, withRelationships = true): SoqlCompletion[] {
@@ -99,7 +84,7 @@ export function completionsAt(statement: string, offset: number, catalog: SoqlCa
   if (!context.length) return result(keywords("SELECT", "FIND"));
   const clause = clauseOf(context, scopeIndex);
   const prev = context[context.length - 1]!;
-  const object = scopeObject(catalog, scopes, scopeIndex, needs);
+  const object = objectOfScope(catalog, scopes, scopeIndex, needs);
 
   // A relationship path: complete the fields of the object at its end.
   if (typing?.text.includes(".") && object && ["SELECT", "WHERE", "HAVING", "ORDER BY", "GROUP BY"].includes(clause)) {
@@ -111,7 +96,7 @@ export function completionsAt(statement: string, offset: number, catalog: SoqlCa
   if (clause === "FROM" && upper(prev) === "FROM") {
     const scope = scopes[scopeIndex]!;
     if (scope.subquery) {
-      const parent = scopeObject(catalog, scopes, scope.parent, needs);
+      const parent = objectOfScope(catalog, scopes, scope.parent, needs);
       const children = parent ? catalog.childRelationships(parent) : undefined;
       if (parent && !children) needs.add(parent);
       return result((children ?? []).map((c) => ({ label: c.relationshipName, kind: "childRelationship" as const, detail: `${c.childSObject} (${c.field})` })));

@@ -1,8 +1,6 @@
 /** Completion in .soql documents against the active org's cached describes. */
 import * as vscode from "vscode";
-import type { ObjectDetails } from "../views/objectsModel";
-import type { ObjectsTreeProvider } from "../views/objectsView";
-import type { SoqlCatalog } from "./catalog";
+import type { SoqlCatalogCache } from "./catalogCache";
 import { completionsAt, type CompletionKind } from "./completion";
 import { splitStatements } from "./statements";
 
@@ -12,44 +10,8 @@ function itemKind(kind: CompletionKind): vscode.CompletionItemKind {
   return { keyword: K.Keyword, object: K.Class, field: K.Field, relationship: K.Reference, childRelationship: K.Module, value: K.EnumMember, function: K.Function, dateLiteral: K.Constant }[kind];
 }
 
-/** A synchronous view of describes already fetched, filled on demand from the Objects models. */
-class CatalogCache implements SoqlCatalog {
-  private objectList: { name: string; label: string }[] = [];
-  private readonly details = new Map<string, ObjectDetails>();
-  constructor(private readonly tree: ObjectsTreeProvider) {}
-
-  async prepare(): Promise<void> {
-    if (!this.objectList.length) this.objectList = await (await this.tree.current()).objects();
-  }
-  async load(names: string[]): Promise<void> {
-    const model = await this.tree.current();
-    await Promise.all(names.filter((n) => !this.details.has(n)).map(async (n) => {
-      try {
-        this.details.set(n, await model.details(n));
-      } catch {
-        // an unknown object simply has no fields to offer
-      }
-    }));
-  }
-  objects = () => this.objectList;
-  fields = (name: string) => this.details.get(this.canonical(name))?.fields;
-  childRelationships = (name: string) => this.details.get(this.canonical(name))?.childRelationships;
-  private canonical(name: string): string {
-    return this.objectList.find((o) => o.name.toLowerCase() === name.toLowerCase())?.name ?? name;
-  }
-  clear(): void {
-    this.objectList = [];
-    this.details.clear();
-  }
-}
-
 export class SoqlCompletionProvider implements vscode.CompletionItemProvider {
-  private readonly catalog: CatalogCache;
-
-  constructor(objects: ObjectsTreeProvider, onOrgChange: vscode.Event<unknown>) {
-    this.catalog = new CatalogCache(objects);
-    onOrgChange(() => this.catalog.clear());
-  }
+  constructor(private readonly catalog: SoqlCatalogCache) {}
 
   async provideCompletionItems(document: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): Promise<vscode.CompletionItem[]> {
     const offset = document.offsetAt(position);

@@ -84,3 +84,37 @@ test("fields after WHERE and AND, operators after a field, ORDER BY directions",
   assert.ok((await at("SELECT Id FROM Account ORDER BY Name |")).labels.includes("NULLS LAST"));
   assert.ok((await at("SELECT Id FROM Account |")).labels.includes("WHERE"));
 });
+
+async function diagnostics(doc: string) {
+  const { diagnose } = await import("../../src/soql/diagnostics");
+  const result = diagnose(doc, await getCatalog());
+  return { ...result, found: result.diagnostics.map((d) => ({ text: doc.slice(d.start, d.end), message: d.message, severity: d.severity })) };
+}
+
+test("syntax errors get the exact range of the offending token", async () => {
+  const { found } = await diagnostics("SELECT Id FORM Account");
+  assert.deepEqual(found, [{ text: "Account", message: "Unexpected 'Account'; expected FROM", severity: "error" }]);
+});
+
+test("unknown objects, fields and relationships are warnings; valid queries have none", async () => {
+  assert.deepEqual((await diagnostics("SELECT Id, Name, Owner.Name, (SELECT LastName FROM Contacts) FROM Account WHERE Industry = 'Energy' ORDER BY Name")).found, []);
+  assert.deepEqual((await diagnostics("SELECT Id FROM Acount")).found, [{ text: "Acount", message: "Unknown object 'Acount' in this org", severity: "warning" }]);
+  assert.deepEqual((await diagnostics("SELECT Id, Nmae FROM Account")).found, [{ text: "Nmae", message: "No field 'Nmae' on Account", severity: "warning" }]);
+  assert.deepEqual((await diagnostics("SELECT Id FROM Contact WHERE Acount.Name = 'x'")).found, [{ text: "Acount.Name", message: "No relationship 'Acount' on the path Acount.Name", severity: "warning" }]);
+  assert.deepEqual((await diagnostics("SELECT Id, (SELECT Nope FROM Contacts) FROM Account")).found.map((f) => f.text), ["Nope"]);
+});
+
+test("aggregates with aliases, date literals, semi-joins and several statements are understood", async () => {
+  const doc = "SELECT Status, COUNT(Id) n FROM Case WHERE CreatedDate = LAST_N_DAYS:30 GROUP BY Status;\n\nSELECT Id FROM Contact WHERE AccountId IN (SELECT Id FROM Account WHERE Name LIKE 'A%')";
+  assert.deepEqual((await diagnostics(doc)).found, []);
+  const second = "SELECT Id FROM Account\n\nSELECT Bogus FROM Contact";
+  const { diagnostics: list } = await diagnostics(second);
+  assert.equal(list.length, 1);
+  assert.equal(second.slice(list[0]!.start, list[0]!.end), "Bogus", "ranges are in document offsets across statements");
+});
+
+test("a describe that is not cached is asked for, not guessed", async () => {
+  const { found, needs } = await diagnostics("SELECT Id, Whatever FROM FeedItem");
+  assert.deepEqual(found, []);
+  assert.deepEqual(needs, ["FeedItem"]);
+});

@@ -141,7 +141,7 @@ journey("Knowledge: assign a data category to a draft from the org's category tr
   assert.ok(emulator.seeded.store.liveRecords("Knowledge__DataCategorySelection").some((s) => s.ParentId === draft.Id && s.DataCategoryName === "Routers"));
 });
 
-journey("SOQL: New SOQL Query opens a SOQL editor that completes fields and relationship paths", async ({ ui, workbench }) => {
+journey("SOQL: New SOQL Query opens a SOQL editor that completes fields and relationship paths and marks mistakes", async ({ ui, workbench }) => {
   const page = workbench.page;
   await ui.runCommand("CRM: New SOQL Query on Object");
   await ui.pick("Which object", "Contact");
@@ -160,4 +160,11 @@ journey("SOQL: New SOQL Query opens a SOQL editor that completes fields and rela
   assert.ok(labels.some((l) => /^Owner/.test(l)), labels.join(", "));
   await ui.screenshot("09-soql-completion");
   await page.keyboard.press("Escape");
+  // Mistakes are marked as you type: an unknown field as a warning, a syntax error as an error.
+  await page.keyboard.press("Control+A");
+  await page.keyboard.type("SELECT Id, Nmae FROM Contact");
+  await editor.locator(".squiggly-warning").first().waitFor({ timeout: 15_000 });
+  await page.keyboard.press("Control+A");
+  await page.keyboard.type("SELECT Id FORM Contact");
+  await editor.locator(".squiggly-error").first().waitFor({ timeout: 15_000 });
 });

@@ -12,6 +12,7 @@ import { readSettings } from "./platform/settings";
 import { SoqlCatalogCache } from "./soql/catalogCache";
 import { SoqlCompletionProvider } from "./soql/completionProvider";
 import { SoqlDiagnostics } from "./soql/diagnosticsProvider";
+import { SoqlFormatter, SoqlHoverProvider } from "./soql/editorProviders";
 import { ActiveOrg } from "./views/activeOrg";
 import { FeedsTreeProvider } from "./views/feedsView";
 import { KnowledgeTreeProvider } from "./views/knowledgeView";
@@ -59,6 +60,8 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
     vscode.window.createTreeView("crm.knowledge", { treeDataProvider: knowledge, showCollapseAll: true, canSelectMany: true }),
     vscode.workspace.registerTextDocumentContentProvider(DESCRIBE_SCHEME, new DescribeDocuments(active)),
     vscode.languages.registerCompletionItemProvider({ language: "soql" }, new SoqlCompletionProvider(soqlCatalog), ".", " ", "(", ",", "'"),
+    vscode.languages.registerHoverProvider({ language: "soql" }, new SoqlHoverProvider(soqlCatalog)),
+    vscode.languages.registerDocumentFormattingEditProvider({ language: "soql" }, new SoqlFormatter()),
     soqlDiagnostics,
     active.onDidChange(() => {
       soqlCatalog.clear();
@@ -66,7 +69,13 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
     }),
     new OrgStatusBar(manager),
   );
-  registerCommands(context, { manager, log, redactor, active, objects, knowledge, feeds, siteId });
+  const clearDescribeCache = () => {
+    manager.clearCaches();
+    objects.clear();
+    soqlCatalog.clear();
+    soqlDiagnostics.refreshAll();
+  };
+  registerCommands(context, { manager, log, redactor, active, objects, knowledge, feeds, siteId, clearDescribeCache });
   const demoHelper = process.env.CRM_DEMO_HELPER;
   if (demoHelper) void importDemoHelper(registry, demoHelper).catch((err: unknown) => log.error("importing the demo org's helper file failed", err));
   log.info(`CRM Explorer ${String(context.extension.packageJSON.version)} activated`);

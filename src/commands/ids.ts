@@ -50,6 +50,7 @@ export const COMMAND_IDS = [
   "crm.record.create",
   "crm.record.update",
   "crm.record.search",
+  "crm.soql.clearDescribeCache",
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

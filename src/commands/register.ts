@@ -18,6 +18,8 @@ export interface CommandDeps extends OrgCommandDeps {
   knowledge: KnowledgeTreeProvider;
   feeds: FeedsTreeProvider;
   siteId: () => string | undefined;
+  /** Forgets every cached describe (sessions, Objects view, SOQL features). */
+  clearDescribeCache: () => void;
 }
 
 export function registerCommands(context: vscode.ExtensionContext, deps: CommandDeps): void {
@@ -28,6 +30,10 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
     ...feedCommands(deps.active, deps.feeds, deps.siteId),
     ...recordCommands(deps.active, deps.objects),
     "crm.log.show": () => deps.log.show(),
+    "crm.soql.clearDescribeCache": () => {
+      deps.clearDescribeCache();
+      vscode.window.setStatusBarMessage("CRM describe cache cleared", 3000);
+    },
   };
   for (const id of COMMAND_IDS) {
     context.subscriptions.push(vscode.commands.registerCommand(id, wrapCommand(id, handlers[id], deps)));

@@ -100,6 +100,11 @@ export class OrgManager implements Disposable {
     this.usageChanged.fire(key);
   }
 
+  /** Drops the cached describes of every open session. */
+  clearCaches(): void {
+    for (const session of this.sessions.values()) session.clearCaches();
+  }
+
   async activeSession(): Promise<OrgSession | undefined> {
     const key = this.registry.activeKey;
     return key ? this.session(key) : undefined;

@@ -62,6 +62,12 @@ export class ObjectsTreeProvider implements vscode.TreeDataProvider<Node>, vscod
     this.changed.fire(node);
   }
 
+  /** Forgets every org's objects and describes (they are fetched again when shown). */
+  clear(): void {
+    this.models.clear();
+    this.changed.fire(undefined);
+  }
+
   async reload(): Promise<void> {
     await Promise.all(this.active.shown().map(async (o) => (await this.current(o.key)).objects(true)));
     this.changed.fire(undefined);

@@ -118,3 +118,32 @@ test("a describe that is not cached is asked for, not guessed", async () => {
   assert.deepEqual(found, []);
   assert.deepEqual(needs, ["FeedItem"]);
 });
+
+test("hover names a field's label, type, length, references and help text, through relationship paths", async () => {
+  const { hoverAt } = await import("../../src/soql/hoverFormat");
+  const catalog = await getCatalog();
+  const text = "SELECT Account.Name, LeadSource FROM Contact";
+  const path = hoverAt(text, text.indexOf("Account.Name") + 9, catalog)!;
+  assert.equal(text.slice(path.start, path.end), "Account.Name");
+  assert.match(path.markdown, /^\*\*Name\*\* `Account\.Name`/);
+  const pick = hoverAt(text, text.indexOf("LeadSource") + 2, catalog)!;
+  assert.match(pick.markdown, /Type: picklist \(255\)/);
+  assert.match(pick.markdown, /Values: Web, Phone Inquiry, Partner Referral, Other/);
+  const ref = hoverAt("SELECT AccountId FROM Contact", 9, catalog)!;
+  assert.match(ref.markdown, /References: Account \(as `Account`\)/);
+  assert.match(hoverAt(text, text.indexOf("Contact") + 1, catalog)!.markdown, /\*\*Contact\*\* `Contact`/);
+  assert.equal(hoverAt(text, 2, catalog), undefined, "keywords have no hover");
+});
+
+test("Format Document formats each valid statement, round-trip safe, and leaves broken ones alone", async () => {
+  const { formatDocument } = await import("../../src/soql/hoverFormat");
+  const { parseQuery } = await import("@jetstreamapp/soql-parser-js");
+  const doc = "select id, name, (select id from contacts) from account where name = 'a' and type = 'b' order by name limit 5\n\nSELECT Id FORM Broken";
+  const edits = formatDocument(doc);
+  assert.equal(edits.length, 1, "the broken statement is left alone");
+  const edit = edits[0]!;
+  assert.equal(doc.slice(edit.start, edit.end), doc.split("\n\n")[0]);
+  assert.match(edit.text, /^SELECT id, name,\n\t\(\n\t\tSELECT id\n\t\tFROM contacts\n\t\)\nFROM account\nWHERE name = 'a'\n\tAND type = 'b'/);
+  assert.deepEqual(parseQuery(edit.text), parseQuery(doc.split("\n\n")[0]!), "the formatted query means the same");
+  assert.deepEqual(formatDocument(edit.text), [], "formatting is stable");
+});

@@ -167,4 +167,14 @@ journey("SOQL: New SOQL Query opens a SOQL editor that completes fields and rela
   await page.keyboard.press("Control+A");
   await page.keyboard.type("SELECT Id FORM Contact");
   await editor.locator(".squiggly-error").first().waitFor({ timeout: 15_000 });
+  // Hover names the field; Format Document lays the query out.
+  await page.keyboard.press("Control+A");
+  await page.keyboard.type("select id, leadsource from contact where leadsource = 'Web'");
+  await editor.locator(".view-line span span", { hasText: /^leadsource$/ }).first().hover();
+  const hover = page.locator(".monaco-hover:visible, .monaco-resizable-hover:visible").first();
+  await hover.waitFor({ timeout: 15_000 });
+  assert.match(await hover.innerText(), /Lead Source[\s\S]*picklist/);
+  await page.keyboard.press("Escape");
+  await ui.runCommand("Format Document");
+  await page.waitForFunction(() => (document.querySelector(".part.editor .monaco-editor .view-lines")?.textContent ?? "").replace(/\u00a0/g, " ").includes("FROM contact"), undefined, { timeout: 15_000 });
 });

@@ -1,0 +1,61 @@
+/** Hover facts and formatting for SOQL: pure, tested in Node. */
+import { objectOfScope, walkPath, type SoqlCatalog } from "./catalog";
+import { soqlParser } from "./parser";
+import { splitStatements, tokenize } from "./statements";
+
+export interface HoverInfo {
+  start: number;
+  end: number;
+  markdown: string;
+}
+
+/** What a word of a statement names: a field (through its path) or the FROM object. */
+export function hoverAt(statement: string, offset: number, catalog: SoqlCatalog): HoverInfo | undefined {
+  const { tokens, scopes } = tokenize(statement);
+  const token = tokens.find((t) => t.kind === "word" && offset >= t.start && offset <= t.end);
+  if (!token) return undefined;
+  const scope = scopes[token.scope]!;
+  const needs = new Set<string>();
+  if (scope.fromToken === token) {
+    const object = objectOfScope(catalog, scopes, token.scope, needs);
+    const label = catalog.objects().find((o) => o.name === object)?.label;
+    return object ? { start: token.start, end: token.end, markdown: `**${label ?? object}** \`${object}\`${scope.subquery && object.toLowerCase() !== token.text.toLowerCase() ? `\n\nChild relationship \`${token.text}\`` : ""}` } : undefined;
+  }
+  const object = objectOfScope(catalog, scopes, token.scope, needs);
+  if (!object) return undefined;
+  const parts = token.text.replace(/\.$/, "").split(".");
+  const walked = walkPath(catalog, object, parts.slice(0, -1));
+  const field = walked.object ? catalog.fields(walked.object)?.find((f) => f.name.toLowerCase() === parts[parts.length - 1]!.toLowerCase()) : undefined;
+  if (!field) return undefined;
+  const lines = [`**${field.label}** \`${walked.object}.${field.name}\``, ""];
+  lines.push(`- Type: ${field.type}${field.length ? ` (${field.length})` : ""}${field.required ? " · required" : ""}${field.unique ? " · unique" : ""}${field.externalId ? " · external ID" : ""}`);
+  if (field.referenceTo.length) lines.push(`- References: ${field.referenceTo.join(", ")}${field.relationshipName ? ` (as \`${field.relationshipName}\`)` : ""}`);
+  if (field.picklistValues.length) lines.push(`- Values: ${field.picklistValues.slice(0, 15).join(", ")}${field.picklistValues.length > 15 ? ", …" : ""}`);
+  if (field.helpText) lines.push("", field.helpText);
+  return { start: token.start, end: token.end, markdown: lines.join("\n") };
+}
+
+export interface TextEdit {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/**
+ * Formats every statement that parses, through the parser's composer; a statement that does not parse
+ * is left exactly as it is. Only edits that keep the query the same (re-parsed equal) are returned.
+ */
+export function formatDocument(doc: string): TextEdit[] {
+  const { parseQuery, formatQuery } = soqlParser();
+  const edits: TextEdit[] = [];
+  for (const { text, start } of splitStatements(doc)) {
+    if (/^FIND\b/i.test(text)) continue;
+    try {
+      const formatted = formatQuery(text, { fieldMaxLineLength: 80 });
+      if (formatted !== text && JSON.stringify(parseQuery(formatted)) === JSON.stringify(parseQuery(text))) edits.push({ start, end: start + text.length, text: formatted });
+    } catch {
+      // not valid SOQL: the diagnostics say why; formatting leaves it alone
+    }
+  }
+  return edits;
+}

@@ -3,7 +3,7 @@
 //   node esbuild.mjs --dev      development (sourcemaps, not minified)
 //   node esbuild.mjs --watch    development, rebuilding on change
 import * as esbuild from "esbuild";
-import { existsSync, readdirSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
 
@@ -12,6 +12,9 @@ const production = !watch && !process.argv.includes("--dev");
 
 /** Size budgets from DESIGN.md §7, in bytes, for minified production builds. */
 const budgets = { "dist/extension.js": 400_000, "dist/client.js": 200_000, "dist/client.mjs": 200_000, "dist/soql-parser.js": 300_000 };
+/** Each panel's script loads on every panel open, so it stays small too (our own budget, not in DESIGN.md). */
+const WEBVIEW_BUDGET = 150_000;
+const budgetOf = (file) => budgets[file] ?? (file.startsWith("dist/webview/") && file.endsWith(".js") ? WEBVIEW_BUDGET : undefined);
 
 const common = {
   bundle: true,
@@ -52,12 +55,19 @@ const groups = [
     : []),
 ];
 
+/** The codicon font and its stylesheet, served to the webviews from dist/ (node_modules is not packaged). */
+function copyCodicons() {
+  const source = path.dirname(createRequire(import.meta.url).resolve("@vscode/codicons/dist/codicon.css"));
+  mkdirSync("dist/webview/codicons", { recursive: true });
+  for (const file of ["codicon.css", "codicon.ttf"]) copyFileSync(path.join(source, file), path.join("dist/webview/codicons", file));
+}
+
 function report(results) {
   let overBudget = false;
   for (const result of results) {
     for (const [file, out] of Object.entries(result.metafile.outputs)) {
       if (file.endsWith(".map")) continue;
-      const budget = budgets[file];
+      const budget = budgetOf(file);
       const over = production && budget !== undefined && out.bytes > budget;
       overBudget ||= over;
       const note = budget ? ` (budget ${(budget / 1000).toFixed(0)} KB${over ? ", OVER" : ""})` : "";
@@ -67,6 +77,7 @@ function report(results) {
   return overBudget;
 }
 
+copyCodicons();
 if (watch) {
   const contexts = await Promise.all(
     groups.map((g) => esbuild.context({ ...g, plugins: [{ name: "report", setup: (b) => b.onEnd((r) => r.metafile && report([r])) }] })),

@@ -18,6 +18,7 @@ import { FeedsTreeProvider } from "./views/feedsView";
 import { KnowledgeTreeProvider } from "./views/knowledgeView";
 import { ObjectsTreeProvider } from "./views/objectsView";
 import { OrgsTreeProvider } from "./views/orgsView";
+import { OrgInfoPanels } from "./webviews/orgInfoPanel";
 
 /** What the extension exposes to its in-host tests. */
 export interface CrmExplorerApi {
@@ -41,6 +42,7 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
   const soqlDiagnostics = new SoqlDiagnostics(soqlCatalog);
   const siteId = () => readSettings().feedSiteId || undefined;
   const feeds = new FeedsTreeProvider(active, siteId);
+  const orgInfo = new OrgInfoPanels({ extensionUri: context.extensionUri, manager, log, redactor });
   context.subscriptions.push(
     log,
     registry,
@@ -50,6 +52,7 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
     objects,
     knowledge,
     feeds,
+    orgInfo,
     vscode.window.createTreeView("crm.feeds", { treeDataProvider: feeds, showCollapseAll: true }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration("crm.feed.siteId")) void feeds.refresh();
@@ -75,7 +78,7 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
     soqlCatalog.clear();
     soqlDiagnostics.refreshAll();
   };
-  registerCommands(context, { manager, log, redactor, active, objects, knowledge, feeds, siteId, clearDescribeCache });
+  registerCommands(context, { manager, log, redactor, orgInfo, active, objects, knowledge, feeds, siteId, clearDescribeCache });
   const demoHelper = process.env.CRM_DEMO_HELPER;
   if (demoHelper) void importDemoHelper(registry, demoHelper).catch((err: unknown) => log.error("importing the demo org's helper file failed", err));
   log.info(`CRM Explorer ${String(context.extension.packageJSON.version)} activated`);

@@ -9,6 +9,7 @@ export const COMMAND_IDS = [
   "crm.org.rename",
   "crm.org.remove",
   "crm.org.openInBrowser",
+  "crm.org.showInfo",
   "crm.log.show",
   "crm.objects.refresh",
   "crm.objects.filter",

@@ -3,7 +3,7 @@ import * as vscode from "vscode";
 import { addOrgSteps, loginUrlOf, newOrgFromAnswers, runFlow, type AnswerKey, type Answers } from "../connections/addOrgFlow";
 import { browserSignIn } from "../connections/browserSignIn";
 import { DEMO_ORG } from "../connections/demo";
-import type { NewOrg, OrgManager } from "../connections/orgManager";
+import { NotSignedInError, type NewOrg, type OrgManager } from "../connections/orgManager";
 import { METHOD_LABELS, type OrgRecord } from "../connections/orgRegistry";
 import { quickInputFlow } from "../connections/quickInputFlow";
 import { displayCliOrg, listCliOrgs } from "../connections/sfCli";
@@ -18,6 +18,7 @@ export interface OrgCommandDeps {
   manager: OrgManager;
   log: Log;
   redactor: Redactor;
+  orgInfo: { show(org: OrgRecord): void };
 }
 
 /** The org a command is for: the tree node it was invoked on, a key, or one picked from the palette. */
@@ -164,6 +165,12 @@ export function orgCommands(deps: OrgCommandDeps): Record<Extract<CommandId, `cr
     "crm.org.openInBrowser": async (arg) => {
       const org = await resolveOrg(manager, arg, "Open which org in the browser?");
       await vscode.env.openExternal(vscode.Uri.parse(`${org.instanceUrl}/lightning/page/home`));
+    },
+    "crm.org.showInfo": async (arg) => {
+      // From the palette or the status bar: the active org, the one people mean.
+      const org = await resolveOrg(manager, arg ?? manager.registry.activeKey, "Show the limits and user of which org?");
+      if (!org.signedIn) throw new NotSignedInError(org);
+      deps.orgInfo.show(org);
     },
   };
 }

@@ -23,7 +23,12 @@ export class OrgStatusBar implements vscode.Disposable {
     }
     const view = statusText(record.alias, this.manager.apiUsage(record.key), record.signedIn);
     this.item.text = view.text;
-    this.item.tooltip = view.tooltip;
+    // Plain text first (an alias may contain Markdown), then links trusted for these two commands only.
+    const tooltip = new vscode.MarkdownString(undefined, true);
+    tooltip.appendText(view.tooltip);
+    tooltip.appendMarkdown("\n\n[$(info) Limits and user](command:crm.org.showInfo) · [$(arrow-swap) Switch org](command:crm.org.switch)");
+    tooltip.isTrusted = { enabledCommands: ["crm.org.showInfo", "crm.org.switch"] };
+    this.item.tooltip = tooltip;
     this.item.backgroundColor = view.warning ? new vscode.ThemeColor("statusBarItem.warningBackground") : undefined;
     this.item.accessibilityInformation = { label: view.tooltip };
     this.item.show();

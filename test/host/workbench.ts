@@ -1,7 +1,7 @@
 /** Driving the VS Code workbench the way a person does: activity bar, palette, quick input, trees, menus. */
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import type { Locator, Page } from "playwright-core";
+import type { Frame, Locator, Page } from "playwright-core";
 
 export const SCREENSHOTS = path.resolve(__dirname, "screenshots/latest");
 
@@ -33,6 +33,11 @@ export class Driver {
       } else await this.page.waitForTimeout(100);
     }
     await this.page.keyboard.press("Enter");
+    // A busy workbench can drop that Enter (the list re-renders under it): the palette then stays open on
+    // the same text. Press again once rather than wait for a step that never comes.
+    const stillOpen = () => input.inputValue().then((v) => v === `>${title}`, () => false);
+    await this.page.waitForTimeout(1_000);
+    if ((await input.isVisible()) && (await stillOpen())) await this.page.keyboard.press("Enter");
   }
 
   /** Waits for a quick input step whose title contains `title`. */
@@ -127,6 +132,24 @@ export class Driver {
     const toast = this.page.locator(".notifications-toasts .notification-list-item", { hasText: match }).first();
     await toast.waitFor({ timeout: 30_000 });
     return (await toast.innerText()).trim();
+  }
+
+  /** The document inside a webview panel (VS Code nests it in two iframes) once it shows `text`. */
+  async webview(text: string | RegExp, timeout = 30_000): Promise<Frame> {
+    const deadline = Date.now() + timeout;
+    for (;;) {
+      for (const frame of this.page.frames()) {
+        const app = frame.locator("main#app", { hasText: text });
+        if (await app.count().catch(() => 0)) return frame;
+      }
+      if (Date.now() > deadline) throw new Error(`no webview shows '${String(text)}'`);
+      await this.page.waitForTimeout(200);
+    }
+  }
+
+  /** Titles of the open editor tabs. */
+  async tabs(): Promise<string[]> {
+    return (await this.page.locator(".part.editor .tabs-container .tab .label-name").allInnerTexts()).map((t) => t.trim());
   }
 
   async screenshot(name: string): Promise<string> {

@@ -1,0 +1,45 @@
+/** The HTML shell every panel uses: a strict CSP, one nonce'd module script, styles from the extension only. */
+import { randomBytes } from "node:crypto";
+
+export interface ShellOptions {
+  title: string;
+  /** `webview.cspSource`: the origin the webview serves the extension's files from. */
+  cspSource: string;
+  scriptUri: string;
+  styleUris: string[];
+  /** Non-secret values the script reads from `document.body.dataset`. */
+  data?: Record<string, string>;
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export function contentSecurityPolicy(cspSource: string, nonce: string): string {
+  return [
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}'`,
+    `style-src ${cspSource}`,
+    `font-src ${cspSource}`,
+    `img-src ${cspSource} data:`,
+  ].join("; ");
+}
+
+export function webviewShell(options: ShellOptions, nonce = randomBytes(18).toString("base64")): string {
+  const data = Object.entries(options.data ?? {})
+    .map(([key, value]) => ` data-${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}="${escapeHtml(value)}"`)
+    .join("");
+  const styles = options.styleUris.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}"${href.includes("codicon") ? ' id="vscode-codicon-stylesheet"' : ""}>`).join("\n    ");
+  return `<!DOCTYPE html>
+<html lang="en">
+  <head>
+    <meta charset="UTF-8">
+    <meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(options.cspSource, nonce)}">
+    <meta name="viewport" content="width=device-width, initial-scale=1.0">
+    ${styles}
+    <title>${escapeHtml(options.title)}</title>
+  </head>
+  <body${data}>
+    <main id="app" aria-live="polite"></main>
+    <script type="module" nonce="${nonce}" src="${escapeHtml(options.scriptUri)}"></script>
+  </body>
+</html>`;
+}

@@ -1,6 +1,7 @@
 /** Activation constructs and registers only: no network I/O until a view or command needs the org. */
 import * as vscode from "vscode";
 import { DESCRIBE_SCHEME, DescribeDocuments } from "./commands/objects";
+import { runArticleAction } from "./commands/knowledge";
 import { registerCommands } from "./commands/register";
 import { importDemoHelper } from "./connections/demo";
 import { OrgManager } from "./connections/orgManager";
@@ -18,7 +19,8 @@ import { FeedsTreeProvider } from "./views/feedsView";
 import { KnowledgeTreeProvider } from "./views/knowledgeView";
 import { ObjectsTreeProvider } from "./views/objectsView";
 import { OrgsTreeProvider } from "./views/orgsView";
-import { OrgInfoPanels } from "./webviews/orgInfoPanel";
+import { articlePanels } from "./webviews/articlePanel";
+import { orgInfoPanels } from "./webviews/orgInfoPanel";
 
 /** What the extension exposes to its in-host tests. */
 export interface CrmExplorerApi {
@@ -42,7 +44,9 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
   const soqlDiagnostics = new SoqlDiagnostics(soqlCatalog);
   const siteId = () => readSettings().feedSiteId || undefined;
   const feeds = new FeedsTreeProvider(active, siteId);
-  const orgInfo = new OrgInfoPanels({ extensionUri: context.extensionUri, manager, log, redactor });
+  const panelDeps = { extensionUri: context.extensionUri, manager, log, redactor };
+  const orgInfo = orgInfoPanels(panelDeps);
+  const articles = articlePanels(panelDeps, runArticleAction);
   context.subscriptions.push(
     log,
     registry,
@@ -53,6 +57,7 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
     knowledge,
     feeds,
     orgInfo,
+    articles,
     vscode.window.createTreeView("crm.feeds", { treeDataProvider: feeds, showCollapseAll: true }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration("crm.feed.siteId")) void feeds.refresh();
@@ -78,7 +83,7 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
     soqlCatalog.clear();
     soqlDiagnostics.refreshAll();
   };
-  registerCommands(context, { manager, log, redactor, orgInfo, active, objects, knowledge, feeds, siteId, clearDescribeCache });
+  registerCommands(context, { manager, log, redactor, orgInfo, articles, active, objects, knowledge, feeds, siteId, clearDescribeCache });
   const demoHelper = process.env.CRM_DEMO_HELPER;
   if (demoHelper) void importDemoHelper(registry, demoHelper).catch((err: unknown) => log.error("importing the demo org's helper file failed", err));
   log.info(`CRM Explorer ${String(context.extension.packageJSON.version)} activated`);

@@ -498,10 +498,10 @@ export class Crm extends EventEmitter<CrmEvents> {
   }
 
   /**
-   * Downloads a rich-text image (an rtaImage URL from a rich-text field) through the API and saves it as
-   * `<refid>.<ext>` in `filePath` (default: the current directory). Resolves to the full path.
+   * Beyond the spec: a rich-text image (an rtaImage URL from a rich-text field) fetched through the API,
+   * so the bearer token never leaves this process (webviews show the bytes as a data: URI).
    */
-  async downloadImage(imageUrl: string, recordId: string, fieldName: string, options: { filePath?: string; sobject?: string } = {}): Promise<string> {
+  async fetchRichTextImage(imageUrl: string, recordId: string, fieldName: string, options: { sobject?: string } = {}): Promise<{ refid: string; contentType: string; bytes: Buffer }> {
     if (typeof imageUrl !== "string" || !imageUrl) throw new TypeError("imageUrl must be the image's URL string (an rtaImage URL)");
     requireRecordId(recordId, "recordId");
     requireSobjectName(fieldName, "fieldName");
@@ -515,15 +515,28 @@ export class Crm extends EventEmitter<CrmEvents> {
     if (!refid) throw new MissingRequiredDataError(`imageUrl has no 'refid' parameter, so the image cannot be identified: ${imageUrl.slice(0, 200)}`, "imageUrl");
     try {
       const response = await this.request("GET", await this.apiPath(`/sobjects/${sobject}/${recordId}/richTextImageFields/${fieldName}/${refid}`));
-      const type = (response.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
-      const ext = ({ "image/png": "png", "image/jpeg": "jpeg", "image/jpg": "jpeg", "image/gif": "gif", "image/webp": "webp", "image/svg+xml": "svg", "image/bmp": "bmp" } as Record<string, string>)[type] ?? "bin";
-      const directory = path.resolve(options.filePath ?? ".");
-      await mkdir(directory, { recursive: true });
-      const target = path.join(directory, `${refid}.${ext}`);
-      await writeFile(target, response.body);
-      return target;
+      const contentType = (response.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+      return { refid, contentType, bytes: response.body };
     } catch (err) {
       throw new CrmError(`Failed to download the image with refid ${refid}: ${(err as Error).message}`, { cause: err });
+    }
+  }
+
+  /**
+   * Downloads a rich-text image (an rtaImage URL from a rich-text field) through the API and saves it as
+   * `<refid>.<ext>` in `filePath` (default: the current directory). Resolves to the full path.
+   */
+  async downloadImage(imageUrl: string, recordId: string, fieldName: string, options: { filePath?: string; sobject?: string } = {}): Promise<string> {
+    const image = await this.fetchRichTextImage(imageUrl, recordId, fieldName, options);
+    const ext = ({ "image/png": "png", "image/jpeg": "jpeg", "image/jpg": "jpeg", "image/gif": "gif", "image/webp": "webp", "image/svg+xml": "svg", "image/bmp": "bmp" } as Record<string, string>)[image.contentType] ?? "bin";
+    try {
+      const directory = path.resolve(options.filePath ?? ".");
+      await mkdir(directory, { recursive: true });
+      const target = path.join(directory, `${image.refid}.${ext}`);
+      await writeFile(target, image.bytes);
+      return target;
+    } catch (err) {
+      throw new CrmError(`Failed to save the image with refid ${image.refid}: ${(err as Error).message}`, { cause: err });
     }
   }
 

@@ -155,6 +155,21 @@ export async function listArticleVersions(crm: Crm, options: ArticleVersionListO
   return { ...result, records: result.records.slice(0, pageSize), hasMore };
 }
 
+/** Beyond the spec: every version of one article (draft, online, archived), newest first. */
+export async function getVersionsOfArticle(crm: Crm, knowledgeArticleId: string, options: { sobject?: string } = {}): Promise<Record<string, unknown>[]> {
+  requireRecordId(knowledgeArticleId, "knowledgeArticleId");
+  const soql = `SELECT Id, KnowledgeArticleId, ArticleNumber, Title, UrlName, VersionNumber, PublishStatus, ValidationStatus, LastPublishedDate, LastModifiedDate FROM ${sobjectOf(options.sobject)} WHERE KnowledgeArticleId = ${soqlLiteral(knowledgeArticleId)} ORDER BY VersionNumber DESC`;
+  return (await crm.soqlQuery(soql, { replaceQuotes: false })).records;
+}
+
+/** Beyond the spec: the data categories assigned to an article version, as group and category names. */
+export async function getDataCategorySelections(crm: Crm, articleId: string, options: { sobject?: string } = {}): Promise<{ group: string; category: string }[]> {
+  requireRecordId(articleId, "articleId");
+  const selection = sobjectOf(options.sobject).replace(/__kav$/, "__DataCategorySelection");
+  const result = await crm.soqlQuery<{ DataCategoryGroupName: string; DataCategoryName: string }>(`SELECT DataCategoryGroupName, DataCategoryName FROM ${selection} WHERE ParentId = ${soqlLiteral(articleId)}`, { replaceQuotes: false });
+  return result.records.map((r) => ({ group: r.DataCategoryGroupName, category: r.DataCategoryName }));
+}
+
 /** An article version's fields (sObject API), or the published article's view (knowledgeArticles API). */
 export async function getArticleDetails(crm: Crm, articleId: string, options: { sobject?: string; useKnowledgeArticlesEndpoint?: boolean } = {}): Promise<Record<string, unknown>> {
   requireRecordId(articleId, "articleId");

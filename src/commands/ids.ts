@@ -21,6 +21,7 @@ export const COMMAND_IDS = [
   "crm.objects.copyApiName",
   "crm.objects.openInSetup",
   "crm.knowledge.refresh",
+  "crm.knowledge.showDetails",
   "crm.knowledge.loadMore",
   "crm.knowledge.sort",
   "crm.knowledge.filter",

@@ -6,6 +6,8 @@ import { readSettings } from "../platform/settings";
 import type { ActiveOrg } from "../views/activeOrg";
 import { toArticleRow, type ArticleRow, type PublishStatus } from "../views/knowledgeModel";
 import { ArticleNode, LoadMoreNode, type KnowledgeTreeProvider } from "../views/knowledgeView";
+import type { ArticleAction, ArticleDetailsView } from "../shared/protocol";
+import type { PanelTarget } from "../webviews/panels";
 import type { CommandId } from "./ids";
 
 const withViewProgress = <T>(title: string, work: () => Promise<T>) => vscode.window.withProgress({ location: { viewId: "crm.knowledge" }, title }, work);
@@ -33,6 +35,20 @@ async function articlesOf(active: ActiveOrg, node: unknown, nodes: unknown, stat
   return [picked.a];
 }
 
+const ARTICLE_ACTION_COMMANDS: Record<Exclude<ArticleAction, "createDraft">, CommandId> = {
+  edit: "crm.knowledge.updateArticle",
+  publish: "crm.knowledge.publish",
+  archive: "crm.knowledge.archive",
+  openInBrowser: "crm.knowledge.openInBrowser",
+};
+
+/** An Article Details button: the same command as the tree's menu, on that article. */
+export async function runArticleAction(orgKey: string, a: ArticleDetailsView, action: ArticleAction): Promise<void> {
+  const node = new ArticleNode(toArticleRow({ Id: a.id, KnowledgeArticleId: a.knowledgeArticleId, ArticleNumber: a.articleNumber, Title: a.title, UrlName: a.urlName, VersionNumber: a.versionNumber, PublishStatus: a.publishStatus, ValidationStatus: a.validationStatus }), orgKey);
+  const command = action === "createDraft" ? (a.publishStatus === "Online" ? "crm.knowledge.createDraftFromOnline" : "crm.knowledge.createDraftFromMaster") : ARTICLE_ACTION_COMMANDS[action];
+  await vscode.commands.executeCommand(command, node);
+}
+
 async function one(active: ActiveOrg, node: unknown, status: PublishStatus | undefined, title: string): Promise<ArticleRow> {
   return (await articlesOf(active, node, undefined, status, title))[0]!;
 }
@@ -41,11 +57,16 @@ function slug(title: string): string {
   return title.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 80);
 }
 
-export function knowledgeCommands(active: ActiveOrg, provider: KnowledgeTreeProvider): Record<Extract<CommandId, `crm.knowledge.${string}`>, (...args: unknown[]) => unknown> {
+export function knowledgeCommands(active: ActiveOrg, provider: KnowledgeTreeProvider, articles: { show(target: PanelTarget): unknown }): Record<Extract<CommandId, `crm.knowledge.${string}`>, (...args: unknown[]) => unknown> {
   const crm = async (node?: unknown) => (await active.sessionFor(orgOf(node))).crm;
   const sobject = () => readSettings().knowledgeSobject;
   return {
     "crm.knowledge.refresh": () => provider.refresh(),
+    "crm.knowledge.showDetails": async (node) => {
+      const a = await one(active, node, undefined, "Show the details of which article?");
+      const orgKey = node instanceof ArticleNode ? node.orgKey : (await active.session()).record.key;
+      articles.show({ orgKey, id: a.id });
+    },
     "crm.knowledge.loadMore": async (node) => {
       if (!(node instanceof LoadMoreNode)) return;
       const model = await provider.current(node.orgKey);
@@ -92,6 +113,7 @@ export function knowledgeCommands(active: ActiveOrg, provider: KnowledgeTreeProv
       const id = (await withViewProgress("Creating the article", () => session.crm.knowledge.createArticle(data, { sobject: sobject() }))) as string;
       await provider.refreshOrg(undefined, "Draft");
       void vscode.window.showInformationMessage(`Created the draft '${title.trim()}' (${id}).`);
+      articles.show({ orgKey: session.record.key, id });
       return id;
     },
     "crm.knowledge.publish": async (node, nodes) => {

@@ -12,13 +12,14 @@ import type { Log } from "../platform/log";
 import type { Redactor } from "../platform/redact";
 import { readSettings } from "../platform/settings";
 import { OrgNode } from "../views/orgsView";
+import type { PanelTarget } from "../webviews/panels";
 import type { CommandId } from "./ids";
 
 export interface OrgCommandDeps {
   manager: OrgManager;
   log: Log;
   redactor: Redactor;
-  orgInfo: { show(org: OrgRecord): void };
+  orgInfo: { show(target: PanelTarget): unknown };
 }
 
 /** The org a command is for: the tree node it was invoked on, a key, or one picked from the palette. */
@@ -170,7 +171,7 @@ export function orgCommands(deps: OrgCommandDeps): Record<Extract<CommandId, `cr
       // From the palette or the status bar: the active org, the one people mean.
       const org = await resolveOrg(manager, arg ?? manager.registry.activeKey, "Show the limits and user of which org?");
       if (!org.signedIn) throw new NotSignedInError(org);
-      deps.orgInfo.show(org);
+      deps.orgInfo.show({ orgKey: org.key, id: "" });
     },
   };
 }

@@ -6,6 +6,7 @@ import type { ActiveOrg } from "../views/activeOrg";
 import type { FeedsTreeProvider } from "../views/feedsView";
 import type { KnowledgeTreeProvider } from "../views/knowledgeView";
 import type { ObjectsTreeProvider } from "../views/objectsView";
+import type { PanelTarget } from "../webviews/panels";
 import { feedCommands } from "./feeds";
 import { knowledgeCommands } from "./knowledge";
 import { objectCommands } from "./objects";
@@ -18,6 +19,7 @@ export interface CommandDeps extends OrgCommandDeps {
   knowledge: KnowledgeTreeProvider;
   feeds: FeedsTreeProvider;
   siteId: () => string | undefined;
+  articles: { show(target: PanelTarget): unknown };
   /** Forgets every cached describe (sessions, Objects view, SOQL features). */
   clearDescribeCache: () => void;
 }
@@ -26,7 +28,7 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
   const handlers: Record<CommandId, (...args: unknown[]) => unknown> = {
     ...orgCommands(deps),
     ...objectCommands(deps.active, deps.objects),
-    ...knowledgeCommands(deps.active, deps.knowledge),
+    ...knowledgeCommands(deps.active, deps.knowledge, deps.articles),
     ...feedCommands(deps.active, deps.feeds, deps.siteId),
     ...recordCommands(deps.active, deps.objects),
     "crm.log.show": () => deps.log.show(),

@@ -142,6 +142,7 @@ export class KnowledgeTreeProvider implements vscode.TreeDataProvider<Node>, vsc
     item.tooltip = tip;
     item.iconPath = new vscode.ThemeIcon(a.validationStatus === "Validated" ? "pass" : "book");
     item.contextValue = `crm.article;${a.publishStatus}`;
+    item.command = { command: "crm.knowledge.showDetails", title: "Show Article Details", arguments: [node] };
     return item;
   }
 

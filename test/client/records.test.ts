@@ -90,7 +90,7 @@ test("toolingQuery and SOSL: search() as written, searchString() escaping reserv
   await assert.rejects(c.search("SELECT Id FROM Account"), TypeError);
 });
 
-test("downloadImage saves the rich-text image with the right extension and returns its path", async () => {
+test("downloadImage saves the rich-text image with the right extension; fetchRichTextImage gives the same bytes in memory", async () => {
   const c = await crm();
   const article = (await c.soqlQuery<{ Id: string; Answer__c: string }>("SELECT Id, Answer__c FROM Knowledge__kav WHERE Answer__c LIKE '%rtaImage%' LIMIT 1")).records[0]!;
   const url = /src="([^"]+)"/.exec(article.Answer__c)![1]!;
@@ -100,6 +100,10 @@ test("downloadImage saves the rich-text image with the right extension and retur
   assert.match(saved, new RegExp(`${refid}\\.(png|gif)$`));
   const bytes = readFileSync(saved);
   assert.ok(bytes.subarray(0, 4).toString("latin1") === "\x89PNG" || bytes.subarray(0, 3).toString() === "GIF");
+  const fetched = await c.fetchRichTextImage(url, article.Id, "Answer__c");
+  assert.ok(fetched.bytes.equals(bytes));
+  assert.equal(fetched.contentType, saved.endsWith(".png") ? "image/png" : "image/gif");
+  assert.equal(fetched.refid, refid);
   await assert.rejects(c.downloadImage("https://x/servlet/rtaImage?eid=1", article.Id, "Answer__c"), MissingRequiredDataError);
   await assert.rejects(c.downloadImage(url.replace(refid!, "0EM5g0000000000"), article.Id, "Answer__c", { filePath: dir }), (e: unknown) => e instanceof CrmError && /Failed to download the image with refid 0EM5g0000000000/.test((e as Error).message));
 });

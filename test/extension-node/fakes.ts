@@ -29,3 +29,18 @@ export const quietLog = () => {
   const lines: string[] = [];
   return { lines, log: { info: (l: string) => lines.push(l), debug: (l: string) => lines.push(l), warn: (l: string) => lines.push(l) } };
 };
+
+/** An OrgManager (in-memory state and secrets) with the emulator's admin added by password; `secrets` collects what it asked to redact. */
+export async function managerWithDemoOrg(credentials: { loginUrl: string; username: string; password: string; securityToken: string; clientId: string; clientSecret: string }) {
+  const { OrgManager } = await import("../../src/connections/orgManager");
+  const { OrgRegistry } = await import("../../src/connections/orgRegistry");
+  const secrets: string[] = [];
+  const manager = new OrgManager(new OrgRegistry(new MemoryState(), new MemorySecrets()), {
+    settings: () => ({ apiVersion: "", timeoutMs: 10_000, logRequestBodies: false }),
+    log: quietLog().log,
+    remember: (...s) => secrets.push(...s.filter((x): x is string => !!x)),
+  });
+  const c = credentials;
+  const org = await manager.add({ method: "password", alias: "Demo", connection: { grant_type: "password", endpoint_url: c.loginUrl, username: c.username, password: c.password, security_token: c.securityToken, client_id: c.clientId, client_secret: c.clientSecret } });
+  return { manager, org, secrets };
+}

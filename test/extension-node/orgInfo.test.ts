@@ -1,12 +1,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { OrgManager } from "../../src/connections/orgManager";
-import { OrgRegistry } from "../../src/connections/orgRegistry";
 import { parseOrgInfoRequest, parseOrgInfoUpdate } from "../../src/shared/protocol";
 import { contentSecurityPolicy, webviewShell } from "../../src/webviews/html";
 import { limitBars, limitLabel, readOrgInfo } from "../../src/webviews/orgInfoModel";
 import { useEmulator } from "../helpers/emulator";
-import { MemorySecrets, MemoryState, quietLog } from "./fakes";
+import { managerWithDemoOrg } from "./fakes";
 
 const emu = useEmulator();
 
@@ -32,11 +30,8 @@ test("limits become bars sorted by pressure, nested limits included, malformed e
 });
 
 test("the org's info comes from its limits and user info, without a token in what the panel receives", async () => {
-  const registry = new OrgRegistry(new MemoryState(), new MemorySecrets());
-  const secrets: string[] = [];
-  const manager = new OrgManager(registry, { settings: () => ({ apiVersion: "", timeoutMs: 10_000, logRequestBodies: false }), log: quietLog().log, remember: (...s) => secrets.push(...s.filter((x): x is string => !!x)) });
+  const { manager, org, secrets } = await managerWithDemoOrg(emu().credentials);
   const c = emu().credentials;
-  const org = await manager.add({ method: "password", alias: "Demo", connection: { grant_type: "password", endpoint_url: c.loginUrl, username: c.username, password: c.password, security_token: c.securityToken, client_id: c.clientId, client_secret: c.clientSecret } });
   const info = await readOrgInfo(manager, org);
   assert.equal(info.alias, "Demo");
   assert.equal(info.apiVersion, "62.0");

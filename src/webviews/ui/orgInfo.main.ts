@@ -1,27 +1,11 @@
 /** Org Info panel (browser side): draws what the host sends; builds DOM nodes only, never HTML strings. */
-import "@vscode-elements/elements/dist/vscode-button/index.js";
 import "@vscode-elements/elements/dist/vscode-textfield/index.js";
 import { parseOrgInfoUpdate, type LimitBar, type OrgInfoToHost, type OrgInfoView } from "../../shared/protocol";
+import { button, connect, el, showMessage } from "./dom";
 
-declare function acquireVsCodeApi(): { postMessage(message: OrgInfoToHost): void; setState(state: unknown): void };
-
-const vscode = acquireVsCodeApi();
+const vscode = connect<OrgInfoToHost>();
 const app = document.getElementById("app")!;
-// The serializer reopens the panel for this org after a reload.
-vscode.setState({ orgKey: document.body.dataset.orgKey });
-
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
-  node.append(...children);
-  return node;
-}
-
-function button(label: string, icon: string, request: OrgInfoToHost["type"]): HTMLElement {
-  const node = el("vscode-button" as keyof HTMLElementTagNameMap, { icon, secondary: "" }, label);
-  node.addEventListener("click", () => vscode.postMessage({ type: request } as OrgInfoToHost));
-  return node;
-}
+const send = (type: OrgInfoToHost["type"]) => () => vscode.postMessage({ type });
 
 const number = new Intl.NumberFormat();
 const percent = new Intl.NumberFormat(undefined, { style: "percent", maximumFractionDigits: 0 });
@@ -59,7 +43,7 @@ function render(info: OrgInfoView): void {
   });
   const fetched = new Date(info.fetchedAt).toLocaleTimeString();
   app.replaceChildren(
-    el("header", {}, el("h1", {}, info.alias), button("Refresh", "refresh", "refresh"), button("Open in Browser", "link-external", "openInBrowser")),
+    el("header", {}, el("h1", {}, info.alias), button("Refresh", "refresh", send("refresh")), button("Open in Browser", "link-external", send("openInBrowser"))),
     facts,
     el("h2", {}, `Limits (${info.limits.length})`),
     el("p", { class: "muted" }, `Most used first. Read at ${fetched}.`),
@@ -68,17 +52,12 @@ function render(info: OrgInfoView): void {
   );
 }
 
-function showMessage(text: string, kind: "info" | "error"): void {
-  const header = el("header", {}, el("h1", {}, document.title), button("Refresh", "refresh", "refresh"));
-  app.replaceChildren(header, el("p", { class: `message ${kind}`, role: kind === "error" ? "alert" : "status" }, text));
-}
-
 window.addEventListener("message", (event: MessageEvent<unknown>) => {
   const message = parseOrgInfoUpdate(event.data);
   if (!message) return;
   if (message.type === "loading") {
-    if (!app.querySelector("ul.limits")) showMessage("Reading the org's limits…", "info");
-  } else if (message.type === "error") showMessage(message.message, "error");
+    if (!app.querySelector("ul.limits")) showMessage(app, "Reading the org's limits…", "info", send("refresh"));
+  } else if (message.type === "error") showMessage(app, message.message, "error", send("refresh"));
   else render(message.info);
 });
 

@@ -1,0 +1,55 @@
+/** What the Article Details panel shows, read through the client; rich-text images become data: URIs here. */
+import type { OrgSession } from "../connections/orgSession";
+import type { ArticleDetailsView } from "../shared/protocol";
+
+/** The rtaImage URLs in a rich-text value (the API serves them; a browser without the token cannot). */
+export function richTextImageUrls(html: string): string[] {
+  return [...new Set([...html.matchAll(/<img\b[^>]*\bsrc="([^"]*rtaImage[^"]*)"/gi)].map((m) => m[1]!))];
+}
+
+const DATE_FIELDS = [["ArticleCreatedDate", "Created"], ["LastModifiedDate", "Last modified"], ["FirstPublishedDate", "First published"], ["LastPublishedDate", "Last published"], ["ArchivedDate", "Archived"]] as const;
+
+const text = (value: unknown) => (typeof value === "string" ? value : value == null ? "" : String(value));
+
+export async function readArticleDetails(session: OrgSession, articleId: string, sobject: string): Promise<ArticleDetailsView> {
+  const { crm } = session;
+  const [details, describe, categories] = await Promise.all([
+    crm.knowledge.getArticleDetails(articleId, { sobject }),
+    session.describe(sobject),
+    crm.knowledge.getDataCategorySelections(articleId, { sobject }),
+  ]);
+  const fields = (describe.fields ?? []) as { name: string; label: string; extraTypeInfo?: string | null; htmlFormatted?: boolean }[];
+  const versions = details.KnowledgeArticleId ? await crm.knowledge.getVersionsOfArticle(text(details.KnowledgeArticleId), { sobject }) : [];
+  const richText = await Promise.all(
+    fields
+      .filter((f) => (f.extraTypeInfo === "richtextarea" || f.htmlFormatted) && typeof details[f.name] === "string" && details[f.name])
+      .map(async (f) => {
+        let html = details[f.name] as string;
+        // An image that cannot be fetched stays an rtaImage URL, which the panel's CSP refuses: it shows as broken, nothing leaks.
+        for (const url of richTextImageUrls(html)) {
+          const image = await crm.fetchRichTextImage(url, articleId, f.name, { sobject }).catch(() => undefined);
+          if (image?.contentType.startsWith("image/") && image.contentType !== "image/svg+xml") html = html.split(url).join(`data:${image.contentType};base64,${image.bytes.toString("base64")}`);
+        }
+        return { field: f.name, label: f.label, html };
+      }),
+  );
+  const score = Number(details.ViewScore__c ?? details.ArticleTotalViewCount);
+  return {
+    id: text(details.Id),
+    knowledgeArticleId: text(details.KnowledgeArticleId),
+    title: text(details.Title),
+    articleNumber: text(details.ArticleNumber),
+    versionNumber: Number(details.VersionNumber ?? 0),
+    publishStatus: text(details.PublishStatus),
+    validationStatus: text(details.ValidationStatus),
+    language: text(details.Language),
+    urlName: text(details.UrlName),
+    summary: text(details.Summary),
+    viewScore: Number.isFinite(score) ? score : null,
+    dates: DATE_FIELDS.filter(([name]) => details[name]).map(([name, label]) => ({ label, value: text(details[name]) })),
+    dataCategories: categories,
+    richText,
+    versions: versions.map((v) => ({ id: text(v.Id), versionNumber: Number(v.VersionNumber ?? 0), publishStatus: text(v.PublishStatus), title: text(v.Title) })),
+    fetchedAt: new Date().toISOString(),
+  };
+}

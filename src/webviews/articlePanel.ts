@@ -1,0 +1,30 @@
+/** The Article Details panel: one per article version; its buttons run the Knowledge commands. */
+import { readSettings } from "../platform/settings";
+import { parseArticleRequest, type ArticleAction, type ArticleDetailsView, type ArticleToHost } from "../shared/protocol";
+import { readArticleDetails } from "./articleModel";
+import { PanelSet, type PanelDeps } from "./panels";
+
+export type ArticlePanels = PanelSet<ArticleToHost, ArticleDetailsView>;
+
+/** Runs the Knowledge command behind a panel button (it reports its own errors and cancellations). */
+export type RunArticleAction = (orgKey: string, article: ArticleDetailsView, action: ArticleAction) => Promise<void>;
+
+export function articlePanels(deps: PanelDeps, runAction: RunArticleAction): ArticlePanels {
+  const panels: ArticlePanels = new PanelSet<ArticleToHost, ArticleDetailsView>({
+    viewType: "crm.article",
+    script: "article",
+    noun: "Article details",
+    title: (_target, article) => (article ? `${article.title} (v${article.versionNumber})` : "Article"),
+    parseRequest: parseArticleRequest,
+    read: async (target) => readArticleDetails(await deps.manager.session(target.orgKey), target.id, readSettings().knowledgeSobject),
+    update: (article) => ({ type: "article", article }),
+    handle: async (panel, request) => {
+      if (request.type === "openVersion") return panels.retarget(panel, { orgKey: panel.target.orgKey, id: request.id });
+      if (request.type !== "action" || !panel.data) return;
+      await runAction(panel.target.orgKey, panel.data, request.action);
+      // Show the article as it now is (published, archived, edited).
+      if (request.action !== "openInBrowser") await panel.load();
+    },
+  }, deps);
+  return panels;
+}

@@ -1,0 +1,163 @@
+/**
+ * What every panel shares: one panel per entity (revealed again when reopened), the CSP shell, a
+ * `ready` handshake before any data is read, validated messages, loads where a newer one supersedes
+ * an older one, restoring after a reload, and closing when the entity's org is removed.
+ */
+import * as vscode from "vscode";
+import type { OrgManager } from "../connections/orgManager";
+import { describeError } from "../platform/errorMessages";
+import type { Log } from "../platform/log";
+import type { Redactor } from "../platform/redact";
+import { webviewShell } from "./html";
+
+export interface PanelDeps {
+  extensionUri: vscode.Uri;
+  manager: OrgManager;
+  log: Log;
+  redactor: Redactor;
+}
+
+/** What identifies a panel's entity; saved as the webview's state so a reload can reopen it. */
+export interface PanelTarget {
+  orgKey: string;
+  /** The entity within the org (empty for org-wide panels). */
+  id: string;
+}
+
+export interface PanelKind<Request extends { type: string }, Data> {
+  viewType: string;
+  /** Base name of dist/webview/<script>.main.js and media/webview/<script>.css. */
+  script: string;
+  noun: string;
+  title(target: PanelTarget, data?: Data): string;
+  parseRequest(raw: unknown): Request | undefined;
+  read(target: PanelTarget): Promise<Data>;
+  /** The message carrying the data. */
+  update(data: Data): unknown;
+  /** Requests other than `ready` and `refresh`. */
+  handle?(panel: Panel<Request, Data>, request: Request): Promise<void> | void;
+}
+
+export class Panel<Request extends { type: string }, Data> {
+  private loading = 0;
+  /** What the panel shows now (undefined until the first load succeeds). */
+  data?: Data;
+
+  constructor(readonly webviewPanel: vscode.WebviewPanel, public target: PanelTarget, private readonly kind: PanelKind<Request, Data>, private readonly deps: PanelDeps) {
+    const media = vscode.Uri.joinPath(deps.extensionUri, "media", "webview");
+    const dist = vscode.Uri.joinPath(deps.extensionUri, "dist", "webview");
+    const webview = webviewPanel.webview;
+    webview.options = { enableScripts: true, enableCommandUris: false, localResourceRoots: [media, dist] };
+    webviewPanel.iconPath = vscode.Uri.joinPath(deps.extensionUri, "media", "crm.svg");
+    webviewPanel.title = kind.title(target);
+    const asUri = (uri: vscode.Uri) => webview.asWebviewUri(uri).toString();
+    webview.html = webviewShell({
+      title: webviewPanel.title,
+      cspSource: webview.cspSource,
+      scriptUri: asUri(vscode.Uri.joinPath(dist, `${kind.script}.main.js`)),
+      styleUris: [asUri(vscode.Uri.joinPath(dist, "codicons", "codicon.css")), asUri(vscode.Uri.joinPath(media, "panel.css")), asUri(vscode.Uri.joinPath(media, `${kind.script}.css`))],
+      data: { orgKey: target.orgKey, entityId: target.id },
+    });
+    webview.onDidReceiveMessage(async (raw: unknown) => {
+      const request = kind.parseRequest(raw);
+      if (!request) return deps.log.warn(`${kind.noun}: ignored a malformed message from the panel`);
+      if (request.type === "ready" || request.type === "refresh") return this.load();
+      try {
+        await kind.handle?.(this, request);
+      } catch (err) {
+        this.showError(err);
+      }
+    });
+  }
+
+  get org() {
+    return this.deps.manager.registry.get(this.target.orgKey);
+  }
+
+  /** Reads and posts the entity; a newer load supersedes an older one still in flight. */
+  async load(): Promise<void> {
+    const ticket = ++this.loading;
+    const post = (message: unknown) => ticket === this.loading && void this.webviewPanel.webview.postMessage(message);
+    post({ type: "loading" });
+    try {
+      const data = await this.kind.read(this.target);
+      if (ticket !== this.loading) return;
+      this.data = data;
+      this.webviewPanel.title = this.kind.title(this.target, data);
+      post(this.kind.update(data));
+    } catch (err) {
+      if (ticket === this.loading) this.showError(err);
+    }
+  }
+
+  private showError(err: unknown): void {
+    const alias = this.org?.alias;
+    this.deps.log.error(`${this.kind.noun} (${alias ?? "removed org"}) failed`, err);
+    const report = describeError(err, { orgAlias: alias, redactor: this.deps.redactor });
+    if (report.message) void this.webviewPanel.webview.postMessage({ type: "error", message: report.message });
+  }
+}
+
+const keyOf = (t: PanelTarget) => `${t.orgKey}\u0000${t.id}`;
+
+export class PanelSet<Request extends { type: string }, Data> implements vscode.Disposable {
+  private readonly panels = new Map<string, Panel<Request, Data>>();
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor(private readonly kind: PanelKind<Request, Data>, private readonly deps: PanelDeps) {
+    this.subscriptions = [
+      vscode.window.registerWebviewPanelSerializer(kind.viewType, {
+        deserializeWebviewPanel: async (webviewPanel, state: unknown) => {
+          const saved = state as Partial<PanelTarget> | undefined;
+          if (typeof saved?.orgKey === "string" && typeof saved.id === "string" && deps.manager.registry.get(saved.orgKey)) this.adopt(webviewPanel, { orgKey: saved.orgKey, id: saved.id });
+          else webviewPanel.dispose(); // its org was removed while the window was closed
+        },
+      }),
+      deps.manager.registry.onDidChange(() => {
+        for (const panel of this.panels.values()) if (!panel.org) panel.webviewPanel.dispose();
+      }),
+    ];
+  }
+
+  /** Reveals the entity's panel, opening it when there is none. */
+  show(target: PanelTarget, column = vscode.ViewColumn.Active): Panel<Request, Data> {
+    const existing = this.panels.get(keyOf(target));
+    if (existing) {
+      existing.webviewPanel.reveal(column);
+      return existing;
+    }
+    const webviewPanel = vscode.window.createWebviewPanel(this.kind.viewType, this.kind.title(target), column, { enableScripts: true });
+    return this.adopt(webviewPanel, target);
+  }
+
+  /** Reloads every open panel of an org (after a change made elsewhere). */
+  refreshOrg(orgKey: string): void {
+    for (const panel of this.panels.values()) if (panel.target.orgKey === orgKey) void panel.load();
+  }
+
+  /** Points a panel at another entity (another version of the same article), keeping one panel per entity. */
+  retarget(panel: Panel<Request, Data>, target: PanelTarget): void {
+    const other = this.panels.get(keyOf(target));
+    if (other && other !== panel) {
+      other.webviewPanel.reveal();
+      return;
+    }
+    this.panels.delete(keyOf(panel.target));
+    panel.target = target;
+    this.panels.set(keyOf(target), panel);
+    void panel.load();
+  }
+
+  private adopt(webviewPanel: vscode.WebviewPanel, target: PanelTarget): Panel<Request, Data> {
+    // The webview asks for its data with `ready` once its script runs, so nothing is read before it can be shown.
+    const panel = new Panel(webviewPanel, target, this.kind, this.deps);
+    this.panels.set(keyOf(target), panel);
+    webviewPanel.onDidDispose(() => this.panels.delete(keyOf(panel.target)));
+    return panel;
+  }
+
+  dispose(): void {
+    this.subscriptions.forEach((s) => s.dispose());
+    for (const panel of this.panels.values()) panel.webviewPanel.dispose();
+  }
+}

@@ -1,0 +1,39 @@
+/** Browser-side helpers every panel uses: the VS Code API, DOM building (never HTML strings), buttons. */
+import "@vscode-elements/elements/dist/vscode-button/index.js";
+
+interface VsCodeApi<Request> {
+  postMessage(message: Request): void;
+  setState(state: unknown): void;
+}
+declare function acquireVsCodeApi<Request>(): VsCodeApi<Request>;
+
+/** The panel's VS Code API; records the panel's target so a reload can reopen it. */
+export function connect<Request>(): VsCodeApi<Request> {
+  const vscode = acquireVsCodeApi<Request>();
+  vscode.setState({ orgKey: document.body.dataset.orgKey, id: document.body.dataset.entityId });
+  return vscode;
+}
+
+export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
+  node.append(...children);
+  return node;
+}
+
+/** A vscode-elements button (reachable by Tab, pressed with Enter or Space). */
+export function button(label: string, icon: string, onPress: () => void, options: { primary?: boolean; disabled?: boolean } = {}): HTMLElement {
+  const node = document.createElement("vscode-button");
+  node.setAttribute("icon", icon);
+  if (!options.primary) node.setAttribute("secondary", "");
+  if (options.disabled) node.setAttribute("disabled", "");
+  node.append(label);
+  node.addEventListener("click", onPress);
+  return node;
+}
+
+/** A status or error line in place of the content, with Refresh. */
+export function showMessage(app: HTMLElement, text: string, kind: "info" | "error", refresh: () => void): void {
+  const header = el("header", {}, el("h1", {}, document.title), button("Refresh", "refresh", refresh));
+  app.replaceChildren(header, el("p", { class: `message ${kind}`, role: kind === "error" ? "alert" : "status" }, text));
+}

@@ -1,0 +1,72 @@
+/** Journey: Article Details — hostile bodies render inert, org images show, Publish from the panel. */
+import assert from "node:assert/strict";
+import type { Frame } from "playwright-core";
+import { HOSTILE_BODIES } from "../../emulator";
+import type { Driver } from "../workbench";
+import { workbenchSession } from "./session";
+
+const { journey } = workbenchSession();
+
+async function openDetails(ui: Driver, title: string): Promise<Frame> {
+  await ui.runCommand("CRM: Show Article Details");
+  const widget = await ui.quickInput("Show the details of which article");
+  await widget.locator(".quick-input-box input").fill(title);
+  await ui.pick("Show the details of which article", title);
+  // The panel's own frame: the one showing this article once read (another panel's frame goes away).
+  return ui.webview(new RegExp(`${title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}[\\s\\S]*Version ID`));
+}
+
+/** Everything in the rendered bodies that could run or load something. */
+const liveParts = (frame: Frame) =>
+  frame.locator(".rich-text .body").evaluateAll((bodies) =>
+    bodies.flatMap((body) => [...body.querySelectorAll("*")].flatMap((node) => [
+      ...(/^(SCRIPT|IFRAME|SVG|STYLE|OBJECT|EMBED|FORM)$/i.test(node.tagName) ? [`<${node.tagName}>`] : []),
+      ...[...node.attributes].filter((a) => /^on/i.test(a.name) || /^\s*javascript:/i.test(a.value) || a.name === "style").map((a) => `${node.tagName}[${a.name}]`),
+      ...(node.tagName === "IMG" && node.getAttribute("src") && !node.getAttribute("src")!.startsWith("data:") ? ["IMG[src]"] : []),
+    ])),
+  );
+
+journey("Article Details: every hostile body renders inert, with its text kept", async ({ ui, emulator, workbench }) => {
+  const dialogs: string[] = [];
+  workbench.page.on("dialog", (d) => void (dialogs.push(d.message()), d.dismiss()));
+  await ui.openContainer("CRM");
+  await ui.runCommand("CRM: Try the Demo Org");
+  await ui.answer("Try the Demo Org", emulator.url);
+  await ui.waitForRow("Orgs", "Demo org");
+  const versions = emulator.seeded.store.liveRecords("Knowledge__kav");
+  for (const [i, body] of HOSTILE_BODIES.entries()) {
+    const article = versions.find((v) => v.Answer__c === body)!;
+    const frame = await openDetails(ui, String(article.Title));
+    await frame.locator("h1", { hasText: String(article.Title) }).waitFor();
+    assert.deepEqual(await liveParts(frame), [], `hostile body ${i} is inert`);
+    const text = await frame.locator(".rich-text .body").innerText();
+    const firstWords = /<p[^>]*>([^<]+)/.exec(body)![1]!.trim();
+    assert.ok(text.includes(firstWords), `the readable text stays: ${text}`);
+    // Click everything that could have carried a handler or a javascript: link.
+    for (const target of await frame.locator(".rich-text .body p, .rich-text .body a").all()) await target.click({ timeout: 2_000 }).catch(() => undefined);
+    if (i === 2) await ui.screenshot("11-article-hostile");
+  }
+  await workbench.page.waitForTimeout(500);
+  assert.deepEqual(dialogs, [], "no script ran");
+}, 180_000);
+
+journey("Article Details: the org's body images show; a draft is published from the panel and the panel follows", async ({ ui, emulator }) => {
+  const versions = emulator.seeded.store.liveRecords("Knowledge__kav");
+  const withImage = versions.find((v) => /rtaImage/.test(String(v.Answer__c)) && v.PublishStatus === "Online")!;
+  let frame = await openDetails(ui, String(withImage.Title));
+  const image = frame.locator(".rich-text img").first();
+  await image.waitFor();
+  assert.match((await image.getAttribute("src"))!, /^data:image\/(png|gif);base64,/);
+  assert.equal(await image.evaluate((img) => (img as HTMLImageElement).naturalWidth), 1, "the image decoded");
+
+  const draft = versions.find((v) => v.PublishStatus === "Draft" && !versions.some((o) => o !== v && o.KnowledgeArticleId === v.KnowledgeArticleId))!;
+  frame = await openDetails(ui, String(draft.Title));
+  assert.match(await frame.locator("dl.facts").innerText(), /Version\s+1 · Draft/);
+  await frame.locator("vscode-button", { hasText: "Publish" }).click();
+  await ui.pick(`Publish '${String(draft.Title)}' as`, "Major version");
+  await frame.locator("dl.facts", { hasText: /Version\s*1 · Online/ }).waitFor({ timeout: 20_000 });
+  assert.equal(String(draft.PublishStatus), "Online");
+  assert.ok(await frame.locator("vscode-button", { hasText: "Archive" }).isVisible(), "a published article offers Archive");
+  assert.deepEqual(await frame.locator("nav.versions .version").allInnerTexts(), ["v1 Online"]);
+  await ui.screenshot("12-article-details");
+}, 180_000);

@@ -66,3 +66,8 @@ export function pathOnly(url: string): string {
   const withoutQuery = q >= 0 ? url.slice(0, q) : url;
   return withoutQuery.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]+/i, "");
 }
+
+/** The rich-text image (rtaImage) URLs in a rich-text field's HTML, each once, as written (entities kept). */
+export function richTextImageUrls(html: string): string[] {
+  return [...new Set([...html.matchAll(/<img\b[^>]*\bsrc="([^"]*rtaImage[^"]*)"/gi)].map((m) => m[1]!))];
+}

@@ -1,6 +1,7 @@
 /** Knowledge commands from the tree (one or many selected) or the palette (with a picker). */
 import * as vscode from "vscode";
 import { get18CharId } from "../client/ids";
+import { richTextImageUrls } from "../client/urls";
 import { UserCancelled } from "../platform/errorMessages";
 import { readSettings } from "../platform/settings";
 import type { ActiveOrg } from "../views/activeOrg";
@@ -242,7 +243,7 @@ export function knowledgeCommands(active: ActiveOrg, provider: KnowledgeTreeProv
       const c = await crm(node);
       const details = await c.knowledge.getArticleDetails(a.id, { sobject: sobject() });
       const images = Object.entries(details).flatMap(([field, value]) =>
-        typeof value === "string" ? [...value.matchAll(/<img\b[^>]*\bsrc="([^"]*rtaImage[^"]*)"/gi)].map((m) => ({ field, url: m[1]! })) : []);
+        typeof value === "string" ? richTextImageUrls(value).map((url) => ({ field, url })) : []);
       if (!images.length) return void vscode.window.showInformationMessage(`'${a.title}' has no images in its rich-text fields.`);
       const folder = await vscode.window.showOpenDialog({ title: `Save ${images.length} image(s) of '${a.title}' to`, canSelectFiles: false, canSelectFolders: true, openLabel: "Save Here" });
       if (!folder?.[0]) throw new UserCancelled();

@@ -1,11 +1,8 @@
 /** What the Article Details panel shows, read through the client; rich-text images become data: URIs here. */
+import { richTextImageUrls } from "../client/urls";
 import type { OrgSession } from "../connections/orgSession";
 import type { ArticleDetailsView } from "../shared/protocol";
 
-/** The rtaImage URLs in a rich-text value (the API serves them; a browser without the token cannot). */
-export function richTextImageUrls(html: string): string[] {
-  return [...new Set([...html.matchAll(/<img\b[^>]*\bsrc="([^"]*rtaImage[^"]*)"/gi)].map((m) => m[1]!))];
-}
 
 const DATE_FIELDS = [["ArticleCreatedDate", "Created"], ["LastModifiedDate", "Last modified"], ["FirstPublishedDate", "First published"], ["LastPublishedDate", "Last published"], ["ArchivedDate", "Archived"]] as const;
 

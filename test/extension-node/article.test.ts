@@ -1,7 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { parseArticleRequest, parseArticleUpdate } from "../../src/shared/protocol";
-import { readArticleDetails, richTextImageUrls } from "../../src/webviews/articleModel";
+import { richTextImageUrls } from "../../src/client/urls";
+import { readArticleDetails } from "../../src/webviews/articleModel";
 import { HOSTILE_BODIES } from "../emulator";
 import { useEmulator } from "../helpers/emulator";
 import { managerWithDemoOrg } from "./fakes";

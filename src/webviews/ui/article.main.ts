@@ -29,6 +29,8 @@ function sanitizedFragment(html: string): DocumentFragment {
 const day = (iso: string) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }) : "");
 
 function render(a: ArticleDetailsView): void {
+  // The panel may have moved to another version: a reload reopens the one shown.
+  vscode.setState({ orgKey: document.body.dataset.orgKey, id: a.id });
   const status = a.publishStatus;
   const actions = el("div", { class: "actions", role: "toolbar", "aria-label": "Article actions" });
   if (status === "Draft") actions.append(button("Edit", "edit", act("edit")), button("Publish", "cloud-upload", act("publish"), { primary: true }));

@@ -58,7 +58,7 @@ function slug(title: string): string {
   return title.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 80);
 }
 
-export function knowledgeCommands(active: ActiveOrg, provider: KnowledgeTreeProvider, articles: { show(target: PanelTarget): unknown }): Record<Extract<CommandId, `crm.knowledge.${string}`>, (...args: unknown[]) => unknown> {
+export function knowledgeCommands(active: ActiveOrg, provider: KnowledgeTreeProvider, articles: { show(target: PanelTarget, options?: { preserveFocus?: boolean }): unknown }): Record<Extract<CommandId, `crm.knowledge.${string}`>, (...args: unknown[]) => unknown> {
   const crm = async (node?: unknown) => (await active.sessionFor(orgOf(node))).crm;
   const sobject = () => readSettings().knowledgeSobject;
   return {
@@ -114,7 +114,7 @@ export function knowledgeCommands(active: ActiveOrg, provider: KnowledgeTreeProv
       const id = (await withViewProgress("Creating the article", () => session.crm.knowledge.createArticle(data, { sobject: sobject() }))) as string;
       await provider.refreshOrg(undefined, "Draft");
       void vscode.window.showInformationMessage(`Created the draft '${title.trim()}' (${id}).`);
-      articles.show({ orgKey: session.record.key, id });
+      articles.show({ orgKey: session.record.key, id }, { preserveFocus: true });
       return id;
     },
     "crm.knowledge.publish": async (node, nodes) => {

@@ -19,7 +19,7 @@ export interface CommandDeps extends OrgCommandDeps {
   knowledge: KnowledgeTreeProvider;
   feeds: FeedsTreeProvider;
   siteId: () => string | undefined;
-  articles: { show(target: PanelTarget): unknown };
+  articles: { show(target: PanelTarget, options?: { preserveFocus?: boolean }): unknown };
   /** Forgets every cached describe (sessions, Objects view, SOQL features). */
   clearDescribeCache: () => void;
 }

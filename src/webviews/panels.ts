@@ -119,13 +119,17 @@ export class PanelSet<Request extends { type: string }, Data> implements vscode.
     ];
   }
 
-  /** Reveals the entity's panel, opening it when there is none. */
-  show(target: PanelTarget, column = vscode.ViewColumn.Active): Panel<Request, Data> {
+  /**
+   * Reveals the entity's panel, opening it when there is none. `preserveFocus` keeps the keyboard where
+   * it was (a panel opened as a side effect of another command must not take it).
+   */
+  show(target: PanelTarget, options: { preserveFocus?: boolean } = {}): Panel<Request, Data> {
     const existing = this.panels.get(keyOf(target));
     if (existing) {
-      existing.webviewPanel.reveal(column);
+      existing.webviewPanel.reveal(vscode.ViewColumn.Active, options.preserveFocus);
       return existing;
     }
+    const column = { viewColumn: vscode.ViewColumn.Active, preserveFocus: options.preserveFocus ?? false };
     const webviewPanel = vscode.window.createWebviewPanel(this.kind.viewType, this.kind.title(target), column, { enableScripts: true });
     return this.adopt(webviewPanel, target);
   }

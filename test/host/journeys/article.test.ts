@@ -69,4 +69,14 @@ journey("Article Details: the org's body images show; a draft is published from 
   assert.ok(await frame.locator("vscode-button", { hasText: "Archive" }).isVisible(), "a published article offers Archive");
   assert.deepEqual(await frame.locator("nav.versions .version").allInnerTexts(), ["v1 Online"]);
   await ui.screenshot("12-article-details");
+
+  // The versions strip moves the panel along the article's versions; a reload reopens the one shown.
+  const revised = versions.find((v) => v.PublishStatus === "Draft" && versions.some((o) => o.KnowledgeArticleId === v.KnowledgeArticleId && o.PublishStatus === "Online"))!;
+  const online = versions.find((o) => o.KnowledgeArticleId === revised.KnowledgeArticleId && o.PublishStatus === "Online")!;
+  frame = await openDetails(ui, String(revised.Title));
+  assert.deepEqual(await frame.locator("nav.versions .version").allInnerTexts(), [`v${String(revised.VersionNumber)} Draft`, `v${String(online.VersionNumber)} Online`]);
+  await frame.locator("nav.versions .version", { hasText: "Online" }).click();
+  await ui.webview(new RegExp(`Version ID ${String(online.Id)}`));
+  await ui.runCommand("Developer: Reload Window");
+  await ui.webview(new RegExp(`Version ID ${String(online.Id)}`), 60_000);
 }, 180_000);

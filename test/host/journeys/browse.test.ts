@@ -69,6 +69,7 @@ journey("Knowledge: create a draft, publish it as a major version, then archive 
   await ui.answer("Summary", "Made by the journey");
   await ui.answer("Answer (optional, HTML)", "<p>Step one.</p>");
   await ui.notification(/Created the draft 'Journey article'/);
+  await ui.webview(/Journey article[\s\S]*Version ID/); // its details open beside, the keyboard stays put
   await ui.runCommand("CRM: Publish Article…");
   await ui.pick("Publish which draft", "Journey article");
   await ui.pick("Publish 'Journey article' as", "Major version");

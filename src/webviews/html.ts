@@ -6,6 +6,8 @@ export interface ShellOptions {
   /** `webview.cspSource`: the origin the webview serves the extension's files from. */
   cspSource: string;
   scriptUri: string;
+  /** The codicon stylesheet; vscode-elements finds it by its id to draw button icons. */
+  codiconsUri?: string;
   styleUris: string[];
   /** Non-secret values the script reads from `document.body.dataset`. */
   data?: Record<string, string>;
@@ -27,7 +29,8 @@ export function webviewShell(options: ShellOptions, nonce = randomBytes(18).toSt
   const data = Object.entries(options.data ?? {})
     .map(([key, value]) => ` data-${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}="${escapeHtml(value)}"`)
     .join("");
-  const styles = options.styleUris.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}"${href.includes("codicon") ? ' id="vscode-codicon-stylesheet"' : ""}>`).join("\n    ");
+  const codicons = options.codiconsUri ? [`<link rel="stylesheet" href="${escapeHtml(options.codiconsUri)}" id="vscode-codicon-stylesheet">`] : [];
+  const styles = [...codicons, ...options.styleUris.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`)].join("\n    ");
   return `<!DOCTYPE html>
 <html lang="en">
   <head>

@@ -55,7 +55,8 @@ export class Panel<Request extends { type: string }, Data> {
       title: webviewPanel.title,
       cspSource: webview.cspSource,
       scriptUri: asUri(vscode.Uri.joinPath(dist, `${kind.script}.main.js`)),
-      styleUris: [asUri(vscode.Uri.joinPath(dist, "codicons", "codicon.css")), asUri(vscode.Uri.joinPath(media, "panel.css")), asUri(vscode.Uri.joinPath(media, `${kind.script}.css`))],
+      codiconsUri: asUri(vscode.Uri.joinPath(dist, "codicons", "codicon.css")),
+      styleUris: [asUri(vscode.Uri.joinPath(media, "panel.css")), asUri(vscode.Uri.joinPath(media, `${kind.script}.css`))],
       data: { orgKey: target.orgKey, entityId: target.id },
     });
     webview.onDidReceiveMessage(async (raw: unknown) => {
@@ -113,8 +114,12 @@ export class PanelSet<Request extends { type: string }, Data> implements vscode.
           else webviewPanel.dispose(); // its org was removed while the window was closed
         },
       }),
+      // A removed org closes its panels; a renamed one retitles them.
       deps.manager.registry.onDidChange(() => {
-        for (const panel of this.panels.values()) if (!panel.org) panel.webviewPanel.dispose();
+        for (const panel of this.panels.values()) {
+          if (!panel.org) panel.webviewPanel.dispose();
+          else panel.webviewPanel.title = kind.title(panel.target, panel.data);
+        }
       }),
     ];
   }
@@ -132,11 +137,6 @@ export class PanelSet<Request extends { type: string }, Data> implements vscode.
     const column = { viewColumn: vscode.ViewColumn.Active, preserveFocus: options.preserveFocus ?? false };
     const webviewPanel = vscode.window.createWebviewPanel(this.kind.viewType, this.kind.title(target), column, { enableScripts: true });
     return this.adopt(webviewPanel, target);
-  }
-
-  /** Reloads every open panel of an org (after a change made elsewhere). */
-  refreshOrg(orgKey: string): void {
-    for (const panel of this.panels.values()) if (panel.target.orgKey === orgKey) void panel.load();
   }
 
   /** Points a panel at another entity (another version of the same article), keeping one panel per entity. */

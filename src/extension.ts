@@ -10,10 +10,13 @@ import { OrgStatusBar } from "./connections/statusBar";
 import { Log } from "./platform/log";
 import { Redactor } from "./platform/redact";
 import { readSettings } from "./platform/settings";
-import { SoqlCatalogCache } from "./soql/catalogCache";
+import { RECORD_SCHEME, RecordDocuments, exportRows, openId } from "./commands/soql";
+import { SoqlCatalogs } from "./soql/catalogCache";
 import { SoqlCompletionProvider } from "./soql/completionProvider";
 import { SoqlDiagnostics } from "./soql/diagnosticsProvider";
 import { SoqlFormatter, SoqlHoverProvider } from "./soql/editorProviders";
+import { QueryHistory } from "./soql/history";
+import { SoqlCodeLenses, SoqlDocumentOrgs, SoqlOrgStatus } from "./soql/runProviders";
 import { ActiveOrg } from "./views/activeOrg";
 import { FeedsTreeProvider } from "./views/feedsView";
 import { KnowledgeTreeProvider } from "./views/knowledgeView";
@@ -21,6 +24,7 @@ import { ObjectsTreeProvider } from "./views/objectsView";
 import { OrgsTreeProvider } from "./views/orgsView";
 import { articlePanels } from "./webviews/articlePanel";
 import { orgInfoPanels } from "./webviews/orgInfoPanel";
+import { resultsPanels } from "./webviews/resultsPanel";
 
 /** What the extension exposes to its in-host tests. */
 export interface CrmExplorerApi {
@@ -40,13 +44,20 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
     const settings = readSettings();
     return { pageSize: settings.knowledgePageSize, sobject: settings.knowledgeSobject };
   });
-  const soqlCatalog = new SoqlCatalogCache(objects);
-  const soqlDiagnostics = new SoqlDiagnostics(soqlCatalog);
+  const soqlOrgs = new SoqlDocumentOrgs(manager, context.workspaceState);
+  const soqlCatalogs = new SoqlCatalogs(objects, (uri) => soqlOrgs.orgKeyFor(uri));
+  const soqlDiagnostics = new SoqlDiagnostics(soqlCatalogs);
+  const history = new QueryHistory(context.globalState, () => vscode.workspace.getConfiguration("crm").get<number>("soql.historySize", 500));
   const siteId = () => readSettings().feedSiteId || undefined;
   const feeds = new FeedsTreeProvider(active, siteId);
   const panelDeps = { extensionUri: context.extensionUri, manager, log, redactor };
   const orgInfo = orgInfoPanels(panelDeps);
   const articles = articlePanels(panelDeps, runArticleAction);
+  const results = resultsPanels(panelDeps, {
+    onRun: (orgKey, run) => void history.add(orgKey, { text: run.spec.text, api: run.spec.api, ranAt: run.ranAt.toISOString(), rows: run.totalSize, durationMs: run.elapsedMs }),
+    exportRows: (orgKey, spec, format) => exportRows(manager, orgKey, spec, format),
+    openId: (orgKey, id) => openId({ objects, articles }, orgKey, id),
+  });
   context.subscriptions.push(
     log,
     registry,
@@ -58,6 +69,8 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
     feeds,
     orgInfo,
     articles,
+    results,
+    soqlOrgs,
     vscode.window.createTreeView("crm.feeds", { treeDataProvider: feeds, showCollapseAll: true }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration("crm.feed.siteId")) void feeds.refresh();
@@ -67,23 +80,28 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
     vscode.window.createTreeView("crm.objects", { treeDataProvider: objects, showCollapseAll: true }),
     vscode.window.createTreeView("crm.knowledge", { treeDataProvider: knowledge, showCollapseAll: true, canSelectMany: true }),
     vscode.workspace.registerTextDocumentContentProvider(DESCRIBE_SCHEME, new DescribeDocuments(active)),
-    vscode.languages.registerCompletionItemProvider({ language: "soql" }, new SoqlCompletionProvider(soqlCatalog), ".", " ", "(", ",", "'"),
-    vscode.languages.registerHoverProvider({ language: "soql" }, new SoqlHoverProvider(soqlCatalog)),
+    vscode.workspace.registerTextDocumentContentProvider(RECORD_SCHEME, new RecordDocuments(manager)),
+    vscode.languages.registerCompletionItemProvider({ language: "soql" }, new SoqlCompletionProvider(soqlCatalogs), ".", " ", "(", ",", "'"),
+    vscode.languages.registerHoverProvider({ language: "soql" }, new SoqlHoverProvider(soqlCatalogs)),
     vscode.languages.registerDocumentFormattingEditProvider({ language: "soql" }, new SoqlFormatter()),
+    vscode.languages.registerCodeLensProvider({ language: "soql" }, new SoqlCodeLenses(soqlOrgs)),
+    new SoqlOrgStatus(soqlOrgs),
     soqlDiagnostics,
+    // Another org (active, or pinned to a document) means other describes to complete and check against.
     active.onDidChange(() => {
-      soqlCatalog.clear();
+      soqlCatalogs.clear();
       soqlDiagnostics.refreshAll();
     }),
+    soqlOrgs.onDidChange(() => soqlDiagnostics.refreshAll()),
     new OrgStatusBar(manager),
   );
   const clearDescribeCache = () => {
     manager.clearCaches();
     objects.clear();
-    soqlCatalog.clear();
+    soqlCatalogs.clear();
     soqlDiagnostics.refreshAll();
   };
-  registerCommands(context, { manager, log, redactor, orgInfo, articles, active, objects, knowledge, feeds, siteId, clearDescribeCache });
+  registerCommands(context, { manager, log, redactor, orgInfo, articles, results, orgs: soqlOrgs, history, active, objects, knowledge, feeds, siteId, clearDescribeCache });
   const demoHelper = process.env.CRM_DEMO_HELPER;
   if (demoHelper) void importDemoHelper(registry, demoHelper).catch((err: unknown) => log.error("importing the demo org's helper file failed", err));
   log.info(`CRM Explorer ${String(context.extension.packageJSON.version)} activated`);

@@ -437,10 +437,19 @@ export class Crm extends EventEmitter<CrmEvents> {
 
   /** Follows nextRecordsUrl page by page, and completes child subquery results that have their own cursor. */
   async *queryIterator<R = Record<string, unknown>>(query: string, options: QueryOptions = {}): AsyncGenerator<R, void, undefined> {
-    let page = await this.soqlQuery<R>(query, { ...options, replaceQuotes: false });
+    for await (const page of this.queryPages<R>(query, { ...options, completeChildren: true })) yield* page.records;
+  }
+
+  /**
+   * The pages of a query as they arrive, following nextRecordsUrl (one page in memory at a time).
+   * `tooling` queries the Tooling API; `completeChildren` first fetches the rest of child subquery
+   * results that stopped at their own cursor, so each page's rows are whole.
+   */
+  async *queryPages<R = Record<string, unknown>>(query: string, options: QueryOptions & { tooling?: boolean; completeChildren?: boolean } = {}): AsyncGenerator<QueryResult<R>, void, undefined> {
+    let page = options.tooling ? await this.toolingQuery<R>(query, { signal: options.signal }) : await this.soqlQuery<R>(query, { ...options, replaceQuotes: false });
     for (;;) {
-      await this.completeChildren(page.records, options.signal);
-      yield* page.records;
+      if (options.completeChildren) await this.completeChildren(page.records, options.signal);
+      yield page;
       if (page.done || !page.nextRecordsUrl) return;
       page = await this.soqlQuery<R>(page.nextRecordsUrl, { nextRecordsUrl: true, signal: options.signal, batchSize: options.batchSize });
     }

@@ -53,6 +53,12 @@ export const COMMAND_IDS = [
   "crm.record.update",
   "crm.record.search",
   "crm.soql.clearDescribeCache",
+  "crm.soql.newQuery",
+  "crm.soql.run",
+  "crm.soql.pickOrg",
+  "crm.soql.toggleTooling",
+  "crm.soql.history",
+  "crm.soql.exportResults",
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

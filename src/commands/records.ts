@@ -44,7 +44,8 @@ async function askValue(field: FieldSummary, title: string): Promise<unknown> {
   return coerceFieldValue(field, text);
 }
 
-export function recordCommands(active: ActiveOrg, objects: ObjectsTreeProvider): Record<Extract<CommandId, `crm.record.${string}`>, (...args: unknown[]) => unknown> {
+/** `showSearch` runs a SOSL statement into the results panel. */
+export function recordCommands(active: ActiveOrg, objects: ObjectsTreeProvider, showSearch: (orgKey: string, sosl: string) => void): Record<Extract<CommandId, `crm.record.${string}`>, (...args: unknown[]) => unknown> {
   const crm = async () => (await active.session()).crm;
 
   async function pickObject(title: string, filter: (o: { createable?: boolean }) => boolean): Promise<string> {
@@ -113,15 +114,7 @@ export function recordCommands(active: ActiveOrg, objects: ObjectsTreeProvider):
       const text = await vscode.window.showInputBox({ title: "Search the org (SOSL)", prompt: "Words to find, or a whole SOSL statement starting with FIND", ignoreFocusOut: true, validateInput: (v) => (v.trim().replace(/[*?]/g, "").length >= 2 ? undefined : "At least two characters") });
       if (!text) throw new UserCancelled();
       const sosl = /^\s*FIND\s/i.test(text) ? text : `FIND {${escapeSoslTerm(text.trim())}}`;
-      const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: "Searching" }, async () => (await crm()).search(sosl));
-      if (!result.searchRecords.length) return void vscode.window.showInformationMessage(`Nothing found for ${sosl}.`);
-      const items = result.searchRecords.map((r) => {
-        const rec = r as Record<string, unknown> & { attributes: { type: string } };
-        const name = rec.Name ?? rec.Title ?? rec.Subject ?? rec.CaseNumber ?? rec.Id;
-        return { label: String(name ?? "(no name)"), description: rec.attributes.type, detail: String(rec.Id ?? ""), id: String(rec.Id ?? "") };
-      });
-      const picked = await vscode.window.showQuickPick(items, { title: `${items.length} found for ${sosl} — pick one to copy its ID`, matchOnDescription: true, matchOnDetail: true });
-      if (picked?.id) await vscode.env.clipboard.writeText(picked.id);
+      showSearch((await active.session()).record.key, sosl);
     },
   };
 }

@@ -12,8 +12,10 @@ import { knowledgeCommands } from "./knowledge";
 import { objectCommands } from "./objects";
 import { orgCommands, type OrgCommandDeps } from "./orgs";
 import { recordCommands } from "./records";
+import { soqlCommands, type SoqlCommandDeps } from "./soql";
+import { resultsTarget } from "../webviews/resultsPanel";
 
-export interface CommandDeps extends OrgCommandDeps {
+export interface CommandDeps extends OrgCommandDeps, Omit<SoqlCommandDeps, "manager" | "objects" | "articles"> {
   active: ActiveOrg;
   objects: ObjectsTreeProvider;
   knowledge: KnowledgeTreeProvider;
@@ -30,7 +32,8 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
     ...objectCommands(deps.active, deps.objects),
     ...knowledgeCommands(deps.active, deps.knowledge, deps.articles),
     ...feedCommands(deps.active, deps.feeds, deps.siteId),
-    ...recordCommands(deps.active, deps.objects),
+    ...recordCommands(deps.active, deps.objects, (orgKey, sosl) => deps.results.open(resultsTarget(orgKey, "search", { api: "sosl", text: sosl }))),
+    ...soqlCommands(deps),
     "crm.log.show": () => deps.log.show(),
     "crm.soql.clearDescribeCache": () => {
       deps.clearDescribeCache();

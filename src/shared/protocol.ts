@@ -3,6 +3,8 @@
  * a webview is a separate document, so its messages are untrusted input like any other.
  */
 
+import type { CellRange, ChildTable, ResultColumn, ResultRow } from "./resultTable";
+
 /** One limit as the Org Info panel draws it. */
 export interface LimitBar {
   name: string;
@@ -121,4 +123,118 @@ export function parseArticleUpdate(raw: unknown): HostToArticle | undefined {
   if (!isRecord(raw)) return undefined;
   if (raw.type === "article" && isArticleView(raw.article)) return { type: "article", article: raw.article };
   return parseCommonUpdate(raw);
+}
+
+// ---- Query results ---------------------------------------------------------------------------
+
+export interface ResultsSummary {
+  alias: string;
+  api: QueryApiName;
+  query: string;
+  columns: ResultColumn[];
+  /** Rows fetched so far, and the total the org reported. */
+  fetched: number;
+  totalSize: number;
+  /** More pages exist on the org. */
+  more: boolean;
+  fetching: boolean;
+  viewSize: number;
+  viewVersion: number;
+  sort?: { column: number; descending: boolean };
+  filter: string;
+  elapsedMs: number;
+  ranAt: string;
+}
+
+export type QueryApiName = "soql" | "tooling" | "sosl";
+export const EXPORT_FORMAT_NAMES = ["csv", "json", "ndjson"] as const;
+export type ExportFormatName = (typeof EXPORT_FORMAT_NAMES)[number];
+
+/** The most rows one `rows` message carries: the webview asks for windows, never for everything. */
+export const MAX_WINDOW_ROWS = 500;
+
+export type HostToResults =
+  | { type: "loading" }
+  | { type: "error"; message: string }
+  | { type: "results"; summary: ResultsSummary }
+  | { type: "rows"; viewVersion: number; start: number; rows: ResultRow[] }
+  | { type: "children"; index: number; column: number; table: ChildTable }
+  | { type: "progress"; fetched: number; totalSize: number }
+  | { type: "notice"; text: string };
+
+export type ResultsToHost =
+  | { type: "ready" }
+  | { type: "refresh" }
+  | { type: "rows"; start: number; count: number }
+  | { type: "view"; sort?: { column: number; descending: boolean }; filter: string }
+  | { type: "children"; index: number; column: number }
+  | { type: "copy"; range: CellRange }
+  | { type: "fetchMore" }
+  | { type: "fetchAll" }
+  | { type: "cancel" }
+  | { type: "export"; format: ExportFormatName }
+  | { type: "openId"; id: string };
+
+const isIndex = (n: unknown): n is number => typeof n === "number" && Number.isInteger(n) && n >= 0;
+
+export function parseResultsRequest(raw: unknown): ResultsToHost | undefined {
+  if (!isRecord(raw)) return undefined;
+  switch (raw.type) {
+    case "ready": case "refresh": case "fetchMore": case "fetchAll": case "cancel":
+      return { type: raw.type };
+    case "rows":
+      return isIndex(raw.start) && isIndex(raw.count) && raw.count <= MAX_WINDOW_ROWS ? { type: "rows", start: raw.start, count: raw.count } : undefined;
+    case "view": {
+      if (typeof raw.filter !== "string") return undefined;
+      if (raw.sort === undefined) return { type: "view", filter: raw.filter };
+      const sort = raw.sort;
+      return isRecord(sort) && isIndex(sort.column) && typeof sort.descending === "boolean" ? { type: "view", filter: raw.filter, sort: { column: sort.column, descending: sort.descending } } : undefined;
+    }
+    case "children":
+      return isIndex(raw.index) && isIndex(raw.column) ? { type: "children", index: raw.index, column: raw.column } : undefined;
+    case "copy": {
+      const r = raw.range;
+      return isRecord(r) && [r.top, r.bottom, r.left, r.right].every(isIndex) && (r.top as number) <= (r.bottom as number) && (r.left as number) <= (r.right as number)
+        ? { type: "copy", range: { top: r.top as number, bottom: r.bottom as number, left: r.left as number, right: r.right as number } }
+        : undefined;
+    }
+    case "export":
+      return EXPORT_FORMAT_NAMES.includes(raw.format as ExportFormatName) ? { type: "export", format: raw.format as ExportFormatName } : undefined;
+    case "openId":
+      return typeof raw.id === "string" && RECORD_ID.test(raw.id) ? { type: "openId", id: raw.id } : undefined;
+    default:
+      return undefined;
+  }
+}
+
+const isCell = (c: unknown) => c === null || ["string", "number", "boolean"].includes(typeof c) || (isRecord(c) && isFiniteNumber(c.children) && typeof c.more === "boolean");
+const isColumn = (c: unknown) => isRecord(c) && typeof c.path === "string" && (c.kind === "value" || c.kind === "children") && typeof c.ids === "boolean" && (c.label === undefined || typeof c.label === "string");
+const isRow = (r: unknown) => isRecord(r) && isIndex(r.index) && Array.isArray(r.cells) && r.cells.every(isCell);
+
+function isSummary(s: unknown): s is ResultsSummary {
+  return (
+    isRecord(s) && allStrings(s, ["alias", "query", "filter", "ranAt"]) && ["soql", "tooling", "sosl"].includes(s.api as string) &&
+    Array.isArray(s.columns) && s.columns.every(isColumn) &&
+    [s.fetched, s.totalSize, s.viewSize, s.viewVersion, s.elapsedMs].every(isFiniteNumber) && typeof s.more === "boolean" && typeof s.fetching === "boolean" &&
+    (s.sort === undefined || (isRecord(s.sort) && isIndex(s.sort.column) && typeof s.sort.descending === "boolean"))
+  );
+}
+
+export function parseResultsUpdate(raw: unknown): HostToResults | undefined {
+  if (!isRecord(raw)) return undefined;
+  switch (raw.type) {
+    case "results": return isSummary(raw.summary) ? { type: "results", summary: raw.summary } : undefined;
+    case "rows":
+      return isIndex(raw.viewVersion) && isIndex(raw.start) && Array.isArray(raw.rows) && raw.rows.every(isRow)
+        ? { type: "rows", viewVersion: raw.viewVersion, start: raw.start, rows: raw.rows as ResultRow[] } : undefined;
+    case "children": {
+      const t = raw.table;
+      const ok = isIndex(raw.index) && isIndex(raw.column) && isRecord(t) && Array.isArray(t.columns) && t.columns.every(isColumn) &&
+        Array.isArray(t.rows) && t.rows.every((r) => Array.isArray(r) && r.every(isCell)) && isFiniteNumber(t.total) && typeof t.more === "boolean";
+      return ok ? { type: "children", index: raw.index as number, column: raw.column as number, table: t as unknown as ChildTable } : undefined;
+    }
+    case "progress": return isIndex(raw.fetched) && isIndex(raw.totalSize) ? { type: "progress", fetched: raw.fetched, totalSize: raw.totalSize } : undefined;
+    case "notice": return typeof raw.text === "string" ? { type: "notice", text: raw.text } : undefined;
+    default: return parseCommonUpdate(raw);
+  }
 }

@@ -1,4 +1,5 @@
-/** The active org's describes as the SOQL features need them: synchronous reads, loading on demand. */
+/** An org's describes as the SOQL features need them: synchronous reads, loading on demand. */
+import type { Uri } from "vscode";
 import type { ObjectDetails } from "../views/objectsModel";
 import type { ObjectsTreeProvider } from "../views/objectsView";
 import type { SoqlCatalog } from "./catalog";
@@ -7,7 +8,8 @@ import type { SoqlCatalog } from "./catalog";
 export class SoqlCatalogCache implements SoqlCatalog {
   private objectList: { name: string; label: string }[] = [];
   private readonly details = new Map<string, ObjectDetails>();
-  constructor(private readonly tree: ObjectsTreeProvider) {}
+  /** `orgKey`: the org whose describes these are (the active org when undefined). */
+  constructor(private readonly tree: ObjectsTreeProvider, private readonly orgKey?: string) {}
 
   /**
    * Describe global, once per org (needed before anything else). False when no org can answer (none is
@@ -16,7 +18,7 @@ export class SoqlCatalogCache implements SoqlCatalog {
   async prepare(): Promise<boolean> {
     if (this.objectList.length) return true;
     try {
-      this.objectList = await (await this.tree.current()).objects();
+      this.objectList = await (await this.tree.current(this.orgKey)).objects();
       return true;
     } catch {
       return false;
@@ -25,7 +27,7 @@ export class SoqlCatalogCache implements SoqlCatalog {
   /** Fetches the describes of these objects (each once; the session revalidates them). */
   async load(names: string[]): Promise<void> {
     if (!(await this.prepare())) return;
-    const model = await this.tree.current();
+    const model = await this.tree.current(this.orgKey);
     await Promise.all(names.filter((n) => !this.details.has(n)).map(async (n) => {
       try {
         this.details.set(n, await model.details(n));
@@ -43,5 +45,22 @@ export class SoqlCatalogCache implements SoqlCatalog {
   clear(): void {
     this.objectList = [];
     this.details.clear();
+  }
+}
+
+/** One catalog per org: a SOQL document completes and checks against the org it runs on. */
+export class SoqlCatalogs {
+  private readonly byOrg = new Map<string, SoqlCatalogCache>();
+  constructor(private readonly tree: ObjectsTreeProvider, private readonly orgKeyFor: (uri: Uri) => string | undefined) {}
+
+  for(uri: Uri): SoqlCatalogCache {
+    const key = this.orgKeyFor(uri) ?? "";
+    let catalog = this.byOrg.get(key);
+    if (!catalog) this.byOrg.set(key, (catalog = new SoqlCatalogCache(this.tree, key || undefined)));
+    return catalog;
+  }
+
+  clear(): void {
+    this.byOrg.clear();
   }
 }

@@ -1,6 +1,6 @@
 /** Completion in .soql documents against the active org's cached describes. */
 import * as vscode from "vscode";
-import type { SoqlCatalogCache } from "./catalogCache";
+import type { SoqlCatalogs } from "./catalogCache";
 import { completionsAt, type CompletionKind } from "./completion";
 import { splitStatements } from "./statements";
 
@@ -11,19 +11,20 @@ function itemKind(kind: CompletionKind): vscode.CompletionItemKind {
 }
 
 export class SoqlCompletionProvider implements vscode.CompletionItemProvider {
-  constructor(private readonly catalog: SoqlCatalogCache) {}
+  constructor(private readonly catalogs: SoqlCatalogs) {}
 
   async provideCompletionItems(document: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): Promise<vscode.CompletionItem[]> {
     const offset = document.offsetAt(position);
     const text = document.getText();
     const statement = splitStatements(text).find((s) => offset >= s.start && offset <= s.start + s.text.length) ?? { text: "", start: offset };
     const relative = offset - statement.start;
-    await this.catalog.prepare();
-    let result = completionsAt(statement.text, relative, this.catalog);
+    const catalog = this.catalogs.for(document.uri);
+    await catalog.prepare();
+    let result = completionsAt(statement.text, relative, catalog);
     // Describes are fetched once per object and kept; ask again when some were missing.
     for (let round = 0; result.needs.length && round < 3 && !token.isCancellationRequested; round++) {
-      await this.catalog.load(result.needs);
-      result = completionsAt(statement.text, relative, this.catalog);
+      await catalog.load(result.needs);
+      result = completionsAt(statement.text, relative, catalog);
     }
     const range = new vscode.Range(document.positionAt(statement.start + result.replaceFrom), position);
     return result.items.map((c, i) => {

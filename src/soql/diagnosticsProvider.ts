@@ -3,7 +3,7 @@
  * describes (a missing describe is fetched once, then kept), debounced, never a network call per keystroke.
  */
 import * as vscode from "vscode";
-import type { SoqlCatalogCache } from "./catalogCache";
+import type { SoqlCatalogs } from "./catalogCache";
 import { diagnose } from "./diagnostics";
 
 export class SoqlDiagnostics implements vscode.Disposable {
@@ -11,7 +11,7 @@ export class SoqlDiagnostics implements vscode.Disposable {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly subscriptions: vscode.Disposable[] = [];
 
-  constructor(private readonly catalog: SoqlCatalogCache) {
+  constructor(private readonly catalogs: SoqlCatalogs) {
     const schedule = (doc: vscode.TextDocument) => doc.languageId === "soql" && this.schedule(doc);
     this.subscriptions.push(
       vscode.workspace.onDidOpenTextDocument(schedule),
@@ -34,13 +34,14 @@ export class SoqlDiagnostics implements vscode.Disposable {
 
   private async check(doc: vscode.TextDocument): Promise<void> {
     const text = doc.getText();
-    await this.catalog.prepare();
+    const catalog = this.catalogs.for(doc.uri);
+    await catalog.prepare();
     if (doc.getText() !== text) return;
-    let result = diagnose(text, this.catalog);
+    let result = diagnose(text, catalog);
     if (result.needs.length) {
-      await this.catalog.load(result.needs);
+      await catalog.load(result.needs);
       if (doc.getText() !== text) return; // typed on meanwhile: a newer check is scheduled
-      result = diagnose(text, this.catalog);
+      result = diagnose(text, catalog);
     }
     this.collection.set(doc.uri, result.diagnostics.map((d) => {
       const diagnostic = new vscode.Diagnostic(new vscode.Range(doc.positionAt(d.start), doc.positionAt(d.end)), d.message, d.severity === "error" ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning);

@@ -22,6 +22,15 @@ export interface PanelTarget {
   orgKey: string;
   /** The entity within the org (empty for org-wide panels). */
   id: string;
+  /** What else the panel needs to read its entity again after a reload (the statement a results panel runs). */
+  params?: Record<string, string>;
+}
+
+function isPanelTarget(value: unknown): value is PanelTarget {
+  const t = value as Partial<PanelTarget> | undefined;
+  const params = t?.params;
+  return typeof t?.orgKey === "string" && typeof t.id === "string" &&
+    (params === undefined || (typeof params === "object" && params !== null && Object.values(params).every((v) => typeof v === "string")));
 }
 
 export interface PanelKind<Request extends { type: string }, Data> {
@@ -31,9 +40,10 @@ export interface PanelKind<Request extends { type: string }, Data> {
   noun: string;
   title(target: PanelTarget, data?: Data): string;
   parseRequest(raw: unknown): Request | undefined;
-  read(target: PanelTarget): Promise<Data>;
+  /** `previous` is what the panel showed before (a results panel stops fetching its rows). */
+  read(target: PanelTarget, previous?: Data): Promise<Data>;
   /** The message carrying the data. */
-  update(data: Data): unknown;
+  update(data: Data, target: PanelTarget): unknown;
   /** Requests other than `ready` and `refresh`. */
   handle?(panel: Panel<Request, Data>, request: Request): Promise<void> | void;
 }
@@ -57,11 +67,14 @@ export class Panel<Request extends { type: string }, Data> {
       scriptUri: asUri(vscode.Uri.joinPath(dist, `${kind.script}.main.js`)),
       codiconsUri: asUri(vscode.Uri.joinPath(dist, "codicons", "codicon.css")),
       styleUris: [asUri(vscode.Uri.joinPath(media, "panel.css")), asUri(vscode.Uri.joinPath(media, `${kind.script}.css`))],
-      data: { orgKey: target.orgKey, entityId: target.id },
+      data: { target: JSON.stringify(target) },
     });
     webview.onDidReceiveMessage(async (raw: unknown) => {
       const request = kind.parseRequest(raw);
       if (!request) return deps.log.warn(`${kind.noun}: ignored a malformed message from the panel`);
+      // A webview shown again after being hidden starts over with `ready`: give it what the panel already
+      // has (a results panel's fetched pages) instead of reading the entity again.
+      if (request.type === "ready" && this.data) return this.post(kind.update(this.data, this.target));
       if (request.type === "ready" || request.type === "refresh") return this.load();
       try {
         await kind.handle?.(this, request);
@@ -78,24 +91,28 @@ export class Panel<Request extends { type: string }, Data> {
   /** Reads and posts the entity; a newer load supersedes an older one still in flight. */
   async load(): Promise<void> {
     const ticket = ++this.loading;
-    const post = (message: unknown) => ticket === this.loading && void this.webviewPanel.webview.postMessage(message);
+    const post = (message: unknown) => ticket === this.loading && this.post(message);
     post({ type: "loading" });
     try {
-      const data = await this.kind.read(this.target);
+      const data = await this.kind.read(this.target, this.data);
       if (ticket !== this.loading) return;
       this.data = data;
       this.webviewPanel.title = this.kind.title(this.target, data);
-      post(this.kind.update(data));
+      post(this.kind.update(data, this.target));
     } catch (err) {
       if (ticket === this.loading) this.showError(err);
     }
   }
 
-  private showError(err: unknown): void {
+  post(message: unknown): void {
+    void this.webviewPanel.webview.postMessage(message);
+  }
+
+  showError(err: unknown): void {
     const alias = this.org?.alias;
     this.deps.log.error(`${this.kind.noun} (${alias ?? "removed org"}) failed`, err);
     const report = describeError(err, { orgAlias: alias, redactor: this.deps.redactor });
-    if (report.message) void this.webviewPanel.webview.postMessage({ type: "error", message: report.message });
+    if (report.message) this.post({ type: "error", message: report.message });
   }
 }
 
@@ -109,8 +126,7 @@ export class PanelSet<Request extends { type: string }, Data> implements vscode.
     this.subscriptions = [
       vscode.window.registerWebviewPanelSerializer(kind.viewType, {
         deserializeWebviewPanel: async (webviewPanel, state: unknown) => {
-          const saved = state as Partial<PanelTarget> | undefined;
-          if (typeof saved?.orgKey === "string" && typeof saved.id === "string" && deps.manager.registry.get(saved.orgKey)) this.adopt(webviewPanel, { orgKey: saved.orgKey, id: saved.id });
+          if (isPanelTarget(state) && deps.manager.registry.get(state.orgKey)) this.adopt(webviewPanel, { orgKey: state.orgKey, id: state.id, params: state.params });
           else webviewPanel.dispose(); // its org was removed while the window was closed
         },
       }),
@@ -137,6 +153,21 @@ export class PanelSet<Request extends { type: string }, Data> implements vscode.
     const column = { viewColumn: vscode.ViewColumn.Active, preserveFocus: options.preserveFocus ?? false };
     const webviewPanel = vscode.window.createWebviewPanel(this.kind.viewType, this.kind.title(target), column, { enableScripts: true });
     return this.adopt(webviewPanel, target);
+  }
+
+  /** Shows the target and reads it afresh, in the panel already open for its entity if there is one (a new run of a document's statement). */
+  open(target: PanelTarget, options: { preserveFocus?: boolean } = {}): Panel<Request, Data> {
+    const existing = this.panels.get(keyOf(target));
+    if (!existing) return this.show(target, options);
+    existing.webviewPanel.reveal(vscode.ViewColumn.Active, options.preserveFocus);
+    existing.target = target;
+    void existing.load();
+    return existing;
+  }
+
+  /** The panel in front, if one of this set is. */
+  activePanel(): Panel<Request, Data> | undefined {
+    return [...this.panels.values()].find((p) => p.webviewPanel.active);
   }
 
   /** Points a panel at another entity (another version of the same article), keeping one panel per entity. */

@@ -111,6 +111,8 @@ export async function openWorkbench(server: CodeServer, o: { extensionPath: stri
     args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"],
     env: { ...process.env, HOME: profile, XDG_CONFIG_HOME: path.join(profile, ".config"), XDG_CACHE_HOME: path.join(profile, ".cache") },
     viewport: { width: 1400, height: 900 },
+    // Journeys read what Copy put on the clipboard.
+    permissions: ["clipboard-read", "clipboard-write"],
   });
   await context.exposeFunction("codeAutomationLog", (_type: string, args: unknown[]) => o.onLog?.(format(...(args ?? []))));
   await context.exposeFunction("codeAutomationExit", (code: number) => o.onExit?.(code));

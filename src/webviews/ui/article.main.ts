@@ -1,7 +1,7 @@
 /** Article Details (browser side): facts, versions, and every rich-text field sanitized by DOMPurify. */
 import DOMPurify from "dompurify";
 import { parseArticleUpdate, type ArticleAction, type ArticleDetailsView, type ArticleToHost } from "../../shared/protocol";
-import { button, connect, el, showMessage } from "./dom";
+import { button, connect, el, panelTarget, showMessage } from "./dom";
 
 const vscode = connect<ArticleToHost>();
 const app = document.getElementById("app")!;
@@ -30,7 +30,7 @@ const day = (iso: string) => (iso ? new Date(iso).toLocaleString(undefined, { da
 
 function render(a: ArticleDetailsView): void {
   // The panel may have moved to another version: a reload reopens the one shown.
-  vscode.setState({ orgKey: document.body.dataset.orgKey, id: a.id });
+  vscode.setState({ ...panelTarget(), id: a.id });
   const status = a.publishStatus;
   const actions = el("div", { class: "actions", role: "toolbar", "aria-label": "Article actions" });
   if (status === "Draft") actions.append(button("Edit", "edit", act("edit")), button("Publish", "cloud-upload", act("publish"), { primary: true }));

@@ -10,8 +10,13 @@ declare function acquireVsCodeApi<Request>(): VsCodeApi<Request>;
 /** The panel's VS Code API; records the panel's target so a reload can reopen it. */
 export function connect<Request>(): VsCodeApi<Request> {
   const vscode = acquireVsCodeApi<Request>();
-  vscode.setState({ orgKey: document.body.dataset.orgKey, id: document.body.dataset.entityId });
+  vscode.setState(panelTarget());
   return vscode;
+}
+
+/** The entity the panel shows, as the host wrote it into the page. */
+export function panelTarget(): { orgKey: string; id: string; params?: Record<string, string> } {
+  return JSON.parse(document.body.dataset.target ?? "{}") as { orgKey: string; id: string; params?: Record<string, string> };
 }
 
 export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {

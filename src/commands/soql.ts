@@ -1,0 +1,207 @@
+/**
+ * SOQL commands: run the statement under the cursor (or the selection) into the results panel, pin a
+ * document to an org, the Tooling API toggle, history, exports streamed to a file, and opening what an ID names.
+ */
+import * as path from "node:path";
+import * as os from "node:os";
+import * as vscode from "vscode";
+import type { OrgManager } from "../connections/orgManager";
+import { UserCancelled } from "../platform/errorMessages";
+import { readSettings } from "../platform/settings";
+import type { ExportFormatName } from "../shared/protocol";
+import type { QueryHistory } from "../soql/history";
+import { statementAt, type SoqlDocumentOrgs } from "../soql/runProviders";
+import { apiOf, selectColumns, stripComments } from "../soql/runText";
+import type { ObjectsTreeProvider } from "../views/objectsView";
+import type { PanelTarget } from "../webviews/panels";
+import type { RunSpec } from "../webviews/queryRun";
+import { resultsTarget, specOf, subjectOf, type ResultsPanels } from "../webviews/resultsPanel";
+import { exportPages } from "../webviews/resultsExport";
+import type { CommandId } from "./ids";
+
+export const RECORD_SCHEME = "crm-record";
+
+export interface SoqlCommandDeps {
+  manager: OrgManager;
+  orgs: SoqlDocumentOrgs;
+  history: QueryHistory;
+  results: ResultsPanels;
+  objects: ObjectsTreeProvider;
+  articles: { show(target: PanelTarget, options?: { preserveFocus?: boolean }): unknown };
+}
+
+/** Read-only documents `crm-record:/<Object>/<Id>.json?<orgKey>`: a record as the org returns it. */
+export class RecordDocuments implements vscode.TextDocumentContentProvider {
+  constructor(private readonly manager: OrgManager) {}
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    const [, sobject, file] = uri.path.split("/");
+    const session = await this.manager.session(uri.query);
+    return JSON.stringify(await session.crm.getSobjectRecord(sobject!, file!.replace(/\.json$/, "")), null, 2);
+  }
+}
+
+const count = new Intl.NumberFormat("en-US");
+
+/** Streams every row of `spec` to a file the person picks, with progress and cancel. */
+export async function exportRows(manager: OrgManager, orgKey: string, spec: RunSpec, format?: ExportFormatName): Promise<void> {
+  format ??= (await vscode.window.showQuickPick(
+    [{ label: "CSV", format: "csv" as const, detail: "One line per row; parent fields as columns, child rows as JSON" }, { label: "JSON", format: "json" as const, detail: "An array of the records as the org returns them" }, { label: "NDJSON", format: "ndjson" as const, detail: "One record per line" }],
+    { title: "Export every row as" },
+  ))?.format;
+  if (!format) throw new UserCancelled();
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(os.homedir());
+  const stamp = new Date().toISOString().slice(0, 16).replace(/[:T]/g, "-");
+  const target = await vscode.window.showSaveDialog({
+    title: "Export every row",
+    defaultUri: vscode.Uri.joinPath(folder, `${subjectOf(spec)}-${stamp}.${format}`),
+    filters: { [format.toUpperCase()]: [format] },
+  });
+  if (!target) throw new UserCancelled();
+  const text = stripComments(spec.text);
+  const crm = (await manager.session(orgKey)).crm;
+  const exported = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Exporting ${subjectOf(spec)} to ${path.basename(target.fsPath)}`, cancellable: true }, async (progress, token) => {
+    const controller = new AbortController();
+    token.onCancellationRequested(() => controller.abort());
+    let total = 0;
+    async function* pages(): AsyncGenerator<Record<string, unknown>[]> {
+      if (spec.api === "sosl") {
+        const found = (await crm.search(text, { signal: controller.signal })).searchRecords;
+        total = found.length;
+        yield found;
+        return;
+      }
+      for await (const page of crm.queryPages(text, { tooling: spec.api === "tooling", completeChildren: true, batchSize: readSettings().queryPageSize, signal: controller.signal })) {
+        total = page.totalSize;
+        yield page.records;
+      }
+    }
+    try {
+      return await exportPages(pages(), target.fsPath, {
+        format: format!, columns: selectColumns(text, spec.api), signal: controller.signal,
+        onProgress: (rows) => progress.report({ message: `${count.format(rows)} of ${count.format(total)} rows`, increment: total ? undefined : 0 }),
+      });
+    } catch (err) {
+      if (controller.signal.aborted) return undefined;
+      throw err;
+    }
+  });
+  if (!exported) {
+    void vscode.window.showInformationMessage("Export cancelled; no file was written.");
+    return;
+  }
+  const open = await vscode.window.showInformationMessage(`Exported ${count.format(exported.rows)} ${exported.rows === 1 ? "row" : "rows"} to ${path.basename(target.fsPath)}.`, "Open File");
+  if (open) await vscode.window.showTextDocument(target);
+}
+
+/** Opens what an ID names: the article details for a knowledge article version, else the record as JSON. */
+export async function openId(deps: Pick<SoqlCommandDeps, "objects" | "articles">, orgKey: string, id: string): Promise<void> {
+  const prefix = id.slice(0, 3);
+  const objects = await (await deps.objects.current(orgKey)).objects();
+  const sobject = objects.find((o) => o.keyPrefix === prefix);
+  if (!sobject) throw new Error(`No object in this org has the key prefix ${prefix}, so ID ${id} cannot be opened.`);
+  if (sobject.name === readSettings().knowledgeSobject) {
+    deps.articles.show({ orgKey, id });
+    return;
+  }
+  const uri = vscode.Uri.from({ scheme: RECORD_SCHEME, path: `/${sobject.name}/${id}.json`, query: orgKey });
+  await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: true });
+}
+
+type SoqlCommandId = Exclude<Extract<CommandId, `crm.soql.${string}`>, "crm.soql.clearDescribeCache">;
+
+export function soqlCommands(deps: SoqlCommandDeps): Record<SoqlCommandId, (...args: unknown[]) => unknown> {
+  const { orgs, history, results, manager } = deps;
+
+  /** The SOQL document a command is about: the one a CodeLens passed, else the active editor's. */
+  function documentOf(arg: unknown): vscode.TextDocument {
+    const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
+    const document = uri && vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    if (!document || document.languageId !== "soql") throw new Error("Open a SOQL document (a .soql file, or CRM: New SOQL Query) and put the cursor in a statement.");
+    return document;
+  }
+
+  function orgKeyOf(document: vscode.TextDocument): string {
+    const key = orgs.orgKeyFor(document.uri);
+    if (!key) throw new Error("There is no org to run on. Add one with 'CRM: Add Org', or pick one from the CodeLens above the statement.");
+    return key;
+  }
+
+  return {
+    "crm.soql.newQuery": async () => {
+      const document = await vscode.workspace.openTextDocument({ language: "soql", content: "SELECT Id, Name\nFROM " });
+      const editor = await vscode.window.showTextDocument(document);
+      editor.selection = new vscode.Selection(document.positionAt(document.getText().length), document.positionAt(document.getText().length));
+    },
+    "crm.soql.run": (uriArg: unknown, offsetArg: unknown) => {
+      const document = documentOf(uriArg);
+      const editor = vscode.window.visibleTextEditors.find((e) => e.document === document);
+      let text: string | undefined;
+      if (typeof offsetArg === "number") text = statementAt(document.getText(), offsetArg)?.text;
+      else if (editor && !editor.selection.isEmpty) text = document.getText(editor.selection);
+      else text = statementAt(document.getText(), document.offsetAt(editor?.selection.active ?? new vscode.Position(0, 0)))?.text;
+      if (!text || !stripComments(text)) throw new Error("There is no statement here to run. Write a SELECT or FIND statement first.");
+      results.open(resultsTarget(orgKeyOf(document), document.uri.toString(), { api: apiOf(text, !!orgs.pin(document.uri).tooling), text }));
+    },
+    "crm.soql.pickOrg": async (uriArg: unknown) => {
+      const document = documentOf(uriArg);
+      const current = orgs.orgKeyFor(document.uri);
+      const items = manager.registry.list().map((o) => ({ label: o.alias, description: o.key === current ? "current" : o.signedIn ? "" : "signed out", detail: o.instanceUrl, key: o.key }));
+      if (!items.length) throw new Error("There is no org yet. Add one with 'CRM: Add Org'.");
+      const picked = await vscode.window.showQuickPick(items, { title: "Run this SOQL document on which org?", matchOnDetail: true });
+      if (!picked) throw new UserCancelled();
+      await orgs.setPin(document.uri, { orgKey: picked.key });
+    },
+    "crm.soql.toggleTooling": async (uriArg: unknown) => {
+      const document = documentOf(uriArg);
+      const tooling = !orgs.pin(document.uri).tooling;
+      await orgs.setPin(document.uri, { tooling });
+      vscode.window.setStatusBarMessage(`This document now queries the ${tooling ? "Tooling" : "data"} API`, 3000);
+    },
+    "crm.soql.history": async () => {
+      const editorDocument = vscode.window.activeTextEditor?.document;
+      const orgKey = editorDocument?.languageId === "soql" ? orgs.orgKeyFor(editorDocument.uri) : manager.registry.activeKey;
+      if (!orgKey) throw new Error("There is no org yet. Add one with 'CRM: Add Org'.");
+      const alias = manager.registry.get(orgKey)?.alias ?? orgKey;
+      const entries = history.list(orgKey);
+      if (!entries.length) return void vscode.window.showInformationMessage(`No query has been run on ${alias} yet.`);
+      const openButton = { iconPath: new vscode.ThemeIcon("new-file"), tooltip: "Open in a new scratch document" };
+      const items = entries.map((e) => ({
+        label: e.text.replace(/\s+/g, " ").slice(0, 120),
+        description: `${count.format(e.rows)} ${e.rows === 1 ? "row" : "rows"} · ${count.format(Math.round(e.durationMs))} ms${e.api === "soql" ? "" : e.api === "sosl" ? " · search" : " · Tooling API"}`,
+        detail: new Date(e.ranAt).toLocaleString(),
+        buttons: [openButton],
+        entry: e,
+      }));
+      const openScratch = async (text: string) => vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ language: "soql", content: text }));
+      const quickPick = vscode.window.createQuickPick<(typeof items)[number]>();
+      quickPick.title = `Query history of ${alias} — Enter runs again, the button opens a scratch`;
+      quickPick.placeholder = "Search the statements";
+      quickPick.matchOnDescription = true;
+      quickPick.matchOnDetail = true;
+      quickPick.items = items;
+      const done = new Promise<void>((resolve) => {
+        quickPick.onDidTriggerItemButton(async (e) => (quickPick.hide(), await openScratch(e.item.entry.text)));
+        quickPick.onDidAccept(() => {
+          const picked = quickPick.selectedItems[0];
+          quickPick.hide();
+          if (picked) results.open(resultsTarget(orgKey, "history", { api: picked.entry.api, text: picked.entry.text }));
+        });
+        quickPick.onDidHide(() => (quickPick.dispose(), resolve()));
+      });
+      quickPick.show();
+      await done;
+    },
+    "crm.soql.exportResults": async () => {
+      const document = vscode.window.activeTextEditor?.document;
+      if (document?.languageId === "soql") {
+        const editor = vscode.window.activeTextEditor!;
+        const text = editor.selection.isEmpty ? statementAt(document.getText(), document.offsetAt(editor.selection.active))?.text : document.getText(editor.selection);
+        if (!text) throw new Error("There is no statement here to export. Write a SELECT or FIND statement first.");
+        return exportRows(manager, orgKeyOf(document), { api: apiOf(text, !!orgs.pin(document.uri).tooling), text });
+      }
+      const panel = results.activePanel();
+      if (!panel) throw new Error("Run a query first: export works on the active results panel or the statement under the cursor in a SOQL document.");
+      return exportRows(manager, panel.target.orgKey, specOf(panel.target));
+    },
+  };
+}

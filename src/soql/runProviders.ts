@@ -1,0 +1,105 @@
+/**
+ * Where and how a SOQL document runs: the org it is pinned to (else the active org), the Tooling API
+ * toggle, the CodeLens above each statement and a status bar item while a SOQL editor is in front.
+ */
+import * as vscode from "vscode";
+import type { OrgManager } from "../connections/orgManager";
+import { DocumentPins, type DocumentPin } from "./history";
+import { apiOf } from "./runText";
+import { splitStatements, type Statement } from "./statements";
+
+export class SoqlDocumentOrgs implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** A pin or an org changed: CodeLenses, the status bar and the describes in use follow. */
+  readonly onDidChange = this.changed.event;
+  private readonly pins: DocumentPins;
+  private readonly subscription: { dispose(): void };
+
+  constructor(private readonly manager: OrgManager, store: vscode.Memento) {
+    this.pins = new DocumentPins(store);
+    this.subscription = manager.registry.onDidChange(() => this.changed.fire());
+  }
+
+  pin(uri: vscode.Uri): DocumentPin {
+    return this.pins.get(uri.toString());
+  }
+
+  /** The org the document runs on: its pin while that org exists, else the active org. */
+  orgKeyFor(uri: vscode.Uri): string | undefined {
+    const pinned = this.pin(uri).orgKey;
+    return pinned && this.manager.registry.get(pinned) ? pinned : this.manager.registry.activeKey;
+  }
+
+  aliasFor(uri: vscode.Uri): string | undefined {
+    const key = this.orgKeyFor(uri);
+    return key ? this.manager.registry.get(key)?.alias : undefined;
+  }
+
+  async setPin(uri: vscode.Uri, pin: DocumentPin): Promise<void> {
+    await this.pins.set(uri.toString(), pin);
+    this.changed.fire();
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changed.dispose();
+  }
+}
+
+/** The statement at an offset, or the one nearest before it (the cursor sits on a blank line after it). */
+export function statementAt(text: string, offset: number): Statement | undefined {
+  const statements = splitStatements(text);
+  return statements.find((s) => offset >= s.start && offset <= s.start + s.text.length) ?? statements.filter((s) => s.start <= offset).pop() ?? statements[0];
+}
+
+export class SoqlCodeLenses implements vscode.CodeLensProvider {
+  readonly onDidChangeCodeLenses: vscode.Event<void>;
+  constructor(private readonly orgs: SoqlDocumentOrgs) {
+    this.onDidChangeCodeLenses = orgs.onDidChange;
+  }
+
+  provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
+    const uri = document.uri;
+    const alias = this.orgs.aliasFor(uri);
+    const tooling = !!this.orgs.pin(uri).tooling;
+    return splitStatements(document.getText()).flatMap((statement) => {
+      const range = new vscode.Range(document.positionAt(statement.start), document.positionAt(statement.start));
+      const api = apiOf(statement.text, tooling);
+      const run = api === "sosl" ? "$(search) Run Search" : api === "tooling" ? "$(play) Run on Tooling API" : "$(play) Run";
+      const lenses = [
+        new vscode.CodeLens(range, { title: run, command: "crm.soql.run", arguments: [uri, statement.start], tooltip: "Run this statement (Ctrl+Enter)" }),
+        new vscode.CodeLens(range, { title: `$(cloud) ${alias ?? "Pick an org"}`, command: "crm.soql.pickOrg", arguments: [uri], tooltip: "The org this document runs on — click to change" }),
+      ];
+      if (api !== "sosl") lenses.push(new vscode.CodeLens(range, { title: tooling ? "Tooling API" : "Data API", command: "crm.soql.toggleTooling", arguments: [uri], tooltip: "Switch between the data and the Tooling API for this document" }));
+      return lenses;
+    });
+  }
+}
+
+/** "SOQL: alias" in the status bar while a SOQL editor is active; click to pin another org. */
+export class SoqlOrgStatus implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem("crm.soqlOrg", vscode.StatusBarAlignment.Left, 49);
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor(private readonly orgs: SoqlDocumentOrgs) {
+    this.item.name = "CRM: SOQL Document Org";
+    this.item.command = "crm.soql.pickOrg";
+    this.subscriptions = [orgs.onDidChange(() => this.update()), vscode.window.onDidChangeActiveTextEditor(() => this.update())];
+    this.update();
+  }
+
+  private update(): void {
+    const document = vscode.window.activeTextEditor?.document;
+    if (document?.languageId !== "soql") return this.item.hide();
+    const alias = this.orgs.aliasFor(document.uri);
+    const tooling = this.orgs.pin(document.uri).tooling ? " · Tooling API" : "";
+    this.item.text = `$(database) ${alias ?? "no org"}${tooling}`;
+    this.item.tooltip = `This SOQL document runs on ${alias ?? "no org yet"}${tooling}. Click to pick another org.`;
+    this.item.show();
+  }
+
+  dispose(): void {
+    this.subscriptions.forEach((s) => s.dispose());
+    this.item.dispose();
+  }
+}

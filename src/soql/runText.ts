@@ -1,0 +1,64 @@
+/** What a statement from a scratch file becomes when it runs: which API, the text sent, the columns expected. */
+import type { QueryApiName } from "../shared/protocol";
+import { soqlParser } from "./parser";
+
+export type QueryApi = QueryApiName;
+
+/** FIND statements are searches; other statements are queries, on the Tooling API when the document says so. */
+export function apiOf(text: string, tooling: boolean): QueryApi {
+  return /^\s*FIND\b/i.test(stripComments(text)) ? "sosl" : tooling ? "tooling" : "soql";
+}
+
+/** The statement without `//` and `--` line comments (the API accepts none) or a trailing semicolon. */
+export function stripComments(text: string): string {
+  let out = "";
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      out += c;
+      if (c === "\\") out += text[++i] ?? "";
+      else if (c === "'") quoted = false;
+    } else if (c === "'") {
+      quoted = true;
+      out += c;
+    } else if ((c === "/" && text[i + 1] === "/") || (c === "-" && text[i + 1] === "-")) {
+      while (i < text.length && text[i] !== "\n") i++;
+      out += "\n";
+    } else out += c;
+  }
+  return out.trim().replace(/;$/, "").trim();
+}
+
+/**
+ * The columns a query's rows have, in SELECT order: `Owner.Name` for parent paths, the relationship name
+ * for a subquery, the alias or the inner field for functions such as toLabel(). Undefined when the rows
+ * decide (aggregate queries, TYPEOF, text the parser refuses); searches get the object's type first.
+ */
+export function selectColumns(text: string, api: QueryApi): { path: string; label?: string }[] | undefined {
+  if (api === "sosl") return [{ path: "attributes.type", label: "Type" }];
+  let fields;
+  try {
+    fields = soqlParser().parseQuery(text).fields ?? [];
+  } catch {
+    return undefined;
+  }
+  const columns: { path: string }[] = [];
+  for (const field of fields) {
+    switch (field.type) {
+      case "Field": columns.push({ path: field.field }); break;
+      case "FieldRelationship": columns.push({ path: [...field.relationships, field.field].join(".") }); break;
+      case "FieldSubquery": columns.push({ path: field.subquery.relationshipName }); break;
+      case "FieldFunctionExpression": {
+        if (field.isAggregateFn) return undefined;
+        const inner = field.parameters?.[0];
+        const path = field.alias ?? (typeof inner === "string" ? inner : undefined);
+        if (!path) return undefined;
+        columns.push({ path });
+        break;
+      }
+      default: return undefined; // TYPEOF: the rows say which fields each object has
+    }
+  }
+  return columns;
+}

@@ -1,0 +1,100 @@
+/**
+ * One run of a statement for the results panel: the first page, then more pages on request ("Fetch
+ * more", "Fetch all" with progress and cancel), the rows kept in a ResultTable. No VS Code here.
+ */
+import type { Crm } from "../client";
+import { get18CharId, isRecordId } from "../client/ids";
+import { ResultTable } from "../shared/resultTable";
+import { selectColumns, stripComments, type QueryApi } from "../soql/runText";
+
+export interface RunSpec {
+  api: QueryApi;
+  /** The statement as written (comments are removed before it is sent). */
+  text: string;
+}
+
+/** An 18-character value whose checksum holds is a record ID (a name of 18 letters almost never is). */
+export const looksLikeRecordId = (value: string) => value.length === 18 && isRecordId(value) && get18CharId(value.slice(0, 15)) === value;
+
+type QueryClient = Pick<Crm, "soqlQuery" | "toolingQuery" | "search">;
+interface Page {
+  records: Record<string, unknown>[];
+  totalSize: number;
+  done: boolean;
+  nextRecordsUrl?: string;
+}
+
+export class QueryRun {
+  readonly table: ResultTable;
+  totalSize = 0;
+  private nextRecordsUrl?: string;
+  /** Milliseconds the first page took (what a person compares between runs). */
+  elapsedMs = 0;
+  readonly ranAt = new Date();
+  private fetching?: AbortController;
+
+  private constructor(private readonly crm: QueryClient, readonly spec: RunSpec, private readonly batchSize?: number) {
+    this.table = new ResultTable({ columns: selectColumns(stripComments(spec.text), spec.api), isId: looksLikeRecordId });
+  }
+
+  /** Runs the statement and keeps its first page; `batchSize` asks the org for pages of that many rows (200–2,000). */
+  static async start(crm: QueryClient, spec: RunSpec, signal?: AbortSignal, batchSize?: number): Promise<QueryRun> {
+    const run = new QueryRun(crm, spec, batchSize);
+    const started = performance.now();
+    const text = stripComments(spec.text);
+    if (!text) throw new RangeError("The statement is empty (only comments). Write a SELECT or FIND statement to run.");
+    const page: Page = spec.api === "sosl"
+      ? await crm.search(text, { signal }).then((r) => ({ records: r.searchRecords, totalSize: r.searchRecords.length, done: true }))
+      : spec.api === "tooling" ? await crm.toolingQuery(text, { signal }) : await crm.soqlQuery(text, { replaceQuotes: false, signal, batchSize });
+    run.elapsedMs = performance.now() - started;
+    run.take(page);
+    return run;
+  }
+
+  private take(page: Page): void {
+    this.totalSize = page.totalSize;
+    this.nextRecordsUrl = page.done ? undefined : page.nextRecordsUrl;
+    this.table.append(page.records);
+  }
+
+  get fetched(): number {
+    return this.table.records.length;
+  }
+
+  get more(): boolean {
+    return !!this.nextRecordsUrl;
+  }
+
+  get isFetching(): boolean {
+    return !!this.fetching;
+  }
+
+  /**
+   * Fetches the next page, or every remaining page with `all`; `onPage` hears after each one. A cancel
+   * keeps the pages already fetched. Resolves false when it was cancelled.
+   */
+  async fetch(options: { all: boolean; onPage?: () => void }): Promise<boolean> {
+    if (this.fetching) throw new Error("Rows are already being fetched; cancel that first.");
+    if (!this.nextRecordsUrl) return true;
+    const controller = new AbortController();
+    this.fetching = controller;
+    try {
+      do {
+        const page = await this.crm.soqlQuery(this.nextRecordsUrl!, { nextRecordsUrl: true, signal: controller.signal, batchSize: this.batchSize });
+        if (controller.signal.aborted) return false;
+        this.take(page);
+        options.onPage?.();
+      } while (options.all && this.nextRecordsUrl);
+      return true;
+    } catch (err) {
+      if (controller.signal.aborted) return false;
+      throw err;
+    } finally {
+      this.fetching = undefined;
+    }
+  }
+
+  cancel(): void {
+    this.fetching?.abort();
+  }
+}

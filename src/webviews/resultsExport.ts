@@ -1,0 +1,94 @@
+/**
+ * Exports of a query's rows to CSV, JSON or NDJSON, written page by page as the pages arrive (one page
+ * in memory at a time, the file's write buffer respected), into `<file>.part` renamed when complete:
+ * a cancelled or failed export leaves no half-written file behind. No VS Code here: tested in Node.
+ */
+import { once } from "node:events";
+import { createWriteStream } from "node:fs";
+import { rename, rm } from "node:fs/promises";
+import type { ExportFormatName as ExportFormat } from "../shared/protocol";
+import { cellOf, cellText, childJson, ResultTable, type ResultColumn } from "../shared/resultTable";
+
+type Json = Record<string, unknown>;
+
+/** RFC 4180: a field with a comma, quote, line break or edge spaces is quoted, quotes doubled. */
+export function csvField(text: string): string {
+  return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** One CSV line of a record: parent paths flattened, a child subquery's rows as JSON in one field. */
+export function csvLine(record: Json, columns: ResultColumn[]): string {
+  return columns.map((c) => csvField(c.kind === "children" ? childJson(record, c.path) : cellText(cellOf(record, c)))).join(",");
+}
+
+/** Turns pages of records into the text of one format: a header (CSV, JSON's bracket), each page, a trailer. */
+interface Encoder {
+  page(records: Json[], first: boolean): string;
+  end(wroteAny: boolean): string;
+}
+
+function encoder(format: ExportFormat, declaredColumns: { path: string; label?: string }[]): Encoder {
+  if (format === "ndjson") return { page: (records) => records.map((r) => `${JSON.stringify(r)}\n`).join(""), end: () => "" };
+  if (format === "json") {
+    return {
+      page: (records, first) => records.map((r, i) => `${first && i === 0 ? "[\n" : ",\n"}${JSON.stringify(r)}`).join(""),
+      end: (wroteAny) => (wroteAny ? "\n]\n" : "[]\n"),
+    };
+  }
+  let columns: ResultColumn[] | undefined;
+  const header = () => `${columns!.map((c) => csvField(c.label ?? c.path)).join(",")}\r\n`;
+  return {
+    page: (records) => {
+      let head = "";
+      if (!columns) {
+        // The columns are fixed by the statement and the first page (the header is written before any later page).
+        const sample = new ResultTable({ columns: declaredColumns });
+        sample.append(records);
+        columns = sample.columns;
+        head = header();
+      }
+      return head + records.map((r) => `${csvLine(r, columns!)}\r\n`).join("");
+    },
+    end: () => (columns ? "" : declaredColumns.length ? `${declaredColumns.map((c) => csvField(c.label ?? c.path)).join(",")}\r\n` : ""),
+  };
+}
+
+export interface ExportOptions {
+  format: ExportFormat;
+  /** The statement's columns in SELECT order (CSV header); more come from the first page. */
+  columns?: { path: string; label?: string }[];
+  signal?: AbortSignal;
+  /** Called after each page is written, with the rows written so far. */
+  onProgress?: (rows: number) => void;
+}
+
+/** Writes every page to `file`; resolves with the number of rows written. */
+export async function exportPages(pages: AsyncIterable<Json[]>, file: string, options: ExportOptions): Promise<{ rows: number }> {
+  const partial = `${file}.part`;
+  const out = createWriteStream(partial, { encoding: "utf8" });
+  const failed = new Promise<never>((_, reject) => out.once("error", reject));
+  failed.catch(() => undefined); // observed below; never an unhandled rejection
+  const write = async (text: string) => {
+    if (text && !out.write(text)) await Promise.race([once(out, "drain"), failed]);
+  };
+  const encode = encoder(options.format, options.columns ?? []);
+  let rows = 0;
+  try {
+    for await (const records of pages) {
+      options.signal?.throwIfAborted();
+      await write(encode.page(records, rows === 0));
+      rows += records.length;
+      options.onProgress?.(rows);
+    }
+    options.signal?.throwIfAborted();
+    await write(encode.end(rows > 0));
+    out.end();
+    await Promise.race([once(out, "finish"), failed]);
+    await rename(partial, file);
+    return { rows };
+  } catch (err) {
+    out.destroy();
+    await rm(partial, { force: true });
+    throw err;
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * The Query Results panel: one per source (a scratch document, or the search command). The host keeps
+ * the rows in a QueryRun; the webview asks for windows of the current view and never holds them all.
+ */
+import * as vscode from "vscode";
+import { readSettings } from "../platform/settings";
+import { MAX_WINDOW_ROWS, parseResultsRequest, type ExportFormatName, type ResultsSummary, type ResultsToHost } from "../shared/protocol";
+import { apiOf, type QueryApi } from "../soql/runText";
+import { tokenize } from "../soql/statements";
+import { PanelSet, type Panel, type PanelDeps, type PanelTarget } from "./panels";
+import { QueryRun, type RunSpec } from "./queryRun";
+
+export type ResultsPanels = PanelSet<ResultsToHost, QueryRun>;
+
+export interface ResultsHooks {
+  /** A run's first page arrived (history records it). */
+  onRun(orgKey: string, run: QueryRun): void;
+  /** Exports every row of the statement to a file the person picks. */
+  exportRows(orgKey: string, spec: RunSpec, format: ExportFormatName): Promise<void>;
+  /** Opens what an ID names: a knowledge article's details, else the record. */
+  openId(orgKey: string, id: string): Promise<void>;
+}
+
+/** The panel's target for a statement run from `source` (a document URI, or a command's name). */
+export function resultsTarget(orgKey: string, source: string, spec: RunSpec): PanelTarget {
+  return { orgKey, id: source, params: { api: spec.api, text: spec.text } };
+}
+
+export function specOf(target: PanelTarget): RunSpec {
+  const api = target.params?.api as QueryApi | undefined;
+  const text = target.params?.text ?? "";
+  return { api: api === "soql" || api === "tooling" || api === "sosl" ? api : apiOf(text, false), text };
+}
+
+/** A short name for the tab and the export file: the object the outer query reads, or "Search". */
+export function subjectOf(spec: RunSpec): string {
+  return spec.api === "sosl" ? "Search" : tokenize(spec.text).scopes[0]?.from ?? "Query";
+}
+
+const count = new Intl.NumberFormat("en-US");
+
+export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPanels {
+  const aliasOf = (orgKey: string) => deps.manager.registry.get(orgKey)?.alias ?? "Removed org";
+
+  const summary = (target: PanelTarget, run: QueryRun): ResultsSummary => ({
+    alias: aliasOf(target.orgKey),
+    api: run.spec.api,
+    query: run.spec.text,
+    columns: run.table.columns,
+    fetched: run.fetched,
+    totalSize: run.totalSize,
+    more: run.more,
+    fetching: run.isFetching,
+    viewSize: run.table.viewSize,
+    viewVersion: run.table.version,
+    sort: run.table.viewSpec.sort,
+    filter: run.table.viewSpec.filter ?? "",
+    elapsedMs: Math.round(run.elapsedMs),
+    ranAt: run.ranAt.toISOString(),
+  });
+
+  async function fetchRows(panel: Panel<ResultsToHost, QueryRun>, run: QueryRun, all: boolean): Promise<void> {
+    const report = () => panel.post({ type: "progress", fetched: run.fetched, totalSize: run.totalSize });
+    const fetching = run.fetch({ all, onPage: report });
+    panel.post({ type: "results", summary: summary(panel.target, run) }); // shows the Cancel button
+    const completed = await fetching.finally(() => panel.data === run && panel.post({ type: "results", summary: summary(panel.target, run) }));
+    if (!completed) panel.post({ type: "notice", text: `Stopped: ${count.format(run.fetched)} of ${count.format(run.totalSize)} rows fetched.` });
+  }
+
+  return new PanelSet<ResultsToHost, QueryRun>({
+    viewType: "crm.results",
+    script: "results",
+    noun: "Query results",
+    title: (target) => `${aliasOf(target.orgKey)}: ${subjectOf(specOf(target))} results`,
+    parseRequest: parseResultsRequest,
+    read: async (target, previous) => {
+      previous?.cancel();
+      const run = await QueryRun.start((await deps.manager.session(target.orgKey)).crm, specOf(target), undefined, readSettings().queryPageSize);
+      hooks.onRun(target.orgKey, run);
+      return run;
+    },
+    update: (run, target) => ({ type: "results", summary: summary(target, run) }),
+    handle: async (panel, request) => {
+      const run = panel.data;
+      if (!run) return;
+      switch (request.type) {
+        case "rows": {
+          const rows = run.table.window(request.start, Math.min(request.count, MAX_WINDOW_ROWS));
+          return panel.post({ type: "rows", viewVersion: run.table.version, start: request.start, rows });
+        }
+        case "view":
+          run.table.setView({ sort: request.sort, filter: request.filter });
+          return panel.post({ type: "results", summary: summary(panel.target, run) });
+        case "children": {
+          const table = run.table.childTable(request.index, request.column);
+          return table && panel.post({ type: "children", index: request.index, column: request.column, table });
+        }
+        case "copy": {
+          const rows = Math.min(request.range.bottom, run.table.viewSize - 1) - request.range.top + 1;
+          await vscode.env.clipboard.writeText(run.table.tsv(request.range));
+          return panel.post({ type: "notice", text: `Copied ${count.format(Math.max(rows, 0))} ${rows === 1 ? "row" : "rows"} as tab-separated text with headers.` });
+        }
+        case "fetchMore": case "fetchAll":
+          return fetchRows(panel, run, request.type === "fetchAll");
+        case "cancel":
+          return run.cancel();
+        case "export":
+          return hooks.exportRows(panel.target.orgKey, run.spec, request.format);
+        case "openId":
+          return hooks.openId(panel.target.orgKey, request.id);
+      }
+    },
+  }, deps);
+}

@@ -1,0 +1,154 @@
+/** Journey: write a query, run it from the CodeLens, read and work the results grid, export, history. */
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { parse as parseCsv } from "csv-parse/sync";
+import type { Frame, Page } from "playwright-core";
+import { workbenchSession } from "./session";
+
+// Small pages, so the demo org's 320 contacts come in two and "Fetch All" has work to do.
+const { journey } = workbenchSession({ settings: { "crm.query.pageSize": 200 } });
+
+const QUERY = "SELECT Id, Name, Account.Name, (SELECT CaseNumber FROM Cases) FROM Contact ORDER BY Name";
+
+async function typeQuery(page: Page, text: string): Promise<void> {
+  const editor = page.locator(".part.editor .monaco-editor").first();
+  await editor.click();
+  await page.keyboard.press("Control+A");
+  await page.keyboard.press("Delete");
+  // Typed without auto-closing brackets getting in the way: insert the text as one edit.
+  await page.keyboard.insertText(text);
+}
+
+const resultsFrame = (ui: { webview(text: RegExp, timeout?: number): Promise<Frame> }, rows: RegExp) => ui.webview(rows, 30_000);
+const headerLabels = (frame: Frame) => frame.locator(".grid .header [role=columnheader]").allInnerTexts();
+const cellsOfRow = (frame: Frame, row: number) => frame.locator(`.grid .body .row[data-row="${row}"] [role=gridcell]`).allInnerTexts();
+
+journey("Results: a query runs from the CodeLens into a grid with SELECT-order columns, flattened parents and child rows", async ({ ui, emulator, workbench }) => {
+  const page = workbench.page;
+  await ui.openContainer("CRM");
+  await ui.runCommand("CRM: Try the Demo Org");
+  await ui.answer("Try the Demo Org", emulator.url);
+  await ui.waitForRow("Orgs", "Demo org");
+  await ui.runCommand("CRM: New SOQL Query");
+  await ui.statusBarText(/^SOQL$/);
+  await typeQuery(page, QUERY);
+  // The CodeLens names the org the document runs on; "Run" runs the statement.
+  const lenses = page.locator(".part.editor .codelens-decoration");
+  await lenses.filter({ hasText: "Demo org" }).first().waitFor({ timeout: 20_000 });
+  await lenses.locator("a", { hasText: /^\s*Run$/ }).first().click();
+
+  const contacts = emulator.seeded.store.liveRecords("Contact");
+  const frame = await resultsFrame(ui, /200 of 320 rows/);
+  assert.deepEqual((await headerLabels(frame)).map((t) => t.trim()), ["#", "Id", "Name", "Account.Name", "Cases"]);
+  const sorted = [...contacts].sort((a, b) => String(a.Name).localeCompare(String(b.Name)));
+  const first = sorted[0]!;
+  const account = emulator.seeded.store.liveRecords("Account").find((a) => a.Id === first.AccountId);
+  const cells = await cellsOfRow(frame, 0);
+  assert.deepEqual(cells.slice(0, 3), [first.Id, first.Name, account?.Name ?? ""].map(String));
+  const cases = emulator.seeded.store.liveRecords("Case").filter((c) => c.ContactId === first.Id);
+  assert.match(cells[3]!, new RegExp(`${cases.length} rows?`));
+  assert.ok(await frame.locator(".grid .cell a[data-id]").first().isVisible(), "IDs are links");
+  await ui.screenshot("13-results-grid");
+
+  // Fetch All brings the second page; the status says so.
+  await frame.locator("vscode-button", { hasText: "Fetch All" }).click();
+  await frame.locator(".status", { hasText: "320 of 320 rows" }).waitFor({ timeout: 20_000 });
+  assert.ok(!(await frame.locator("vscode-button", { hasText: "Fetch All" }).count()), "nothing more to fetch");
+
+  // A child cell opens its nested table: the contact with the most cases.
+  const withCases = sorted.findIndex((c) => emulator.seeded.store.liveRecords("Case").some((k) => k.ContactId === c.Id));
+  await frame.locator(".grid").focus();
+  for (let i = 0; i < withCases; i++) await frame.locator(".grid").press("ArrowDown");
+  for (let i = 0; i < 3; i++) await frame.locator(".grid").press("ArrowRight");
+  await frame.locator(".grid").press("Enter");
+  const child = frame.locator(".grid .child table");
+  await child.waitFor();
+  const expected = emulator.seeded.store.liveRecords("Case").filter((k) => k.ContactId === sorted[withCases]!.Id).map((k) => String(k.CaseNumber));
+  assert.deepEqual((await child.locator("tbody td").allInnerTexts()).sort(), expected.sort());
+  assert.match(await child.locator("caption").innerText(), new RegExp(`Cases · ${expected.length} of ${expected.length}`));
+}, 180_000);
+
+journey("Results: sort, filter, select and copy as TSV, open an ID, export CSV exactly, history after a reload", async ({ ui, emulator, workbench, server }) => {
+  const page = workbench.page;
+  let frame = await resultsFrame(ui, /320 of 320 rows/);
+  // Sort by Name descending (two clicks on its header), then filter.
+  const nameHeader = frame.locator(".grid .header [role=columnheader]", { hasText: /^Name$/ });
+  await nameHeader.locator("button").click();
+  await frame.locator('.grid .header [role=columnheader][aria-sort="ascending"]').waitFor();
+  await nameHeader.locator("button").click();
+  await frame.locator('.grid .header [role=columnheader][aria-sort="descending"]').waitFor();
+  const contacts = emulator.seeded.store.liveRecords("Contact");
+  const last = [...contacts].sort((a, b) => String(b.Name).localeCompare(String(a.Name), undefined, { numeric: true, sensitivity: "base" }))[0]!;
+  await frame.locator(".grid .body .row[data-row='0'] [role=gridcell]", { hasText: String(last.Name) }).first().waitFor();
+
+  const lastName = String(last.LastName);
+  await frame.locator("vscode-textfield.filter").locator("input").fill(lastName);
+  const matching = contacts.filter((c) => String(c.Name).toLowerCase().includes(lastName.toLowerCase()) || String(c.Id).toLowerCase().includes(lastName.toLowerCase()));
+  await frame.locator(".status", { hasText: `match “${lastName}”` }).waitFor();
+
+  // Select the first two rows' Id and Name by keyboard, copy: the clipboard holds TSV with a header.
+  // (The Name cell: a click on the Id cell's link would open the record.)
+  await frame.locator(".grid .body .row[data-row='0'] [role=gridcell]").nth(1).click();
+  await frame.locator(".grid").press("Shift+ArrowLeft");
+  if (matching.length > 1) await frame.locator(".grid").press("Shift+ArrowDown");
+  await frame.locator("vscode-button", { hasText: "Copy" }).click();
+  await frame.locator(".notice", { hasText: /Copied \d+ rows?/ }).waitFor();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  const lines = copied.split("\n");
+  assert.equal(lines[0], "Id\tName");
+  assert.equal(lines.length, Math.min(matching.length, 2) + 1);
+  assert.ok(lines.slice(1).every((l) => matching.some((c) => l === `${String(c.Id)}\t${String(c.Name)}`)), copied);
+
+  // An ID opens the record.
+  const id = lines[1]!.split("\t")[0]!;
+  await frame.locator(`.grid a[data-id="${id}"]`).click();
+  await page.waitForFunction((name) => [...document.querySelectorAll(".part.editor .tab .label-name")].some((t) => t.textContent?.includes(name)), `${id}.json`, { timeout: 20_000 });
+
+  // Export CSV from the panel: every row, streamed to the file named in the save dialog.
+  // Back to the results: the panel shows what it had (no new run; the filter still applies).
+  const runsBefore = emulator.requests.filter((r) => r.path.includes("/query")).length;
+  await page.locator(".part.editor .tab", { hasText: "Demo org: Contact results" }).click();
+  frame = await resultsFrame(ui, /320 of 320 rows · \d+ match/);
+  assert.equal(emulator.requests.filter((r) => r.path.includes("/query")).length, runsBefore, "showing the panel again does not query again");
+  await frame.locator("vscode-button", { hasText: "Export CSV" }).click();
+  // The save dialog proposes <Object>-<time>.csv in the workspace folder; accept it.
+  const dialog = page.locator(".quick-input-widget:visible .quick-input-box input");
+  await dialog.waitFor();
+  // (The dialog fills its input in steps: wait for the whole proposal.)
+  await page.waitForFunction(() => /\.csv$/.test((document.querySelector(".quick-input-widget .quick-input-box input") as HTMLInputElement | null)?.value ?? ""), undefined, { timeout: 10_000 });
+  const file = await dialog.inputValue();
+  assert.match(file, new RegExp(`^${server.workspace.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/Contact-[\\d-]+\\.csv$`));
+  await page.keyboard.press("Enter");
+  await ui.notification(new RegExp(`Exported 320 rows to ${path.basename(file)}`));
+  assert.ok(existsSync(file) && !existsSync(`${file}.part`));
+  const rows = parseCsv(readFileSync(file, "utf8"), { columns: true }) as Record<string, string>[];
+  assert.deepEqual(Object.keys(rows[0]!), ["Id", "Name", "Account.Name", "Cases"]);
+  assert.equal(rows.length, contacts.length);
+  const accounts = new Map(emulator.seeded.store.liveRecords("Account").map((a) => [String(a.Id), a.Name]));
+  for (const row of rows) {
+    const source = contacts.find((c) => c.Id === row.Id)!;
+    assert.deepEqual([row.Name, row["Account.Name"]], [String(source.Name), String(accounts.get(String(source.AccountId)) ?? "")]);
+  }
+
+  // Ctrl+Enter runs the statement under the cursor; both runs are in the history, also after a reload.
+  const editorTab = page.locator(".part.editor .tab", { hasText: "Untitled" }).first();
+  await editorTab.click();
+  const editor = page.locator(".part.editor .monaco-editor").first();
+  await editor.click();
+  await page.keyboard.press("Control+End");
+  await page.keyboard.insertText("\n\nSELECT Name FROM Account WHERE Name LIKE 'A%'");
+  await page.keyboard.press("Control+Enter");
+  const accountsA = emulator.seeded.store.liveRecords("Account").filter((a) => /^a/i.test(String(a.Name)));
+  await resultsFrame(ui, new RegExp(`${accountsA.length} of ${accountsA.length} rows?`));
+  await ui.runCommand("Developer: Reload Window");
+  await page.waitForSelector(".monaco-workbench .part.activitybar .action-item", { timeout: 60_000 });
+  // The results panel comes back and runs what it showed again.
+  await resultsFrame(ui, new RegExp(`${accountsA.length} of ${accountsA.length} rows?`));
+  await ui.runCommand("CRM: Show Query History…");
+  const history = await ui.quickInput("Query history of Demo org");
+  const entries = await history.locator(".monaco-list-row").allInnerTexts();
+  assert.ok(entries[0]!.startsWith("SELECT Name FROM Account WHERE Name LIKE 'A%'") && entries[0]!.includes(`${accountsA.length} row`), entries[0]);
+  assert.ok(entries[1]!.startsWith(QUERY) && entries[1]!.includes("320 rows"), entries[1]);
+  await page.keyboard.press("Escape");
+}, 240_000);

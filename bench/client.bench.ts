@@ -3,7 +3,7 @@
  * operations on the emulator's `large` seed. Figures, not pass/fail: bench/results/client.json and README.md.
  */
 import http from "node:http";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { recordResults } from "./readme";
 import os from "node:os";
 import { Connection } from "@jsforce/jsforce-node";
 import { DEMO } from "../test/emulator/seed";
@@ -160,8 +160,6 @@ function write(results: Record<Client, Partial<Record<Op, number>>>) {
     return { op, label: labels[op], crmMs: c, rawMs: r, jsforceMs: j, vsRaw: Number((c / r).toFixed(2)), vsJsforce: Number((c / j).toFixed(2)), addedMs: Number((c - r).toFixed(3)) };
   });
   const meta = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? "", emulatorSeed: "large" };
-  mkdirSync("bench/results", { recursive: true });
-  writeFileSync("bench/results/client.json", JSON.stringify({ meta, rows }, null, 2) + "\n");
   const table = [
     "| operation | this client | raw node:http | jsforce | × raw | × jsforce | added vs raw |",
     "|---|---:|---:|---:|---:|---:|---:|",
@@ -173,15 +171,7 @@ function write(results: Record<Client, Partial<Record<Op, number>>>) {
     "- The client sends requests through its own axios adapter (src/client/node-adapter.ts); what remains above raw node:http on small calls is axios's request pipeline (config merge, header objects, promise chain), about 0.1–0.3 ms per call on a 2-core machine, plus the client's own checks.",
     "- Loopback figures on a shared 2-core machine vary by 10–20 % between runs; compare ratios from the same run.",
   ].join("\n");
-  const readme = `# Benchmark results\n\nWritten by \`npm run bench\` (${meta.date}, Node ${meta.node}, ${meta.cpus} cores, ${meta.cpu}). Medians; the emulator (\`large\` seed) runs in its own process on 127.0.0.1. Targets (DESIGN.md §7): at most 1.3× raw node:http, at most 0.1 ms added to the record GET, faster than jsforce on every operation.\n\n## Client\n\n${table}\n\n${notes}\n`;
-  // Keep the sections other benches write (the host bench's activation figures).
-  let rest = "";
-  try {
-    rest = /\n## Extension activation[\s\S]*$/.exec(readFileSync("bench/results/README.md", "utf8"))?.[0] ?? "";
-  } catch {
-    // first run
-  }
-  writeFileSync("bench/results/README.md", readme + rest);
+  recordResults("client", { meta, rows }, "Client", `Written by \`npm run bench\` (${meta.date}, Node ${meta.node}, ${meta.cpus} cores, ${meta.cpu}). Medians; the emulator (\`large\` seed) runs in its own process on 127.0.0.1. Targets (DESIGN.md §7): at most 1.3× raw node:http, at most 0.1 ms added to the record GET, faster than jsforce on every operation.\n\n${table}\n\n${notes}`);
   console.log(`\n${table}\n\nwritten to bench/results/client.json and bench/results/README.md`);
 }
 

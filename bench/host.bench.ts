@@ -4,7 +4,7 @@
  * bench/results/host.json and the host section of bench/results/README.md.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { recordResults } from "./readme";
 import { startEmulator } from "../test/emulator";
 import { ensureHost, openWorkbench, startCodeServer } from "../test/host/harness";
 import { Driver } from "../test/host/workbench";
@@ -42,17 +42,7 @@ async function main() {
   const median = sorted[Math.floor(sorted.length / 2)]!;
   const paint = await objectsTreePaint(host.codeServer!);
   const result = { date: new Date().toISOString(), host: "code-server 4.100.3 (VS Code 1.100.3)", samplesMs: samples, medianMs: median, budgetMs: 50, objectsTree: paint };
-  mkdirSync("bench/results", { recursive: true });
-  writeFileSync("bench/results/host.json", JSON.stringify(result, null, 2) + "\n");
-  const readmePath = "bench/results/README.md";
-  let readme: string;
-  try {
-    readme = readFileSync(readmePath, "utf8").replace(/\n## Extension activation[\s\S]*$/, "\n");
-  } catch {
-    readme = "# Benchmark results\n";
-  }
-  readme += `\n## Extension activation and tree paint\n\nWritten by \`npm run bench:host\` (${result.date}): "Developer: Show Running Extensions" in ${result.host}, ${ROUNDS} fresh windows, the CRM view opened. Median **${median} ms** (budget < 50 ms); samples ${samples.join(", ")} ms. Activation does no network I/O (checked by the in-host suite).\n\nObjects tree with the \`large\` seed (${paint.objects} objects): expanding the Custom group (data already fetched) to its first rows painted: median **${paint.medianMs} ms** (budget < 300 ms); samples ${paint.samplesMs.join(", ")} ms. Describe global took ${paint.describeGlobalMs} ms to fetch on first open. Knowledge: one "Load more…" sent ${paint.queriesPerLoadMore} query (one page).\n`;
-  writeFileSync(readmePath, readme);
+  recordResults("host", result, "Extension activation and tree paint", `Written by \`npm run bench:host\` (${result.date}): "Developer: Show Running Extensions" in ${result.host}, ${ROUNDS} fresh windows, the CRM view opened. Median **${median} ms** (budget < 50 ms); samples ${samples.join(", ")} ms. Activation does no network I/O (checked by the in-host suite).\n\nObjects tree with the \`large\` seed (${paint.objects} objects): expanding the Custom group (data already fetched) to its first rows painted: median **${paint.medianMs} ms** (budget < 300 ms); samples ${paint.samplesMs.join(", ")} ms. Describe global took ${paint.describeGlobalMs} ms to fetch on first open. Knowledge: one "Load more…" sent ${paint.queriesPerLoadMore} query (one page).`);
   console.log(`median activation ${median} ms → bench/results/host.json`);
 }
 

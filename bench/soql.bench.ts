@@ -3,7 +3,7 @@
  * cache — completion p95 on the 3,000-field object, and diagnostics of a 200-line file. Figures go to
  * bench/results/soql.json and the SOQL section of bench/results/README.md.
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { recordResults } from "./readme";
 import { Crm } from "../src/client";
 import type { SoqlCatalog } from "../src/soql/catalog";
 import { completionsAt } from "../src/soql/completion";
@@ -51,16 +51,7 @@ async function main() {
     completionP50Ms: Number(percentile(completionMs, 0.5).toFixed(3)), completionP95Ms: Number(percentile(completionMs, 0.95).toFixed(3)),
     diagnosticsMedianMs: Number(percentile(diagnosticsMs, 0.5).toFixed(2)), diagnosticsLines: 200,
   };
-  mkdirSync("bench/results", { recursive: true });
-  writeFileSync("bench/results/soql.json", JSON.stringify(result, null, 2) + "\n");
-  const section = `\n## SOQL editor\n\nWritten by \`npm run bench:soql\` (${result.date}), warm describe cache, \`large\` seed. Completion on the ${result.fields}-field object: p50 **${result.completionP50Ms} ms**, p95 **${result.completionP95Ms} ms** (budget p95 < 50 ms). Diagnostics of a ${result.diagnosticsLines}-line file: median **${result.diagnosticsMedianMs} ms** (budget < 30 ms).\n`;
-  let readme: string;
-  try {
-    readme = readFileSync("bench/results/README.md", "utf8").replace(/\n## SOQL editor[\s\S]*?(?=\n## |$)/, "");
-  } catch {
-    readme = "# Benchmark results\n";
-  }
-  writeFileSync("bench/results/README.md", readme.trimEnd() + "\n" + section);
+  recordResults("soql", result, "SOQL editor", `Written by \`npm run bench:soql\` (${result.date}), warm describe cache, \`large\` seed. Completion on the ${result.fields}-field object: p50 **${result.completionP50Ms} ms**, p95 **${result.completionP95Ms} ms** (budget p95 < 50 ms). Diagnostics of a ${result.diagnosticsLines}-line file: median **${result.diagnosticsMedianMs} ms** (budget < 30 ms).`);
   console.log(JSON.stringify(result));
 }
 

@@ -4,6 +4,7 @@ import { DESCRIBE_SCHEME, DescribeDocuments } from "./commands/objects";
 import { runArticleAction } from "./commands/knowledge";
 import { registerCommands } from "./commands/register";
 import { importDemoHelper } from "./connections/demo";
+import { DescribeStore } from "./connections/describeStore";
 import { OrgManager } from "./connections/orgManager";
 import { OrgRegistry } from "./connections/orgRegistry";
 import { OrgStatusBar } from "./connections/statusBar";
@@ -36,7 +37,8 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
   const redactor = new Redactor();
   const log = new Log(redactor);
   const registry = new OrgRegistry(context.globalState, context.secrets);
-  const manager = new OrgManager(registry, { settings: readSettings, log, remember: (...secrets) => redactor.remember(...secrets) });
+  const describeStore = new DescribeStore(vscode.Uri.joinPath(context.globalStorageUri, "describes").fsPath);
+  const manager = new OrgManager(registry, { settings: readSettings, log, remember: (...secrets) => redactor.remember(...secrets), describeStore });
   const orgs = new OrgsTreeProvider(manager);
   const active = new ActiveOrg(manager, () => vscode.workspace.getConfiguration("crm").get<boolean>("views.showAllOrgs", false));
   const objects = new ObjectsTreeProvider(active, context.globalState);
@@ -95,8 +97,8 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
     soqlOrgs.onDidChange(() => soqlDiagnostics.refreshAll()),
     new OrgStatusBar(manager),
   );
-  const clearDescribeCache = () => {
-    manager.clearCaches();
+  const clearDescribeCache = async () => {
+    await manager.clearCaches();
     objects.clear();
     soqlCatalogs.clear();
     soqlDiagnostics.refreshAll();

@@ -28,7 +28,8 @@ async function resolveObject(provider: ObjectsTreeProvider, arg: unknown): Promi
   return picked.name;
 }
 
-export function objectCommands(active: ActiveOrg, provider: ObjectsTreeProvider): Record<Extract<CommandId, `crm.objects.${string}`>, (...args: unknown[]) => unknown> {
+/** `pinDocument` ties a new SOQL document to the org it was started from. */
+export function objectCommands(active: ActiveOrg, provider: ObjectsTreeProvider, pinDocument: (uri: vscode.Uri, orgKey: string) => Promise<void>): Record<Extract<CommandId, `crm.objects.${string}`>, (...args: unknown[]) => unknown> {
   return {
     "crm.objects.refresh": () => provider.reload(),
     "crm.objects.filter": async () => {
@@ -58,9 +59,12 @@ export function objectCommands(active: ActiveOrg, provider: ObjectsTreeProvider)
     },
     "crm.objects.newQuery": async (arg) => {
       const name = await resolveObject(provider, arg);
-      const content = await (await provider.current(orgOf(arg))).starterQuery(name);
-      const language = (await vscode.languages.getLanguages()).includes("soql") ? "soql" : "sql";
-      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ language, content }));
+      const orgKey = orgOf(arg);
+      const content = await (await provider.current(orgKey)).starterQuery(name);
+      const document = await vscode.workspace.openTextDocument({ language: "soql", content });
+      // A query started from another org's node (all orgs shown) runs on that org.
+      if (orgKey) await pinDocument(document.uri, orgKey);
+      await vscode.window.showTextDocument(document);
     },
     "crm.objects.copyApiName": async (arg) => {
       const name = await resolveObject(provider, arg);

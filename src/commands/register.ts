@@ -23,20 +23,20 @@ export interface CommandDeps extends OrgCommandDeps, Omit<SoqlCommandDeps, "mana
   siteId: () => string | undefined;
   articles: { show(target: PanelTarget, options?: { preserveFocus?: boolean }): unknown };
   /** Forgets every cached describe (sessions, Objects view, SOQL features). */
-  clearDescribeCache: () => void;
+  clearDescribeCache: () => Promise<void>;
 }
 
 export function registerCommands(context: vscode.ExtensionContext, deps: CommandDeps): void {
   const handlers: Record<CommandId, (...args: unknown[]) => unknown> = {
     ...orgCommands(deps),
-    ...objectCommands(deps.active, deps.objects),
+    ...objectCommands(deps.active, deps.objects, (uri, orgKey) => deps.orgs.setPin(uri, { orgKey })),
     ...knowledgeCommands(deps.active, deps.knowledge, deps.articles),
     ...feedCommands(deps.active, deps.feeds, deps.siteId),
     ...recordCommands(deps.active, deps.objects, (orgKey, sosl) => deps.results.open(resultsTarget(orgKey, "search", { api: "sosl", text: sosl }))),
     ...soqlCommands(deps),
     "crm.log.show": () => deps.log.show(),
-    "crm.soql.clearDescribeCache": () => {
-      deps.clearDescribeCache();
+    "crm.soql.clearDescribeCache": async () => {
+      await deps.clearDescribeCache();
       vscode.window.setStatusBarMessage("CRM describe cache cleared", 3000);
     },
   };

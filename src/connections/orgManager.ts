@@ -100,9 +100,10 @@ export class OrgManager implements Disposable {
     this.usageChanged.fire(key);
   }
 
-  /** Drops the cached describes of every open session. */
-  clearCaches(): void {
+  /** Drops the cached describes of every org, in memory and on disk. */
+  async clearCaches(): Promise<void> {
     for (const session of this.sessions.values()) session.clearCaches();
+    await this.deps.describeStore?.clear();
   }
 
   async activeSession(): Promise<OrgSession | undefined> {
@@ -152,6 +153,7 @@ export class OrgManager implements Disposable {
   async remove(key: string): Promise<void> {
     this.closeSession(key);
     await this.registry.remove(key);
+    await this.deps.describeStore?.clear(key);
   }
 
   private closeSession(key: string): void {

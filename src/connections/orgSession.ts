@@ -2,6 +2,7 @@
 import { Crm, type ApiUsage, type AuthSession, type HelperConnection, type Logger, type RequestInfo } from "../client";
 import { Emitter, type Disposable } from "../shared/events";
 import type { OrgRecord } from "./orgRegistry";
+import type { DescribeStore, StoredDescribe } from "./describeStore";
 import { secretsOf } from "./secrets";
 
 export interface ClientSettings {
@@ -17,6 +18,8 @@ export interface SessionDeps {
   log: { info(line: string): void; debug(line: string): void; warn(line: string): void };
   remember(...secrets: (string | undefined)[]): void;
   onTokenRefreshed(key: string, session: AuthSession): void;
+  /** Describes kept across windows (none: in memory only). */
+  describeStore?: DescribeStore;
 }
 
 export function requestLine(alias: string, info: RequestInfo): string {
@@ -39,7 +42,7 @@ export class OrgSession implements Disposable {
   private usage?: ApiUsage;
   private readonly usageChanged = new Emitter<ApiUsage>();
   readonly onDidChangeApiUsage = this.usageChanged.event;
-  private readonly describes = new Map<string, { describe: Record<string, unknown>; fetchedAt: Date }>();
+  private readonly describes = new Map<string, StoredDescribe>();
 
   constructor(readonly record: OrgRecord, connection: HelperConnection, private readonly deps: SessionDeps) {
     deps.remember(...secretsOf(connection));
@@ -67,14 +70,21 @@ export class OrgSession implements Disposable {
     return this.usage;
   }
 
-  /** The describe of an sObject, cached; a cached one is revalidated with If-Modified-Since. */
+  /**
+   * The describe of an sObject, cached in memory and in the describe store; a cached one is revalidated
+   * with If-Modified-Since, so an unchanged object costs a 304 and no body.
+   */
   async describe(objectName: string): Promise<Record<string, unknown>> {
-    const cached = this.describes.get(objectName);
+    const store = this.deps.describeStore;
+    const cached = this.describes.get(objectName) ?? (await store?.read(this.record.key, objectName));
     const fresh = await this.crm.describeObject(objectName, { ifModifiedSince: cached?.fetchedAt });
-    if (fresh) this.describes.set(objectName, { describe: fresh, fetchedAt: new Date() });
-    return (fresh ?? cached!.describe) as Record<string, unknown>;
+    const entry = fresh ? { describe: fresh as Record<string, unknown>, fetchedAt: new Date() } : cached!;
+    this.describes.set(objectName, entry);
+    if (fresh && store) await store.write(this.record.key, objectName, entry).catch((err: unknown) => this.deps.log.warn(`[${this.record.alias}] could not keep the ${objectName} describe: ${String(err)}`));
+    return entry.describe;
   }
 
+  /** Forgets the describes in memory (the store is cleared by the manager, which knows every org). */
   clearCaches(): void {
     this.describes.clear();
   }

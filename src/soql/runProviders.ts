@@ -84,7 +84,8 @@ export class SoqlOrgStatus implements vscode.Disposable {
   constructor(private readonly orgs: SoqlDocumentOrgs) {
     this.item.name = "CRM: SOQL Document Org";
     this.item.command = "crm.soql.pickOrg";
-    this.subscriptions = [orgs.onDidChange(() => this.update()), vscode.window.onDidChangeActiveTextEditor(() => this.update())];
+    // (A document whose language is set to SOQL after opening is opened again under that language.)
+    this.subscriptions = [orgs.onDidChange(() => this.update()), vscode.window.onDidChangeActiveTextEditor(() => this.update()), vscode.workspace.onDidOpenTextDocument(() => this.update())];
     this.update();
   }
 

@@ -31,7 +31,7 @@ export const quietLog = () => {
 };
 
 /** An OrgManager (in-memory state and secrets) with the emulator's admin added by password; `secrets` collects what it asked to redact. */
-export async function managerWithDemoOrg(credentials: { loginUrl: string; username: string; password: string; securityToken: string; clientId: string; clientSecret: string }) {
+export async function managerWithDemoOrg(credentials: { loginUrl: string; username: string; password: string; securityToken: string; clientId: string; clientSecret: string }, extra: { describeStore?: import("../../src/connections/describeStore").DescribeStore } = {}) {
   const { OrgManager } = await import("../../src/connections/orgManager");
   const { OrgRegistry } = await import("../../src/connections/orgRegistry");
   const secrets: string[] = [];
@@ -39,6 +39,7 @@ export async function managerWithDemoOrg(credentials: { loginUrl: string; userna
     settings: () => ({ apiVersion: "", timeoutMs: 10_000, logRequestBodies: false }),
     log: quietLog().log,
     remember: (...s) => secrets.push(...s.filter((x): x is string => !!x)),
+    ...extra,
   });
   const c = credentials;
   const org = await manager.add({ method: "password", alias: "Demo", connection: { grant_type: "password", endpoint_url: c.loginUrl, username: c.username, password: c.password, security_token: c.securityToken, client_id: c.clientId, client_secret: c.clientSecret } });

@@ -1,0 +1,335 @@
+/**
+ * The `crm:` file system's logic: records and article drafts as documents.
+ *
+ *   /<org>/<SObject>/<Id>.json            a record: its updateable fields as formatted JSON
+ *   /<org>/<SObject>/new.json             a template for a new record (required fields first)
+ *   /<org>/<Article>/<Id>/fields.json     an article version's fields (Title, UrlName, Summary, …)
+ *   /<org>/<Article>/<Id>/<Field>.html    one rich-text field of it
+ *   /<org>/<Article>/new.json             a template for a new article
+ *
+ * Each record's LastModifiedDate and the values a document was read from are remembered (in a store that
+ * outlives the window), so a save sends only the changed fields, guarded by If-Unmodified-Since. No VS Code here.
+ */
+import { APIRequestError } from "../client/errors";
+import type { KeyValueStore } from "../connections/orgRegistry";
+
+type Json = Record<string, unknown>;
+
+/** What the model needs of an org: its client's record calls and cached describes. */
+export interface OrgAccess {
+  crm: {
+    getSobjectRecord(sobject: string, id: string, options?: { fields?: string[] }): Promise<Json>;
+    updateSobjectRecord(sobject: string, id: string, payload: Json, options?: { ifUnmodifiedSince?: Date }): Promise<unknown>;
+    createSobjectRecord(sobject: string, payload: Json): Promise<{ id: string }>;
+  };
+  describe(sobject: string): Promise<Json>;
+}
+
+export interface FilesDeps {
+  /** The org a path's first segment names (its alias). */
+  org(name: string): Promise<OrgAccess>;
+  knowledgeSobject(): string;
+  store: KeyValueStore;
+}
+
+export type CrmPath =
+  | { kind: "root" }
+  | { kind: "org"; org: string }
+  | { kind: "object"; org: string; sobject: string }
+  | { kind: "record"; org: string; sobject: string; id: string }
+  | { kind: "new"; org: string; sobject: string }
+  | { kind: "article"; org: string; sobject: string; id: string }
+  | { kind: "articleFile"; org: string; sobject: string; id: string; file: string };
+
+const ID = /^[a-zA-Z0-9]{15}(?:[a-zA-Z0-9]{3})?$/;
+const NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
+
+/** Reads a `crm:` path; undefined when it names nothing the file system serves. */
+export function parseCrmPath(path: string, knowledgeSobject: string): CrmPath | undefined {
+  const parts = path.split("/").filter(Boolean).map(decodeURIComponent);
+  const [org, sobject, item, file, ...rest] = parts;
+  if (!org) return { kind: "root" };
+  if (!sobject) return { kind: "org", org };
+  if (!NAME.test(sobject) || rest.length) return undefined;
+  if (!item) return { kind: "object", org, sobject };
+  if (item === "new.json" && !file) return { kind: "new", org, sobject };
+  const isArticle = sobject.toLowerCase() === knowledgeSobject.toLowerCase();
+  if (!isArticle) {
+    const id = item.replace(/\.json$/, "");
+    return item.endsWith(".json") && ID.test(id) && !file ? { kind: "record", org, sobject, id } : undefined;
+  }
+  if (!ID.test(item)) return undefined;
+  if (!file) return { kind: "article", org, sobject, id: item };
+  return file === "fields.json" || /^[A-Za-z][A-Za-z0-9_]*\.html$/.test(file) ? { kind: "articleFile", org, sobject, id: item, file } : undefined;
+}
+
+export const recordPath = (org: string, sobject: string, id: string) => `/${encodeURIComponent(org)}/${sobject}/${id}.json`;
+export const articleFilePath = (org: string, sobject: string, id: string, file: string) => `/${encodeURIComponent(org)}/${sobject}/${id}/${file}`;
+export const newPath = (org: string, sobject: string) => `/${encodeURIComponent(org)}/${sobject}/new.json`;
+
+/** A save the org refused for named fields (each becomes a diagnostic on its line), or bad input. */
+export class DocumentError extends Error {
+  override name = "DocumentError";
+  constructor(message: string, readonly fields: string[] = []) {
+    super(message);
+  }
+}
+
+/** Someone changed the record in the org since the document was read; `theirs` is the org's version as a document. */
+export class ConflictError extends Error {
+  override name = "ConflictError";
+  constructor(readonly displayName: string, readonly theirs: string) {
+    super(`${displayName} was changed in the org since you opened it.`);
+  }
+}
+
+interface FieldInfo {
+  name: string;
+  label: string;
+  type: string;
+  updateable: boolean;
+  createable: boolean;
+  required: boolean;
+  richText: boolean;
+  nameField: boolean;
+}
+
+/** A rich-text field (its value is HTML): shown as its own .html document. */
+export const isRichText = (f: { extraTypeInfo?: unknown; htmlFormatted?: unknown }) => f.extraTypeInfo === "richtextarea" || f.htmlFormatted === true;
+
+function fieldsOf(describe: Json): FieldInfo[] {
+  return ((describe.fields ?? []) as Json[]).map((f) => ({
+    name: String(f.name), label: String(f.label ?? f.name), type: String(f.type),
+    updateable: f.updateable === true && f.calculated !== true && f.type !== "base64",
+    createable: f.createable === true && f.calculated !== true && f.type !== "base64",
+    required: f.nillable === false && f.defaultedOnCreate !== true && f.createable === true && f.type !== "boolean",
+    richText: isRichText(f), nameField: f.nameField === true,
+  }));
+}
+
+/** What a record's documents were read from: shared by an article's fields.json and its .html files. */
+interface Baseline {
+  lastModified: string;
+  values: Json;
+  /** Per file: the record's LastModifiedDate when that file was last read or saved (its mtime). */
+  fileTimes: Record<string, string>;
+  name: string;
+}
+
+const baselineKey = (org: string, sobject: string, id: string) => `crm.documents.baseline.${org}\u0000${sobject}\u0000${id}`;
+const pretty = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+const encoder = new TextEncoder();
+
+export interface FileStat {
+  type: "file" | "directory";
+  mtime: number;
+  size: number;
+  readonly: boolean;
+}
+
+export class CrmFiles {
+  /** A load made by `stat` is reused by the `readFile` that follows it (VS Code asks for both on open). */
+  private readonly recent = new Map<string, { at: number; content: Uint8Array }>();
+
+  constructor(private readonly deps: FilesDeps) {}
+
+  parse(path: string): CrmPath | undefined {
+    return parseCrmPath(path, this.deps.knowledgeSobject());
+  }
+
+  private baseline(org: string, sobject: string, id: string): Baseline | undefined {
+    return this.deps.store.get<Baseline | undefined>(baselineKey(org, sobject, id), undefined);
+  }
+
+  private async remember(org: string, sobject: string, id: string, baseline: Baseline): Promise<void> {
+    await this.deps.store.update(baselineKey(org, sobject, id), baseline);
+  }
+
+  /** The record's name as a tab title (its name field, else Title, else the ID). */
+  async displayName(path: string): Promise<string> {
+    const p = this.parse(path);
+    if (!p || !("id" in p)) return path.split("/").pop() ?? path;
+    await this.readFile(path);
+    return this.baseline(p.org, p.sobject, p.id)?.name ?? p.id;
+  }
+
+  async stat(path: string): Promise<FileStat> {
+    const p = this.parse(path);
+    if (!p) throw new DocumentError(`Nothing in the CRM file system is at ${path}.`);
+    if (p.kind === "root" || p.kind === "org" || p.kind === "object" || p.kind === "article") return { type: "directory", mtime: 0, size: 0, readonly: false };
+    if (p.kind === "new") return { type: "file", mtime: 0, size: (await this.readFile(path)).byteLength, readonly: false };
+    let known = this.baseline(p.org, p.sobject, p.id);
+    const file = p.kind === "articleFile" ? p.file : "record.json";
+    let size = this.recent.get(path)?.content.byteLength ?? 0;
+    if (!known?.fileTimes[file]) {
+      size = (await this.readFile(path)).byteLength;
+      known = this.baseline(p.org, p.sobject, p.id)!;
+    }
+    const readonly = p.kind === "articleFile" && known.values.PublishStatus !== undefined && known.values.PublishStatus !== "Draft";
+    return { type: "file", mtime: Date.parse(known.fileTimes[file]!), size, readonly };
+  }
+
+  async readDirectory(path: string): Promise<[string, "file" | "directory"][]> {
+    const p = this.parse(path);
+    if (p?.kind !== "article") return [];
+    const fields = fieldsOf(await (await this.deps.org(p.org)).describe(p.sobject));
+    return [["fields.json", "file"], ...fields.filter((f) => f.richText).map((f) => [`${f.name}.html`, "file"] as [string, "file"])];
+  }
+
+  async readFile(path: string): Promise<Uint8Array> {
+    const cached = this.recent.get(path);
+    if (cached && Date.now() - cached.at < 2_000) return cached.content;
+    const p = this.parse(path);
+    if (!p || p.kind === "root" || p.kind === "org" || p.kind === "object" || p.kind === "article") throw new DocumentError(`${path} is not a document.`);
+    const org = await this.deps.org(p.org);
+    const fields = fieldsOf(await org.describe(p.sobject));
+    let text: string;
+    if (p.kind === "new") text = this.template(fields);
+    else {
+      const { record, name } = await this.fetch(org, p.sobject, p.id, fields);
+      const file = p.kind === "articleFile" ? p.file : "record.json";
+      text = this.render(record, fields, p.kind === "articleFile" ? p.file : undefined);
+      const previous = this.baseline(p.org, p.sobject, p.id);
+      const lastModified = String(record.LastModifiedDate);
+      // Other files of the record keep their read time unless the record changed since.
+      const fileTimes = previous?.lastModified === lastModified ? { ...previous.fileTimes, [file]: lastModified } : { [file]: lastModified };
+      await this.remember(p.org, p.sobject, p.id, { lastModified, values: record, fileTimes, name });
+    }
+    const content = encoder.encode(text);
+    this.recent.set(path, { at: Date.now(), content });
+    return content;
+  }
+
+  private async fetch(org: OrgAccess, sobject: string, id: string, fields: FieldInfo[]): Promise<{ record: Json; name: string }> {
+    const wanted = fields.filter((f) => f.updateable || f.nameField || ["LastModifiedDate", "PublishStatus", "Title"].includes(f.name)).map((f) => f.name);
+    const record = await org.crm.getSobjectRecord(sobject, id, { fields: wanted });
+    const nameField = fields.find((f) => f.nameField)?.name;
+    const name = String((nameField && record[nameField]) || record.Title || id);
+    return { record, name };
+  }
+
+  /** A record's document text: the JSON of its updateable fields, an article's fields.json, or one rich-text field. */
+  private render(record: Json, fields: FieldInfo[], file: string | undefined): string {
+    if (file?.endsWith(".html")) return String(record[file.slice(0, -5)] ?? "");
+    const shown = fields.filter((f) => f.updateable && !(file === "fields.json" && f.richText));
+    const out: Json = {};
+    for (const f of shown) out[f.name] = record[f.name] ?? null;
+    return pretty(out);
+  }
+
+  /** A new record's starting point: the required fields first, then the rest of what can be set. */
+  private template(fields: FieldInfo[]): string {
+    const createable = fields.filter((f) => f.createable);
+    const ordered = [...createable.filter((f) => f.required), ...createable.filter((f) => !f.required)];
+    const out: Json = {};
+    for (const f of ordered) out[f.name] = f.richText ? "<p></p>" : f.type === "boolean" ? false : null;
+    return pretty(out);
+  }
+
+  /**
+   * Saves a document. Records and drafts: only the fields that differ from what was read, with
+   * If-Unmodified-Since (412 → ConflictError); `overwrite` drops the guard. Templates create the record
+   * and resolve to its ID. Refused input throws DocumentError naming the fields.
+   */
+  async writeFile(path: string, content: Uint8Array, options: { overwrite?: boolean } = {}): Promise<{ createdId?: string }> {
+    const p = this.parse(path);
+    if (!p || p.kind === "root" || p.kind === "org" || p.kind === "object" || p.kind === "article") throw new DocumentError(`${path} is not a document that can be saved.`);
+    const org = await this.deps.org(p.org);
+    const fields = fieldsOf(await org.describe(p.sobject));
+    const text = new TextDecoder().decode(content);
+    if (p.kind === "new") return { createdId: await this.create(org, p.sobject, fields, text) };
+
+    const known = this.baseline(p.org, p.sobject, p.id);
+    if (!known) throw new DocumentError("This document was not read from the org in this window; reopen it to edit.");
+    if (known.values.PublishStatus !== undefined && known.values.PublishStatus !== "Draft") throw new DocumentError("Only a draft can be edited. Create a draft of this article first (CRM: Edit Article in Editor).");
+    const file = p.kind === "articleFile" ? p.file : "record.json";
+    const changed = file.endsWith(".html") ? this.htmlChange(file, text, known) : this.jsonChanges(text, fields, known, p.kind === "articleFile");
+    if (Object.keys(changed).length) {
+      try {
+        await org.crm.updateSobjectRecord(p.sobject, p.id, changed, options.overwrite ? {} : { ifUnmodifiedSince: new Date(known.lastModified.replace(/\+0000$/, "Z")) });
+      } catch (err) {
+        if (err instanceof APIRequestError && err.status === 412) {
+          const { record } = await this.fetch(org, p.sobject, p.id, fields);
+          throw new ConflictError(known.name, this.render(record, fields, p.kind === "articleFile" ? p.file : undefined));
+        }
+        if (err instanceof APIRequestError && err.status === 400) throw new DocumentError(err.message, err.fields);
+        throw err;
+      }
+    }
+    // What the org now holds is the new baseline (its new LastModifiedDate; the fields as saved).
+    const { record, name } = await this.fetch(org, p.sobject, p.id, fields);
+    const lastModified = String(record.LastModifiedDate);
+    const fileTimes: Record<string, string> = { [file]: lastModified };
+    // Other open files of the same record are still what the org holds for their fields: keep their times.
+    for (const [other, time] of Object.entries(known.fileTimes)) if (other !== file) fileTimes[other] = time;
+    await this.remember(p.org, p.sobject, p.id, { lastModified, values: record, fileTimes, name });
+    this.recent.delete(path);
+    return {};
+  }
+
+  /**
+   * After a conflict the person compared and chose to keep editing: the org's version becomes what the
+   * document is compared against, so the next save sends only what differs from it.
+   */
+  async rebase(path: string): Promise<void> {
+    const p = this.parse(path);
+    if (!p || !("id" in p)) return;
+    const org = await this.deps.org(p.org);
+    const fields = fieldsOf(await org.describe(p.sobject));
+    const { record, name } = await this.fetch(org, p.sobject, p.id, fields);
+    const known = this.baseline(p.org, p.sobject, p.id);
+    await this.remember(p.org, p.sobject, p.id, { lastModified: String(record.LastModifiedDate), values: record, fileTimes: known?.fileTimes ?? {}, name });
+  }
+
+  private htmlChange(file: string, text: string, known: Baseline): Json {
+    const field = file.slice(0, -5);
+    return String(known.values[field] ?? "") === text ? {} : { [field]: text };
+  }
+
+  private jsonChanges(text: string, fields: FieldInfo[], known: Baseline, articleFields: boolean): Json {
+    const edited = parseObject(text);
+    const allowed = new Map(fields.filter((f) => f.updateable && !(articleFields && f.richText)).map((f) => [f.name.toLowerCase(), f]));
+    const unknown = Object.keys(edited).filter((k) => !allowed.has(k.toLowerCase()));
+    if (unknown.length) throw new DocumentError(`${unknown.join(", ")} ${unknown.length === 1 ? "is not a field" : "are not fields"} that can be edited here. Remove ${unknown.length === 1 ? "it" : "them"} and save again.`, unknown);
+    const changed: Json = {};
+    for (const [key, value] of Object.entries(edited)) {
+      const field = allowed.get(key.toLowerCase())!;
+      if (JSON.stringify(value) !== JSON.stringify(known.values[field.name] ?? null)) changed[field.name] = value;
+    }
+    return changed;
+  }
+
+  private async create(org: OrgAccess, sobject: string, fields: FieldInfo[], text: string): Promise<string> {
+    const edited = parseObject(text);
+    const allowed = new Map(fields.filter((f) => f.createable).map((f) => [f.name.toLowerCase(), f.name]));
+    const unknown = Object.keys(edited).filter((k) => !allowed.has(k.toLowerCase()));
+    if (unknown.length) throw new DocumentError(`${unknown.join(", ")} cannot be set on a new ${sobject}. Remove ${unknown.length === 1 ? "it" : "them"} and save again.`, unknown);
+    const payload: Json = {};
+    for (const [key, value] of Object.entries(edited)) if (value !== null && value !== "") payload[allowed.get(key.toLowerCase())!] = value;
+    try {
+      return (await org.crm.createSobjectRecord(sobject, payload)).id;
+    } catch (err) {
+      if (err instanceof APIRequestError && err.status === 400) throw new DocumentError(err.message, err.fields);
+      throw err;
+    }
+  }
+}
+
+/** The document's JSON object, or a DocumentError saying where it stops being JSON. */
+function parseObject(text: string): Json {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new DocumentError(`The document is not valid JSON: ${(err as Error).message}. Fix it and save again.`);
+  }
+  if (!value || typeof value !== "object" || Array.isArray(value)) throw new DocumentError("The document must be one JSON object of field names and values.");
+  return value as Json;
+}
+
+/** The line (0-based) where a field's key appears in a JSON document, for its diagnostic. */
+export function fieldLine(text: string, field: string): number {
+  const lines = text.split("\n");
+  const at = lines.findIndex((l) => new RegExp(`^\\s*"${field.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}"\\s*:`, "i").test(l));
+  return at < 0 ? 0 : at;
+}

@@ -11,7 +11,9 @@ import { OrgStatusBar } from "./connections/statusBar";
 import { Log } from "./platform/log";
 import { Redactor } from "./platform/redact";
 import { readSettings } from "./platform/settings";
-import { RECORD_SCHEME, RecordDocuments, exportRows, openId } from "./commands/soql";
+import { exportRows, openId } from "./commands/soql";
+import { CrmFiles } from "./documents/crmFiles";
+import { CRM_SCHEME, CrmFileSystem } from "./documents/crmFileSystem";
 import { SoqlCatalogs } from "./soql/catalogCache";
 import { SoqlCompletionProvider } from "./soql/completionProvider";
 import { SoqlDiagnostics } from "./soql/diagnosticsProvider";
@@ -25,6 +27,7 @@ import { ObjectsTreeProvider } from "./views/objectsView";
 import { OrgsTreeProvider } from "./views/orgsView";
 import { articlePanels } from "./webviews/articlePanel";
 import { orgInfoPanels } from "./webviews/orgInfoPanel";
+import { previewPanels } from "./webviews/previewPanel";
 import { resultsPanels } from "./webviews/resultsPanel";
 
 /** What the extension exposes to its in-host tests. */
@@ -55,6 +58,17 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
   const panelDeps = { extensionUri: context.extensionUri, manager, log, redactor };
   const orgInfo = orgInfoPanels(panelDeps);
   const articles = articlePanels(panelDeps, runArticleAction);
+  const orgByAlias = (alias: string) => {
+    const org = registry.list().find((o) => o.alias === alias);
+    if (!org) throw new Error(`No org is called '${alias}' any more (renamed or removed). Reopen the document from the CRM view.`);
+    return manager.session(org.key);
+  };
+  const crmFiles = new CrmFileSystem(new CrmFiles({ org: orgByAlias, knowledgeSobject: () => readSettings().knowledgeSobject, store: context.workspaceState }), manager);
+  const preview = previewPanels(panelDeps, async (uri) => {
+    const p = crmFiles.files.parse(uri.path);
+    if (p?.kind !== "articleFile" || !p.file.endsWith(".html")) throw new Error("Only an article's .html document has a preview.");
+    return { orgKey: crmFiles.orgKeyOf(uri) ?? "", sobject: p.sobject, id: p.id, field: p.file.slice(0, -5), title: await crmFiles.files.displayName(uri.path) };
+  });
   const results = resultsPanels(panelDeps, {
     onRun: (orgKey, run) => void history.add(orgKey, { text: run.spec.text, api: run.spec.api, ranAt: run.ranAt.toISOString(), rows: run.totalSize, durationMs: run.elapsedMs }),
     exportRows: (orgKey, spec, format) => exportRows(manager, orgKey, spec, format),
@@ -82,7 +96,20 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
     vscode.window.createTreeView("crm.objects", { treeDataProvider: objects, showCollapseAll: true }),
     vscode.window.createTreeView("crm.knowledge", { treeDataProvider: knowledge, showCollapseAll: true, canSelectMany: true }),
     vscode.workspace.registerTextDocumentContentProvider(DESCRIBE_SCHEME, new DescribeDocuments(active)),
-    vscode.workspace.registerTextDocumentContentProvider(RECORD_SCHEME, new RecordDocuments(manager)),
+    crmFiles,
+    preview.panels,
+    preview.subscription,
+    vscode.workspace.registerFileSystemProvider(CRM_SCHEME, crmFiles, { isCaseSensitive: true }),
+    vscode.workspace.registerTextDocumentContentProvider("crm-theirs", crmFiles),
+    crmFiles.onDidSave(async (saved) => {
+      const isArticle = saved.sobject === readSettings().knowledgeSobject;
+      if (isArticle) await knowledge.refreshOrg(saved.orgKey, "Draft");
+      if (!saved.createdId) return;
+      // A saved template made a record: its tab makes way for the record's own document.
+      const template = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === saved.uri.toString());
+      if (template) await vscode.window.tabGroups.close(template);
+      await vscode.commands.executeCommand(isArticle ? "crm.document.editArticle" : "crm.document.openRecord", ...(isArticle ? [{ orgKey: saved.orgKey, id: saved.createdId }] : [saved.orgKey, saved.createdId]));
+    }),
     vscode.languages.registerCompletionItemProvider({ language: "soql" }, new SoqlCompletionProvider(soqlCatalogs), ".", " ", "(", ",", "'"),
     vscode.languages.registerHoverProvider({ language: "soql" }, new SoqlHoverProvider(soqlCatalogs)),
     vscode.languages.registerDocumentFormattingEditProvider({ language: "soql" }, new SoqlFormatter()),
@@ -103,7 +130,7 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
     soqlCatalogs.clear();
     soqlDiagnostics.refreshAll();
   };
-  registerCommands(context, { manager, log, redactor, orgInfo, articles, results, orgs: soqlOrgs, history, active, objects, knowledge, feeds, siteId, clearDescribeCache });
+  registerCommands(context, { manager, log, redactor, orgInfo, articles, results, orgs: soqlOrgs, history, active, objects, knowledge, feeds, siteId, clearDescribeCache, files: crmFiles, preview: preview.panels });
   const demoHelper = process.env.CRM_DEMO_HELPER;
   if (demoHelper) void importDemoHelper(registry, demoHelper).catch((err: unknown) => log.error("importing the demo org's helper file failed", err));
   log.info(`CRM Explorer ${String(context.extension.packageJSON.version)} activated`);

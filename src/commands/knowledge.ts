@@ -54,6 +54,9 @@ async function one(active: ActiveOrg, node: unknown, status: PublishStatus | und
   return (await articlesOf(active, node, undefined, status, title))[0]!;
 }
 
+/** The article a command is about: the tree node, or one picked from the palette in any state. */
+export const articleOf = (active: ActiveOrg, node: unknown, title: string) => one(active, node, undefined, title);
+
 function slug(title: string): string {
   return title.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 80);
 }

@@ -12,10 +12,11 @@ import { knowledgeCommands } from "./knowledge";
 import { objectCommands } from "./objects";
 import { orgCommands, type OrgCommandDeps } from "./orgs";
 import { recordCommands } from "./records";
+import { documentCommands, type DocumentCommandDeps } from "./documents";
 import { soqlCommands, type SoqlCommandDeps } from "./soql";
 import { resultsTarget } from "../webviews/resultsPanel";
 
-export interface CommandDeps extends OrgCommandDeps, Omit<SoqlCommandDeps, "manager" | "objects" | "articles"> {
+export interface CommandDeps extends OrgCommandDeps, Omit<SoqlCommandDeps, "manager" | "objects" | "articles">, Pick<DocumentCommandDeps, "files" | "preview"> {
   active: ActiveOrg;
   objects: ObjectsTreeProvider;
   knowledge: KnowledgeTreeProvider;
@@ -34,6 +35,7 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
     ...feedCommands(deps.active, deps.feeds, deps.siteId),
     ...recordCommands(deps.active, deps.objects, (orgKey, sosl) => deps.results.open(resultsTarget(orgKey, "search", { api: "sosl", text: sosl }))),
     ...soqlCommands(deps),
+    ...documentCommands(deps),
     "crm.log.show": () => deps.log.show(),
     "crm.soql.clearDescribeCache": async () => {
       await deps.clearDescribeCache();

@@ -17,9 +17,10 @@ import type { PanelTarget } from "../webviews/panels";
 import type { RunSpec } from "../webviews/queryRun";
 import { resultsTarget, specOf, subjectOf, type ResultsPanels } from "../webviews/resultsPanel";
 import { exportPages } from "../webviews/resultsExport";
+import { sobjectOfId } from "./documents";
 import type { CommandId } from "./ids";
 
-export const RECORD_SCHEME = "crm-record";
+const count = new Intl.NumberFormat("en-US");
 
 export interface SoqlCommandDeps {
   manager: OrgManager;
@@ -29,18 +30,6 @@ export interface SoqlCommandDeps {
   objects: ObjectsTreeProvider;
   articles: { show(target: PanelTarget, options?: { preserveFocus?: boolean }): unknown };
 }
-
-/** Read-only documents `crm-record:/<Object>/<Id>.json?<orgKey>`: a record as the org returns it. */
-export class RecordDocuments implements vscode.TextDocumentContentProvider {
-  constructor(private readonly manager: OrgManager) {}
-  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
-    const [, sobject, file] = uri.path.split("/");
-    const session = await this.manager.session(uri.query);
-    return JSON.stringify(await session.crm.getSobjectRecord(sobject!, file!.replace(/\.json$/, "")), null, 2);
-  }
-}
-
-const count = new Intl.NumberFormat("en-US");
 
 /** Streams every row of `spec` to a file the person picks, with progress and cancel. */
 export async function exportRows(manager: OrgManager, orgKey: string, spec: RunSpec, format?: ExportFormatName): Promise<void> {
@@ -93,18 +82,11 @@ export async function exportRows(manager: OrgManager, orgKey: string, spec: RunS
   if (open) await vscode.window.showTextDocument(target);
 }
 
-/** Opens what an ID names: the article details for a knowledge article version, else the record as JSON. */
+/** Opens what an ID names: the article details for a knowledge article version, else the record in an editor. */
 export async function openId(deps: Pick<SoqlCommandDeps, "objects" | "articles">, orgKey: string, id: string): Promise<void> {
-  const prefix = id.slice(0, 3);
-  const objects = await (await deps.objects.current(orgKey)).objects();
-  const sobject = objects.find((o) => o.keyPrefix === prefix);
-  if (!sobject) throw new Error(`No object in this org has the key prefix ${prefix}, so ID ${id} cannot be opened.`);
-  if (sobject.name === readSettings().knowledgeSobject) {
-    deps.articles.show({ orgKey, id });
-    return;
-  }
-  const uri = vscode.Uri.from({ scheme: RECORD_SCHEME, path: `/${sobject.name}/${id}.json`, query: orgKey });
-  await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: true });
+  const sobject = await sobjectOfId(deps.objects, orgKey, id);
+  if (sobject === readSettings().knowledgeSobject) deps.articles.show({ orgKey, id });
+  else await vscode.commands.executeCommand("crm.document.openRecord", orgKey, id);
 }
 
 type SoqlCommandId = Exclude<Extract<CommandId, `crm.soql.${string}`>, "crm.soql.clearDescribeCache">;

@@ -238,3 +238,25 @@ export function parseResultsUpdate(raw: unknown): HostToResults | undefined {
     default: return parseCommonUpdate(raw);
   }
 }
+
+// ---- Article body preview --------------------------------------------------------------------
+
+export interface PreviewView {
+  title: string;
+  /** The document's HTML as typed (images as data: URIs); untrusted: the webview sanitizes. */
+  html: string;
+}
+
+export type HostToPreview = { type: "loading" } | { type: "error"; message: string } | { type: "preview"; preview: PreviewView };
+export type PreviewToHost = { type: "ready" } | { type: "refresh" };
+
+export function parsePreviewRequest(raw: unknown): PreviewToHost | undefined {
+  const type = isRecord(raw) ? raw.type : undefined;
+  return type === "ready" || type === "refresh" ? { type } : undefined;
+}
+
+export function parsePreviewUpdate(raw: unknown): HostToPreview | undefined {
+  if (!isRecord(raw)) return undefined;
+  if (raw.type === "preview" && isRecord(raw.preview) && allStrings(raw.preview, ["title", "html"])) return { type: "preview", preview: { title: raw.preview.title as string, html: raw.preview.html as string } };
+  return parseCommonUpdate(raw);
+}

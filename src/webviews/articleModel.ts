@@ -6,6 +6,19 @@ import type { ArticleDetailsView } from "../shared/protocol";
 
 const DATE_FIELDS = [["ArticleCreatedDate", "Created"], ["LastModifiedDate", "Last modified"], ["FirstPublishedDate", "First published"], ["LastPublishedDate", "Last published"], ["ArchivedDate", "Archived"]] as const;
 
+/**
+ * The org's images in rich-text HTML fetched through the client and inlined as data: URIs, so the token
+ * never reaches a webview. An image that cannot be fetched stays an rtaImage URL, which the panels' CSP
+ * refuses: it shows as broken, nothing leaks.
+ */
+export async function inlineImages(crm: OrgSession["crm"], html: string, recordId: string, field: string, sobject: string): Promise<string> {
+  for (const url of richTextImageUrls(html)) {
+    const image = await crm.fetchRichTextImage(url, recordId, field, { sobject }).catch(() => undefined);
+    if (image?.contentType.startsWith("image/") && image.contentType !== "image/svg+xml") html = html.split(url).join(`data:${image.contentType};base64,${image.bytes.toString("base64")}`);
+  }
+  return html;
+}
+
 const text = (value: unknown) => (typeof value === "string" ? value : value == null ? "" : String(value));
 
 export async function readArticleDetails(session: OrgSession, articleId: string, sobject: string): Promise<ArticleDetailsView> {
@@ -20,15 +33,7 @@ export async function readArticleDetails(session: OrgSession, articleId: string,
   const richText = await Promise.all(
     fields
       .filter((f) => (f.extraTypeInfo === "richtextarea" || f.htmlFormatted) && typeof details[f.name] === "string" && details[f.name])
-      .map(async (f) => {
-        let html = details[f.name] as string;
-        // An image that cannot be fetched stays an rtaImage URL, which the panel's CSP refuses: it shows as broken, nothing leaks.
-        for (const url of richTextImageUrls(html)) {
-          const image = await crm.fetchRichTextImage(url, articleId, f.name, { sobject }).catch(() => undefined);
-          if (image?.contentType.startsWith("image/") && image.contentType !== "image/svg+xml") html = html.split(url).join(`data:${image.contentType};base64,${image.bytes.toString("base64")}`);
-        }
-        return { field: f.name, label: f.label, html };
-      }),
+      .map(async (f) => ({ field: f.name, label: f.label, html: await inlineImages(crm, details[f.name] as string, articleId, f.name, sobject) })),
   );
   const score = Number(details.ViewScore__c ?? details.ArticleTotalViewCount);
   return {

@@ -144,13 +144,14 @@ export class PanelSet<Request extends { type: string }, Data> implements vscode.
    * Reveals the entity's panel, opening it when there is none. `preserveFocus` keeps the keyboard where
    * it was (a panel opened as a side effect of another command must not take it).
    */
-  show(target: PanelTarget, options: { preserveFocus?: boolean } = {}): Panel<Request, Data> {
+  show(target: PanelTarget, options: { preserveFocus?: boolean; beside?: boolean } = {}): Panel<Request, Data> {
+    const viewColumn = options.beside ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
     const existing = this.panels.get(keyOf(target));
     if (existing) {
-      existing.webviewPanel.reveal(vscode.ViewColumn.Active, options.preserveFocus);
+      existing.webviewPanel.reveal(viewColumn, options.preserveFocus);
       return existing;
     }
-    const column = { viewColumn: vscode.ViewColumn.Active, preserveFocus: options.preserveFocus ?? false };
+    const column = { viewColumn, preserveFocus: options.preserveFocus ?? false };
     const webviewPanel = vscode.window.createWebviewPanel(this.kind.viewType, this.kind.title(target), column, { enableScripts: true });
     return this.adopt(webviewPanel, target);
   }
@@ -163,6 +164,11 @@ export class PanelSet<Request extends { type: string }, Data> implements vscode.
     existing.target = target;
     void existing.load();
     return existing;
+  }
+
+  /** The open panel whose target passes `test`. */
+  find(test: (target: PanelTarget) => boolean): Panel<Request, Data> | undefined {
+    return [...this.panels.values()].find((p) => test(p.target));
   }
 
   /** The panel in front, if one of this set is. */

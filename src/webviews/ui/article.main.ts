@@ -1,30 +1,12 @@
 /** Article Details (browser side): facts, versions, and every rich-text field sanitized by DOMPurify. */
-import DOMPurify from "dompurify";
 import { parseArticleUpdate, type ArticleAction, type ArticleDetailsView, type ArticleToHost } from "../../shared/protocol";
 import { button, connect, el, panelTarget, showMessage } from "./dom";
+import { sanitizedFragment } from "./sanitize";
 
 const vscode = connect<ArticleToHost>();
 const app = document.getElementById("app")!;
 const refresh = () => vscode.postMessage({ type: "refresh" });
 const act = (action: ArticleAction) => () => vscode.postMessage({ type: "action", action });
-
-// Only data: images (the host inlines the org's images); anything else would be a request the CSP refuses anyway.
-DOMPurify.addHook("afterSanitizeAttributes", (node) => {
-  if (node.tagName === "IMG" && !/^data:image\/(png|jpe?g|gif|webp|bmp);base64,/i.test(node.getAttribute("src") ?? "")) {
-    node.removeAttribute("src");
-    node.setAttribute("data-blocked", "");
-  }
-  if (node.tagName === "A" && node.hasAttribute("href")) node.setAttribute("rel", "noopener noreferrer");
-});
-
-/** CRM-supplied HTML made inert: no scripts, handlers, frames, forms, styles or javascript: links. */
-function sanitizedFragment(html: string): DocumentFragment {
-  return DOMPurify.sanitize(html, {
-    RETURN_DOM_FRAGMENT: true,
-    FORBID_TAGS: ["style", "iframe", "frame", "object", "embed", "form", "input", "button", "textarea", "select", "link", "meta", "base", "svg", "math"],
-    FORBID_ATTR: ["style", "srcset"],
-  });
-}
 
 const day = (iso: string) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }) : "");
 

@@ -1,0 +1,140 @@
+/**
+ * Editing in tabs: open a record or an article draft as `crm:` documents (the tab titled by its name),
+ * new ones from templates, the sanitized preview of an article body, and Compare Draft with Online.
+ */
+import * as vscode from "vscode";
+import type { OrgManager } from "../connections/orgManager";
+import { articleFilePath, isRichText, newPath, recordPath } from "../documents/crmFiles";
+import { CRM_SCHEME, type CrmFileSystem } from "../documents/crmFileSystem";
+import { UserCancelled } from "../platform/errorMessages";
+import { readSettings } from "../platform/settings";
+import type { ActiveOrg } from "../views/activeOrg";
+import { ArticleNode } from "../views/knowledgeView";
+import type { ObjectsTreeProvider } from "../views/objectsView";
+import type { PanelTarget } from "../webviews/panels";
+import type { CommandId } from "./ids";
+import { articleOf } from "./knowledge";
+
+export interface DocumentCommandDeps {
+  manager: OrgManager;
+  active: ActiveOrg;
+  objects: ObjectsTreeProvider;
+  files: CrmFileSystem;
+  preview: { show(target: PanelTarget, options?: { preserveFocus?: boolean; beside?: boolean }): unknown };
+}
+
+const crmUri = (path: string) => vscode.Uri.from({ scheme: CRM_SCHEME, path });
+
+/** Opens a `crm:` document in a tab titled with the record's name (VS Code would show the ID). */
+export async function openCrmDocument(files: CrmFileSystem, path: string, options: { preserveFocus?: boolean } = {}): Promise<void> {
+  const uri = crmUri(path);
+  const name = await files.files.displayName(path);
+  const file = path.split("/").pop()!;
+  const label = file.endsWith(".html") ? `${name} — ${file.slice(0, -5)}` : file === "fields.json" ? `${name} — fields` : name;
+  await vscode.commands.executeCommand("vscode.open", uri, { preview: false, preserveFocus: options.preserveFocus }, label);
+}
+
+/** The object an ID belongs to, by its key prefix (from the org's describe global, cached). */
+export async function sobjectOfId(objects: ObjectsTreeProvider, orgKey: string, id: string): Promise<string> {
+  const prefix = id.slice(0, 3);
+  const sobject = (await (await objects.current(orgKey)).objects()).find((o) => o.keyPrefix === prefix);
+  if (!sobject) throw new Error(`No object in this org has the key prefix ${prefix}, so ID ${id} cannot be opened.`);
+  return sobject.name;
+}
+
+export function documentCommands(deps: DocumentCommandDeps): Record<Extract<CommandId, `crm.document.${string}`>, (...args: unknown[]) => unknown> {
+  const { manager, active, objects, files } = deps;
+  const aliasOf = (orgKey: string) => manager.registry.get(orgKey)?.alias ?? orgKey;
+  const knowledgeSobject = () => readSettings().knowledgeSobject;
+
+  async function orgKeyOr(orgKey: unknown): Promise<string> {
+    return typeof orgKey === "string" ? orgKey : (await active.session()).record.key;
+  }
+
+  /** The article's first rich-text field: the body a person means when they edit "the article". */
+  async function bodyField(orgKey: string): Promise<string> {
+    const describe = await (await manager.session(orgKey)).describe(knowledgeSobject());
+    const field = ((describe.fields ?? []) as { name: string }[]).find((f) => isRichText(f as Record<string, unknown>));
+    if (!field) throw new Error(`${knowledgeSobject()} has no rich-text field to edit; use Edit Article Fields.`);
+    return field.name;
+  }
+
+  /** The article a command is about: a tree node, the `crm:` article document in front, or one picked. */
+  async function articleTarget(node: unknown, title: string): Promise<{ orgKey: string; id: string; title: string; status: string; knowledgeArticleId: string }> {
+    const uri = node instanceof vscode.Uri ? node : node === undefined ? vscode.window.activeTextEditor?.document.uri : undefined;
+    const p = uri?.scheme === CRM_SCHEME ? files.files.parse(uri.path) : undefined;
+    if (uri && p && (p.kind === "articleFile" || p.kind === "article")) {
+      const orgKey = files.orgKeyOf(uri)!;
+      const details = await (await manager.session(orgKey)).crm.getSobjectRecord(p.sobject, p.id, { fields: ["Title", "PublishStatus", "KnowledgeArticleId"] });
+      return { orgKey, id: p.id, title: String(details.Title), status: String(details.PublishStatus), knowledgeArticleId: String(details.KnowledgeArticleId) };
+    }
+    const ref = node as { orgKey?: unknown; id?: unknown } | undefined;
+    if (ref && typeof ref.orgKey === "string" && typeof ref.id === "string" && !(node instanceof ArticleNode)) {
+      const details = await (await manager.session(ref.orgKey)).crm.getSobjectRecord(knowledgeSobject(), ref.id, { fields: ["Title", "PublishStatus", "KnowledgeArticleId"] });
+      return { orgKey: ref.orgKey, id: ref.id, title: String(details.Title), status: String(details.PublishStatus), knowledgeArticleId: String(details.KnowledgeArticleId) };
+    }
+    const a = await articleOf(active, node, title);
+    const orgKey = (node as { orgKey?: string } | undefined)?.orgKey ?? (await active.session()).record.key;
+    return { orgKey, id: a.id, title: a.title, status: a.publishStatus, knowledgeArticleId: a.knowledgeArticleId };
+  }
+
+  return {
+    "crm.document.openRecord": async (orgKeyArg: unknown, idArg: unknown) => {
+      const orgKey = await orgKeyOr(orgKeyArg);
+      const id = typeof idArg === "string" ? idArg : await vscode.window.showInputBox({ title: "Open a record in an editor", prompt: "Its 15- or 18-character ID", ignoreFocusOut: true, validateInput: (v) => (/^[a-zA-Z0-9]{15}([a-zA-Z0-9]{3})?$/.test(v.trim()) ? undefined : "A record ID has 15 or 18 letters and digits") });
+      if (!id) throw new UserCancelled();
+      const sobject = await sobjectOfId(objects, orgKey, id.trim());
+      if (sobject === knowledgeSobject()) return vscode.commands.executeCommand("crm.document.editArticle", { orgKey, id: id.trim() });
+      await openCrmDocument(files, recordPath(aliasOf(orgKey), sobject, id.trim()));
+    },
+    "crm.document.newRecord": async () => {
+      const orgKey = await orgKeyOr(undefined);
+      const all = await (await objects.current(orgKey)).objects();
+      const picked = await vscode.window.showQuickPick(all.filter((o) => o.name !== knowledgeSobject()).map((o) => ({ label: o.label, description: o.name, name: o.name })), { title: "New record of which object?", matchOnDescription: true });
+      if (!picked) throw new UserCancelled();
+      await vscode.commands.executeCommand("vscode.open", crmUri(newPath(aliasOf(orgKey), picked.name)), { preview: false }, `New ${picked.label}`);
+    },
+    "crm.document.newArticle": async () => {
+      const orgKey = await orgKeyOr(undefined);
+      await vscode.commands.executeCommand("vscode.open", crmUri(newPath(aliasOf(orgKey), knowledgeSobject())), { preview: false }, "New article");
+    },
+    "crm.document.editArticle": async (node: unknown) => {
+      const a = await articleTarget(node, "Edit which article?");
+      let draftId = a.id;
+      if (a.status !== "Draft") {
+        const choice = await vscode.window.showInformationMessage(`'${a.title}' is ${a.status === "Online" ? "published" : "archived"}. Edits go to a draft.`, { modal: true, detail: "Create a draft of it and open the draft?" }, "Create Draft");
+        if (choice !== "Create Draft") throw new UserCancelled();
+        const crm = (await manager.session(a.orgKey)).crm;
+        draftId = a.status === "Online"
+          ? String(await crm.knowledge.createDraftFromOnlineArticle(a.id, { unpublish: false }))
+          : String(await crm.knowledge.createDraftFromMasterVersion({ knowledgeArticleId: a.knowledgeArticleId, sobject: knowledgeSobject() }));
+        await vscode.commands.executeCommand("crm.knowledge.refresh");
+      }
+      await openCrmDocument(files, articleFilePath(aliasOf(a.orgKey), knowledgeSobject(), draftId, `${await bodyField(a.orgKey)}.html`));
+    },
+    "crm.document.editArticleFields": async (node: unknown) => {
+      const a = await articleTarget(node, "Edit the fields of which article?");
+      await openCrmDocument(files, articleFilePath(aliasOf(a.orgKey), knowledgeSobject(), a.id, "fields.json"));
+    },
+    "crm.document.preview": async (uriArg: unknown) => {
+      const uri = uriArg instanceof vscode.Uri ? uriArg : vscode.window.activeTextEditor?.document.uri;
+      if (uri?.scheme !== CRM_SCHEME || !uri.path.endsWith(".html")) throw new Error("Open an article's .html document (CRM: Edit Article in Editor) to preview it.");
+      deps.preview.show({ orgKey: files.orgKeyOf(uri) ?? "", id: uri.toString() }, { preserveFocus: true, beside: true });
+    },
+    "crm.document.compareWithOnline": async (node: unknown) => {
+      const a = await articleTarget(node, "Compare which draft with its online version?");
+      const crm = (await manager.session(a.orgKey)).crm;
+      const online = (await crm.knowledge.getVersionsOfArticle(a.knowledgeArticleId, { sobject: knowledgeSobject() })).find((v) => v.PublishStatus === "Online");
+      if (!online) throw new Error(`'${a.title}' has no published version to compare with.`);
+      const draft = a.status === "Draft" ? a.id : undefined;
+      if (!draft) throw new Error(`'${a.title}' is not a draft. Compare a draft with the online version.`);
+      const alias = aliasOf(a.orgKey);
+      const names = ["fields.json", ...(await files.files.readDirectory(`/${encodeURIComponent(alias)}/${knowledgeSobject()}/${draft}`)).map(([n]) => n).filter((n) => n.endsWith(".html"))];
+      const pairs = names.map((n) => [crmUri(articleFilePath(alias, knowledgeSobject(), draft, n)), crmUri(articleFilePath(alias, knowledgeSobject(), String(online.Id), n)), crmUri(articleFilePath(alias, knowledgeSobject(), draft, n))]);
+      const title = `${a.title}: online ↔ draft`;
+      // One tab with every file's changes where VS Code offers it; else the body alone.
+      const body = pairs.find(([u]) => u!.path.endsWith(".html")) ?? pairs[0]!;
+      await vscode.commands.executeCommand("vscode.changes", title, pairs).then(undefined, () => vscode.commands.executeCommand("vscode.diff", body[1], body[2], title));
+    },
+  };
+}

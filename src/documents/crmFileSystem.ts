@@ -1,0 +1,141 @@
+/**
+ * The `crm:` file system in VS Code: the model's documents as editors. A failed save throws, so VS Code
+ * keeps the document dirty and says why; refused fields are marked on their lines; a concurrent change
+ * asks Compare / Overwrite and never overwrites silently.
+ */
+import * as vscode from "vscode";
+import type { OrgManager } from "../connections/orgManager";
+import { ConflictError, CrmFiles, DocumentError, fieldLine, type FileStat } from "./crmFiles";
+
+export const CRM_SCHEME = "crm";
+const THEIRS_SCHEME = "crm-theirs";
+
+export interface SavedDocument {
+  uri: vscode.Uri;
+  orgKey: string;
+  sobject: string;
+  /** Set when a template was saved: the new record's ID. */
+  createdId?: string;
+}
+
+export class CrmFileSystem implements vscode.FileSystemProvider, vscode.TextDocumentContentProvider, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+  readonly onDidChangeFile = this.changed.event;
+  private readonly saved = new vscode.EventEmitter<SavedDocument>();
+  /** A document was saved to the org (trees refresh; a template's tab makes way for the new record). */
+  readonly onDidSave = this.saved.event;
+  private readonly diagnostics = vscode.languages.createDiagnosticCollection("crm");
+  /** The org's versions shown on the left of a conflict's diff. */
+  private readonly theirs = new Map<string, string>();
+
+  constructor(readonly files: CrmFiles, private readonly manager: OrgManager) {}
+
+  /** The key of the org a `crm:` URI names by its alias. */
+  orgKeyOf(uri: vscode.Uri): string | undefined {
+    const p = this.files.parse(uri.path);
+    return p && "org" in p ? this.manager.registry.list().find((o) => o.alias === p.org)?.key : undefined;
+  }
+
+  watch(): vscode.Disposable {
+    return new vscode.Disposable(() => undefined);
+  }
+
+  async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
+    const stat: FileStat = await this.guard(uri, () => this.files.stat(uri.path));
+    return {
+      type: stat.type === "directory" ? vscode.FileType.Directory : vscode.FileType.File,
+      ctime: stat.mtime, mtime: stat.mtime, size: stat.size,
+      permissions: stat.readonly ? vscode.FilePermission.Readonly : undefined,
+    };
+  }
+
+  async readDirectory(uri: vscode.Uri): Promise<[string, vscode.FileType][]> {
+    const entries = await this.guard(uri, () => this.files.readDirectory(uri.path));
+    return entries.map(([name, type]) => [name, type === "directory" ? vscode.FileType.Directory : vscode.FileType.File]);
+  }
+
+  readFile(uri: vscode.Uri): Promise<Uint8Array> {
+    return this.guard(uri, () => this.files.readFile(uri.path));
+  }
+
+  async writeFile(uri: vscode.Uri, content: Uint8Array): Promise<void> {
+    const orgKey = this.orgKeyOf(uri);
+    const p = this.files.parse(uri.path);
+    if (!orgKey || !p || !("sobject" in p)) throw vscode.FileSystemError.FileNotFound(uri);
+    let result: { createdId?: string };
+    try {
+      result = await this.files.writeFile(uri.path, content);
+    } catch (err) {
+      if (err instanceof ConflictError) result = await this.resolveConflict(uri, content, err);
+      else {
+        if (err instanceof DocumentError) this.markFields(uri, content, err);
+        throw vscode.FileSystemError.Unavailable(err instanceof Error ? err.message : String(err));
+      }
+    }
+    this.diagnostics.delete(uri);
+    this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);
+    this.saved.fire({ uri, orgKey, sobject: p.sobject, createdId: result.createdId });
+  }
+
+  /** Compare shows theirs beside yours and keeps your edit unsaved; Overwrite replaces theirs; anything else cancels. */
+  private async resolveConflict(uri: vscode.Uri, content: Uint8Array, conflict: ConflictError): Promise<{ createdId?: string }> {
+    const choice = await vscode.window.showWarningMessage(
+      conflict.message,
+      { modal: true, detail: "Compare shows the org's version beside yours (your edit stays unsaved; save again once it is what you want). Overwrite replaces the org's version with yours." },
+      "Compare", "Overwrite",
+    );
+    if (choice === "Overwrite") return this.files.writeFile(uri.path, content, { overwrite: true });
+    if (choice === "Compare") {
+      const left = vscode.Uri.from({ scheme: THEIRS_SCHEME, path: uri.path, query: String(Date.now()) });
+      this.theirs.set(left.toString(), conflict.theirs);
+      // From now on the document is compared with their version: the next save sends only what differs from it.
+      await this.files.rebase(uri.path);
+      await vscode.commands.executeCommand("vscode.diff", left, uri, `${conflict.displayName}: the org's version ↔ yours`);
+      throw vscode.FileSystemError.Unavailable("Not saved: the record changed in the org. Compare the two, then save again to replace the org's version.");
+    }
+    throw vscode.FileSystemError.Unavailable("Not saved: the record changed in the org since you opened it. Your edit is kept.");
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.theirs.get(uri.toString()) ?? "";
+  }
+
+  private markFields(uri: vscode.Uri, content: Uint8Array, err: DocumentError): void {
+    const text = new TextDecoder().decode(content);
+    const fields = err.fields.length ? err.fields : [""];
+    this.diagnostics.set(uri, fields.map((field) => {
+      const line = field ? fieldLine(text, field) : 0;
+      const diagnostic = new vscode.Diagnostic(new vscode.Range(line, 0, line, text.split("\n")[line]?.length ?? 0), err.message, vscode.DiagnosticSeverity.Error);
+      diagnostic.source = "CRM";
+      return diagnostic;
+    }));
+  }
+
+  /** Maps the model's errors to the file system's: an unknown path is "not found", the rest say what happened. */
+  private async guard<T>(uri: vscode.Uri, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (err) {
+      if (err instanceof DocumentError && !this.files.parse(uri.path)) throw vscode.FileSystemError.FileNotFound(uri);
+      throw vscode.FileSystemError.Unavailable(err instanceof Error ? err.message : String(err));
+    }
+  }
+
+  createDirectory(): void {
+    throw vscode.FileSystemError.NoPermissions("Folders cannot be created in the CRM file system.");
+  }
+
+  delete(): void {
+    throw vscode.FileSystemError.NoPermissions("Delete records and drafts from the CRM views, not as files.");
+  }
+
+  rename(): void {
+    throw vscode.FileSystemError.NoPermissions("Records and articles cannot be renamed as files; edit their name field instead.");
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+    this.saved.dispose();
+    this.diagnostics.dispose();
+  }
+}

@@ -129,7 +129,7 @@ export function documentCommands(deps: DocumentCommandDeps): Record<Extract<Comm
       const draft = a.status === "Draft" ? a.id : undefined;
       if (!draft) throw new Error(`'${a.title}' is not a draft. Compare a draft with the online version.`);
       const alias = aliasOf(a.orgKey);
-      const names = ["fields.json", ...(await files.files.readDirectory(`/${encodeURIComponent(alias)}/${knowledgeSobject()}/${draft}`)).map(([n]) => n).filter((n) => n.endsWith(".html"))];
+      const names = ["fields.json", ...(await files.files.readDirectory(articleFilePath(alias, knowledgeSobject(), draft, ""))).map(([n]) => n).filter((n) => n.endsWith(".html"))];
       const pairs = names.map((n) => [crmUri(articleFilePath(alias, knowledgeSobject(), draft, n)), crmUri(articleFilePath(alias, knowledgeSobject(), String(online.Id), n)), crmUri(articleFilePath(alias, knowledgeSobject(), draft, n))]);
       const title = `${a.title}: online ↔ draft`;
       // One tab with every file's changes where VS Code offers it; else the body alone.

@@ -63,9 +63,11 @@ export function parseCrmPath(path: string, knowledgeSobject: string): CrmPath | 
   return file === "fields.json" || /^[A-Za-z][A-Za-z0-9_]*\.html$/.test(file) ? { kind: "articleFile", org, sobject, id: item, file } : undefined;
 }
 
-export const recordPath = (org: string, sobject: string, id: string) => `/${encodeURIComponent(org)}/${sobject}/${id}.json`;
-export const articleFilePath = (org: string, sobject: string, id: string, file: string) => `/${encodeURIComponent(org)}/${sobject}/${id}/${file}`;
-export const newPath = (org: string, sobject: string) => `/${encodeURIComponent(org)}/${sobject}/new.json`;
+/** An org alias as a path segment: readable, with only `%` and `/` escaped (decoded again by parseCrmPath). */
+const segment = (org: string) => org.replace(/%/g, "%25").replace(/\//g, "%2F");
+export const recordPath = (org: string, sobject: string, id: string) => `/${segment(org)}/${sobject}/${id}.json`;
+export const articleFilePath = (org: string, sobject: string, id: string, file: string) => `/${segment(org)}/${sobject}/${id}/${file}`;
+export const newPath = (org: string, sobject: string) => `/${segment(org)}/${sobject}/new.json`;
 
 /** A save the org refused for named fields (each becomes a diagnostic on its line), or bad input. */
 export class DocumentError extends Error {

@@ -23,7 +23,8 @@ test("paths: records, templates, article folders and their files; anything else 
   assert.equal(parseCrmPath("/Demo/Account/../secret.json", "Knowledge__kav"), undefined);
   assert.equal(parseCrmPath("/Demo/Account/001000000000001AAA/x.json", "Knowledge__kav"), undefined);
   assert.equal(parseCrmPath("/Demo/Knowledge__kav/ka0000000000001AAA/evil.js", "Knowledge__kav"), undefined);
-  assert.equal(recordPath("Demo org", "Account", "001000000000001AAA"), "/Demo%20org/Account/001000000000001AAA.json");
+  assert.equal(recordPath("Demo org", "Account", "001000000000001AAA"), "/Demo org/Account/001000000000001AAA.json");
+  assert.deepEqual(parseCrmPath(recordPath("a/b 100%", "Account", "001000000000001AAA"), "Knowledge__kav"), { kind: "record", org: "a/b 100%", sobject: "Account", id: "001000000000001AAA" });
 });
 
 test("a record reads as the JSON of its updateable fields; a save sends only what changed, guarded by If-Unmodified-Since", async () => {

@@ -1,0 +1,137 @@
+/** Journey: editing an article draft and a record in editor tabs — saves, conflicts, refusals that keep the edit, diff, preview. */
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import type { Driver } from "../workbench";
+import { workbenchSession } from "./session";
+
+const { journey } = workbenchSession();
+
+const activeEditor = (page: Page) => page.locator(".part.editor .editor-group-container.active .monaco-editor").first();
+const activeTab = (page: Page) => page.locator(".part.editor .editor-group-container.active .tab.active");
+
+/** Waits until the active editor shows `text`; resolves with all it shows. */
+async function editorShows(page: Page, text: string): Promise<string> {
+  const handle = await page.waitForFunction((expected) => {
+    const shown = (document.querySelector(".part.editor .editor-group-container.active .monaco-editor .view-lines")?.textContent ?? "").replace(/\u00a0/g, " ");
+    return shown.includes(expected) ? shown : false;
+  }, text, { timeout: 20_000 });
+  return (await handle.jsonValue()) as string;
+}
+
+/** Puts the cursor at the start of the document and types (no auto-closing in the way: one insert). */
+async function typeAtStart(page: Page, text: string): Promise<void> {
+  await activeEditor(page).click();
+  await page.keyboard.press("Control+Home");
+  await page.keyboard.insertText(text);
+}
+
+async function waitFor(page: Page, check: () => boolean, what: string, timeout = 15_000): Promise<void> {
+  const deadline = Date.now() + timeout;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await page.waitForTimeout(150);
+  }
+}
+
+async function openArticle(ui: Driver, title: string): Promise<void> {
+  await ui.runCommand("CRM: Edit Article in Editor");
+  const widget = await ui.quickInput("Edit which article");
+  await widget.locator(".quick-input-box input").fill(title);
+  await ui.pick("Edit which article", title);
+}
+
+journey("Editing: an article body saved from an HTML tab updates the draft; a concurrent change asks first; Compare, then save again", async ({ ui, emulator, workbench }) => {
+  const page = workbench.page;
+  await ui.openContainer("CRM");
+  await ui.runCommand("CRM: Try the Demo Org");
+  await ui.answer("Try the Demo Org", emulator.url);
+  await ui.waitForRow("Orgs", "Demo org");
+  const versions = emulator.seeded.store.liveRecords("Knowledge__kav");
+  const draft = versions.find((v) => v.PublishStatus === "Draft" && versions.some((o) => o.KnowledgeArticleId === v.KnowledgeArticleId && o.PublishStatus === "Online") && !/<script|onerror|javascript:/i.test(String(v.Answer__c)))!;
+  const title = String(draft.Title);
+  await openArticle(ui, title);
+  // The tab is titled by the article, not by its ID.
+  await activeTab(page).filter({ hasText: `${title} — Answer__c` }).waitFor({ timeout: 20_000 });
+  await typeAtStart(page, "<p>Edited in a tab.</p>");
+  await page.keyboard.press("Control+S");
+  await waitFor(page, () => String(draft.Answer__c).startsWith("<p>Edited in a tab.</p>"), "the draft's body to be saved");
+
+  // The fields document: a new title shows in the Knowledge tree's Drafts.
+  await ui.runCommand("CRM: Edit Article Fields");
+  await activeTab(page).filter({ hasText: `${title} — fields` }).waitFor({ timeout: 20_000 });
+  await editorShows(page, `"Title": "${title}"`);
+  await activeEditor(page).click();
+  await page.keyboard.press("Control+H");
+  const find = page.locator(".editor-widget.find-widget");
+  await find.locator(".find-part textarea, .find-part input").first().fill(`"Title": "${title}"`);
+  await find.locator(".replace-part textarea, .replace-part input").first().fill(`"Title": "${title} (edited)"`);
+  await page.keyboard.press("Control+Alt+Enter");
+  await page.keyboard.press("Escape");
+  await page.keyboard.press("Control+S");
+  await waitFor(page, () => draft.Title === `${title} (edited)`, "the title to be saved");
+  await ui.expandPane("Knowledge");
+  await ui.waitForRow("Knowledge", `${title} (edited)`);
+
+  // Someone changes the body in the org; my next save is stopped and offers Compare.
+  await page.locator(".part.editor .tab", { hasText: `${title} — Answer__c` }).click();
+  draft.Answer__c = "<p>Their change.</p>";
+  emulator.seeded.store.touch(draft, String(draft.CreatedById));
+  await typeAtStart(page, "<p>Mine.</p>");
+  await page.keyboard.press("Control+S");
+  const dialog = page.locator(".monaco-dialog-box");
+  await dialog.waitFor();
+  assert.match(await dialog.innerText(), /was changed in the org since you opened it/);
+  await dialog.locator(".monaco-button", { hasText: /^Compare$/ }).click();
+  await page.locator(".part.editor .tab", { hasText: "the org's version ↔ yours" }).waitFor({ timeout: 15_000 });
+  assert.equal(draft.Answer__c, "<p>Their change.</p>", "nothing was overwritten");
+  await ui.notification(/Not saved: the record changed in the org/);
+  await ui.screenshot("14-edit-conflict");
+  // Back in my document (still dirty), saving again replaces theirs now that I have seen it.
+  await page.locator(".part.editor .tab.dirty", { hasText: `${title} — Answer__c` }).click();
+  await page.keyboard.press("Control+S");
+  await waitFor(page, () => String(draft.Answer__c).startsWith("<p>Mine.</p><p>Edited in a tab.</p>"), "my version to be saved after comparing");
+
+  // Compare Draft with Online: one tab with the changes of each file.
+  await ui.runCommand("CRM: Compare Draft with Online");
+  await page.locator(".part.editor .tab", { hasText: "online ↔ draft" }).waitFor({ timeout: 20_000 });
+  await ui.screenshot("15-compare-online");
+
+  // Open Preview renders the body beside it, sanitized, and follows the typing.
+  await page.locator(".part.editor .tab", { hasText: `${title} — Answer__c` }).click();
+  await ui.runCommand("CRM: Open Preview");
+  const frame = await ui.webview(/Mine\./);
+  await typeAtStart(page, "<p>Typed after opening the preview.</p>");
+  await frame.locator(".rich-text .body", { hasText: "Typed after opening the preview." }).waitFor({ timeout: 15_000 });
+  await ui.screenshot("16-article-preview");
+  await page.keyboard.press("Control+Z");
+}, 240_000);
+
+journey("Editing: a record the org refuses stays dirty with the field marked, and survives a window reload", async ({ ui, emulator, workbench }) => {
+  const page = workbench.page;
+  const contact = emulator.seeded.store.liveRecords("Contact")[5]!;
+  await ui.runCommand("CRM: Open Record in Editor…");
+  await ui.answer("Open a record in an editor", String(contact.Id));
+  await activeTab(page).filter({ hasText: String(contact.Name) }).waitFor({ timeout: 20_000 });
+  await editorShows(page, `"LastName": "${String(contact.LastName)}"`);
+  // Blank the last name (required): the org refuses, the line is marked, the edit stays.
+  await activeEditor(page).click();
+  await page.keyboard.press("Control+H");
+  const find = page.locator(".editor-widget.find-widget");
+  await find.locator(".find-part textarea, .find-part input").first().fill(`"LastName": "${String(contact.LastName)}"`);
+  await find.locator(".replace-part textarea, .replace-part input").first().fill(`"LastName": ""`);
+  await page.keyboard.press("Control+Alt+Enter");
+  await page.keyboard.press("Escape");
+  await page.keyboard.press("Control+S");
+  await ui.notification(/Required fields are missing: \[LastName\]/);
+  await activeEditor(page).locator(".squiggly-error").first().waitFor({ timeout: 15_000 });
+  assert.ok(await page.locator(".part.editor .tab.dirty", { hasText: String(contact.Name) }).count(), "the document stays dirty");
+  assert.equal(contact.LastName !== "", true, "the org kept its value");
+  await ui.screenshot("17-record-refused");
+  await page.waitForTimeout(2_500);
+  await ui.runCommand("Developer: Reload Window");
+  await page.waitForSelector(".monaco-workbench .part.activitybar .action-item", { timeout: 60_000 });
+  // The edit is still there after the reload, still unsaved.
+  await page.locator(".part.editor .tab.dirty", { hasText: String(contact.Name) }).waitFor({ timeout: 30_000 });
+  await page.locator(".part.editor .tab.dirty", { hasText: String(contact.Name) }).click();
+  await editorShows(page, '"LastName": ""');
+}, 180_000);

@@ -9,25 +9,9 @@ export function apiOf(text: string, tooling: boolean): QueryApi {
   return /^\s*FIND\b/i.test(stripComments(text)) ? "sosl" : tooling ? "tooling" : "soql";
 }
 
-/** The statement without `//` and `--` line comments (the API accepts none) or a trailing semicolon. */
+/** The statement without `//` and `--` line comments (the API accepts none) or a trailing semicolon; literals are kept whole. */
 export function stripComments(text: string): string {
-  let out = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      out += c;
-      if (c === "\\") out += text[++i] ?? "";
-      else if (c === "'") quoted = false;
-    } else if (c === "'") {
-      quoted = true;
-      out += c;
-    } else if ((c === "/" && text[i + 1] === "/") || (c === "-" && text[i + 1] === "-")) {
-      while (i < text.length && text[i] !== "\n") i++;
-      out += "\n";
-    } else out += c;
-  }
-  return out.trim().replace(/;$/, "").trim();
+  return text.replace(/'(?:[^'\\]|\\.)*'?|\/\/[^\n]*|--[^\n]*/g, (m) => (m.startsWith("'") ? m : "")).trim().replace(/;$/, "").trim();
 }
 
 /**

@@ -40,6 +40,14 @@ export class Driver {
     if ((await input.isVisible()) && (await stillOpen())) await this.page.keyboard.press("Enter");
   }
 
+  /** Opens the CRM view and adds the emulator's demo org with "Try the Demo Org". */
+  async addDemoOrg(emulatorUrl: string): Promise<void> {
+    await this.openContainer("CRM");
+    await this.runCommand("CRM: Try the Demo Org");
+    await this.answer("Try the Demo Org", emulatorUrl);
+    await this.waitForRow("Orgs", "Demo org");
+  }
+
   /** Waits for a quick input step whose title contains `title`. */
   async quickInput(title: string): Promise<Locator> {
     const widget = this.page.locator(".quick-input-widget:visible");

@@ -6,10 +6,7 @@ const { journey } = workbenchSession({ settings: { "crm.views.showAllOrgs": true
 
 journey("every signed-in org has its own branch in Objects, Knowledge and Feeds", async ({ ui, emulator, workbench }) => {
     const c = emulator.credentials;
-    await ui.openContainer("CRM");
-    await ui.runCommand("CRM: Try the Demo Org");
-    await ui.answer("Try the Demo Org", emulator.url);
-    await ui.waitForRow("Orgs", "Demo org");
+    await ui.addDemoOrg(emulator.url);
     await ui.runCommand("CRM: Add Org…");
     await ui.pick("How do you sign in", "Client credentials");
     await ui.answer("Login URL", emulator.url);

@@ -29,10 +29,7 @@ const liveParts = (frame: Frame) =>
 journey("Article Details: every hostile body renders inert, with its text kept", async ({ ui, emulator, workbench }) => {
   const dialogs: string[] = [];
   workbench.page.on("dialog", (d) => void (dialogs.push(d.message()), d.dismiss()));
-  await ui.openContainer("CRM");
-  await ui.runCommand("CRM: Try the Demo Org");
-  await ui.answer("Try the Demo Org", emulator.url);
-  await ui.waitForRow("Orgs", "Demo org");
+  await ui.addDemoOrg(emulator.url);
   const versions = emulator.seeded.store.liveRecords("Knowledge__kav");
   for (const [i, body] of HOSTILE_BODIES.entries()) {
     const article = versions.find((v) => v.Answer__c === body)!;

@@ -5,10 +5,7 @@ import { workbenchSession } from "./session";
 const { journey } = workbenchSession({
   settings: { "crm.knowledge.pageSize": 5 },
   setup: async ({ ui, emulator }) => {
-    await ui.openContainer("CRM");
-    await ui.runCommand("CRM: Try the Demo Org");
-    await ui.answer("Try the Demo Org", emulator.url);
-    await ui.waitForRow("Orgs", "Demo org");
+    await ui.addDemoOrg(emulator.url);
   },
 });
 

@@ -18,6 +18,17 @@ async function editorShows(page: Page, text: string): Promise<string> {
   return (await handle.jsonValue()) as string;
 }
 
+/** Find and Replace in the active editor: `from` becomes `to` everywhere. */
+async function replaceInEditor(page: Page, from: string, to: string): Promise<void> {
+  await activeEditor(page).click();
+  await page.keyboard.press("Control+H");
+  const find = page.locator(".editor-widget.find-widget");
+  await find.locator(".find-part textarea, .find-part input").first().fill(from);
+  await find.locator(".replace-part textarea, .replace-part input").first().fill(to);
+  await page.keyboard.press("Control+Alt+Enter");
+  await page.keyboard.press("Escape");
+}
+
 /** Puts the cursor at the start of the document and types (no auto-closing in the way: one insert). */
 async function typeAtStart(page: Page, text: string): Promise<void> {
   await activeEditor(page).click();
@@ -42,10 +53,7 @@ async function openArticle(ui: Driver, title: string): Promise<void> {
 
 journey("Editing: an article body saved from an HTML tab updates the draft; a concurrent change asks first; Compare, then save again", async ({ ui, emulator, workbench }) => {
   const page = workbench.page;
-  await ui.openContainer("CRM");
-  await ui.runCommand("CRM: Try the Demo Org");
-  await ui.answer("Try the Demo Org", emulator.url);
-  await ui.waitForRow("Orgs", "Demo org");
+  await ui.addDemoOrg(emulator.url);
   const versions = emulator.seeded.store.liveRecords("Knowledge__kav");
   const draft = versions.find((v) => v.PublishStatus === "Draft" && versions.some((o) => o.KnowledgeArticleId === v.KnowledgeArticleId && o.PublishStatus === "Online") && !/<script|onerror|javascript:/i.test(String(v.Answer__c)))!;
   const title = String(draft.Title);
@@ -60,13 +68,7 @@ journey("Editing: an article body saved from an HTML tab updates the draft; a co
   await ui.runCommand("CRM: Edit Article Fields");
   await activeTab(page).filter({ hasText: `${title} — fields` }).waitFor({ timeout: 20_000 });
   await editorShows(page, `"Title": "${title}"`);
-  await activeEditor(page).click();
-  await page.keyboard.press("Control+H");
-  const find = page.locator(".editor-widget.find-widget");
-  await find.locator(".find-part textarea, .find-part input").first().fill(`"Title": "${title}"`);
-  await find.locator(".replace-part textarea, .replace-part input").first().fill(`"Title": "${title} (edited)"`);
-  await page.keyboard.press("Control+Alt+Enter");
-  await page.keyboard.press("Escape");
+  await replaceInEditor(page, `"Title": "${title}"`, `"Title": "${title} (edited)"`);
   await page.keyboard.press("Control+S");
   await waitFor(page, () => draft.Title === `${title} (edited)`, "the title to be saved");
   await ui.expandPane("Knowledge");
@@ -114,13 +116,7 @@ journey("Editing: a record the org refuses stays dirty with the field marked, an
   await activeTab(page).filter({ hasText: String(contact.Name) }).waitFor({ timeout: 20_000 });
   await editorShows(page, `"LastName": "${String(contact.LastName)}"`);
   // Blank the last name (required): the org refuses, the line is marked, the edit stays.
-  await activeEditor(page).click();
-  await page.keyboard.press("Control+H");
-  const find = page.locator(".editor-widget.find-widget");
-  await find.locator(".find-part textarea, .find-part input").first().fill(`"LastName": "${String(contact.LastName)}"`);
-  await find.locator(".replace-part textarea, .replace-part input").first().fill(`"LastName": ""`);
-  await page.keyboard.press("Control+Alt+Enter");
-  await page.keyboard.press("Escape");
+  await replaceInEditor(page, `"LastName": "${String(contact.LastName)}"`, `"LastName": ""`);
   await page.keyboard.press("Control+S");
   await ui.notification(/Required fields are missing: \[LastName\]/);
   await activeEditor(page).locator(".squiggly-error").first().waitFor({ timeout: 15_000 });

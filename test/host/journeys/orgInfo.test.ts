@@ -7,10 +7,7 @@ const { journey } = workbenchSession();
 journey("Org Info: limits as labelled bars, the current user, keyboard refresh, one tab per org, back after a reload", async ({ ui, emulator, workbench }) => {
   const cspViolations: string[] = [];
   workbench.page.on("console", (m) => /Content Security Policy|Refused to/.test(m.text()) && cspViolations.push(m.text()));
-  await ui.openContainer("CRM");
-  await ui.runCommand("CRM: Try the Demo Org");
-  await ui.answer("Try the Demo Org", emulator.url);
-  await ui.waitForRow("Orgs", "Demo org");
+  await ui.addDemoOrg(emulator.url);
   assert.ok((await ui.contextMenuEntries("Demo org")).includes("Show Org Info (Limits and User)"), "offered on the org's context menu");
 
   await ui.runCommand("CRM: Show Org Info (Limits and User)");

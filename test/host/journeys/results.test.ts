@@ -26,10 +26,7 @@ const cellsOfRow = (frame: Frame, row: number) => frame.locator(`.grid .body .ro
 
 journey("Results: a query runs from the CodeLens into a grid with SELECT-order columns, flattened parents and child rows", async ({ ui, emulator, workbench }) => {
   const page = workbench.page;
-  await ui.openContainer("CRM");
-  await ui.runCommand("CRM: Try the Demo Org");
-  await ui.answer("Try the Demo Org", emulator.url);
-  await ui.waitForRow("Orgs", "Demo org");
+  await ui.addDemoOrg(emulator.url);
   await ui.runCommand("CRM: New SOQL Query");
   await ui.statusBarText(/^SOQL$/);
   await typeQuery(page, QUERY);
@@ -100,10 +97,11 @@ journey("Results: sort, filter, select and copy as TSV, open an ID, export CSV e
   assert.equal(lines.length, Math.min(matching.length, 2) + 1);
   assert.ok(lines.slice(1).every((l) => matching.some((c) => l === `${String(c.Id)}\t${String(c.Name)}`)), copied);
 
-  // An ID opens the record.
-  const id = lines[1]!.split("\t")[0]!;
+  // An ID opens the record in an editor tab titled with its name.
+  const [id, name] = lines[1]!.split("\t") as [string, string];
   await frame.locator(`.grid a[data-id="${id}"]`).click();
-  await page.waitForFunction((name) => [...document.querySelectorAll(".part.editor .tab .label-name")].some((t) => t.textContent?.includes(name)), `${id}.json`, { timeout: 20_000 });
+  await page.locator(".part.editor .tab.active", { hasText: name }).waitFor({ timeout: 20_000 });
+  assert.match(await page.locator(".part.editor .monaco-editor .view-lines").first().innerText(), /"LastName"/);
 
   // Export CSV from the panel: every row, streamed to the file named in the save dialog.
   // Back to the results: the panel shows what it had (no new run; the filter still applies).

@@ -28,7 +28,18 @@ export class CrmFileSystem implements vscode.FileSystemProvider, vscode.TextDocu
   /** The org's versions shown on the left of a conflict's diff. */
   private readonly theirs = new Map<string, string>();
 
-  constructor(readonly files: CrmFiles, private readonly manager: OrgManager) {}
+  private readonly closing: vscode.Disposable;
+
+  constructor(readonly files: CrmFiles, private readonly manager: OrgManager) {
+    // A record's remembered baseline goes when the last of its documents closes without unsaved edits
+    // (a dirty one keeps it: its edit may come back after a reload and must still save guarded).
+    this.closing = vscode.workspace.onDidCloseTextDocument((closed) => {
+      const record = closed.uri.scheme === CRM_SCHEME ? files.recordOf(closed.uri.path) : undefined;
+      if (!record || closed.isDirty) return;
+      const stillOpen = vscode.workspace.textDocuments.some((d) => d !== closed && d.uri.scheme === CRM_SCHEME && files.recordOf(d.uri.path) === record);
+      if (!stillOpen) void files.forget(closed.uri.path);
+    });
+  }
 
   /** The key of the org a `crm:` URI names by its alias. */
   orgKeyOf(uri: vscode.Uri): string | undefined {
@@ -134,6 +145,7 @@ export class CrmFileSystem implements vscode.FileSystemProvider, vscode.TextDocu
   }
 
   dispose(): void {
+    this.closing.dispose();
     this.changed.dispose();
     this.saved.dispose();
     this.diagnostics.dispose();

@@ -269,6 +269,19 @@ export class CrmFiles {
     return {};
   }
 
+  /** The record a document belongs to (its files share one baseline), or undefined for templates and folders. */
+  recordOf(path: string): string | undefined {
+    const p = this.parse(path);
+    return p && (p.kind === "record" || p.kind === "articleFile") ? baselineKey(p.org, p.sobject, p.id) : undefined;
+  }
+
+  /** Forgets what a record's documents were read from (none of them is open any more). */
+  async forget(path: string): Promise<void> {
+    const key = this.recordOf(path);
+    this.recent.delete(path);
+    if (key) await this.deps.store.update(key, undefined);
+  }
+
   /**
    * After a conflict the person compared and chose to keep editing: the org's version becomes what the
    * document is compared against, so the next save sends only what differs from it.

@@ -85,6 +85,9 @@ test("refused saves name the fields: unknown keys, bad JSON, the org's own valid
   await assert.rejects(model.writeFile(path, bytes(blank)), (err: unknown) => err instanceof DocumentError && err.fields.includes("LastName"));
   assert.equal(fieldLine(blank, "LastName"), blank.split("\n").findIndex((l) => l.includes('"LastName"')));
   assert.equal(contact.LastName !== "", true, "the org kept its value");
+  // Closed for good: the remembered baseline goes, and a save without reading again is refused.
+  await model.forget(path);
+  await assert.rejects(model.writeFile(path, bytes(JSON.stringify(doc))), /not read from the org in this window/);
   manager.dispose();
 });
 

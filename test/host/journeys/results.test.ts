@@ -101,7 +101,7 @@ journey("Results: sort, filter, select and copy as TSV, open an ID, export CSV e
   const [id, name] = lines[1]!.split("\t") as [string, string];
   await frame.locator(`.grid a[data-id="${id}"]`).click();
   await page.locator(".part.editor .tab.active", { hasText: name }).waitFor({ timeout: 20_000 });
-  assert.match(await page.locator(".part.editor .monaco-editor .view-lines").first().innerText(), /"LastName"/);
+  await page.locator(".part.editor .editor-group-container.active .monaco-editor .view-lines", { hasText: '"LastName"' }).waitFor({ timeout: 20_000 });
 
   // Export CSV from the panel: every row, streamed to the file named in the save dialog.
   // Back to the results: the panel shows what it had (no new run; the filter still applies).

@@ -131,3 +131,20 @@ journey("Editing: a record the org refuses stays dirty with the field marked, an
   await page.locator(".part.editor .tab.dirty", { hasText: String(contact.Name) }).click();
   await editorShows(page, '"LastName": ""');
 }, 180_000);
+
+journey("Editing: a new record from its template (required fields first) is created on save and reopens under its name", async ({ ui, emulator, workbench }) => {
+  const page = workbench.page;
+  await ui.runCommand("CRM: New Record in Editor…");
+  await ui.pick("New record of which object", "Contact");
+  await activeTab(page).filter({ hasText: "New Contact" }).waitFor({ timeout: 20_000 });
+  const template = await editorShows(page, '"LastName": null');
+  assert.ok(template.indexOf('"LastName"') < template.indexOf('"FirstName"'), "the required field comes first");
+  await replaceInEditor(page, '"LastName": null', '"LastName": "Templated"');
+  await page.keyboard.press("Control+S");
+  // The template's tab makes way for the new record's own document.
+  await activeTab(page).filter({ hasText: "Templated" }).waitFor({ timeout: 20_000 });
+  const created = emulator.seeded.store.liveRecords("Contact").find((c) => c.LastName === "Templated");
+  assert.ok(created, "the contact was created");
+  assert.equal(await page.locator(".part.editor .tab", { hasText: "New Contact" }).count(), 0);
+  await editorShows(page, '"LastName": "Templated"');
+});

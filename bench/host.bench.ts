@@ -9,7 +9,7 @@ import { startEmulator } from "../test/emulator";
 import { ensureHost, openWorkbench, startCodeServer } from "../test/host/harness";
 import { Driver } from "../test/host/workbench";
 
-const ROUNDS = 5;
+const ROUNDS = 9;
 
 async function main() {
   const host = ensureHost();

@@ -19,8 +19,7 @@ import { resultsTarget, specOf, subjectOf, type ResultsPanels } from "../webview
 import { exportPages } from "../webviews/resultsExport";
 import { sobjectOfId } from "./documents";
 import type { CommandId } from "./ids";
-
-const count = new Intl.NumberFormat("en-US");
+import { formatCount } from "../platform/numbers";
 
 export interface SoqlCommandDeps {
   manager: OrgManager;
@@ -67,7 +66,7 @@ export async function exportRows(manager: OrgManager, orgKey: string, spec: RunS
     try {
       return await exportPages(pages(), target.fsPath, {
         format: format!, columns: selectColumns(text, spec.api), signal: controller.signal,
-        onProgress: (rows) => progress.report({ message: `${count.format(rows)} of ${count.format(total)} rows`, increment: total ? undefined : 0 }),
+        onProgress: (rows) => progress.report({ message: `${formatCount(rows)} of ${formatCount(total)} rows`, increment: total ? undefined : 0 }),
       });
     } catch (err) {
       if (controller.signal.aborted) return undefined;
@@ -78,7 +77,7 @@ export async function exportRows(manager: OrgManager, orgKey: string, spec: RunS
     void vscode.window.showInformationMessage("Export cancelled; no file was written.");
     return;
   }
-  const open = await vscode.window.showInformationMessage(`Exported ${count.format(exported.rows)} ${exported.rows === 1 ? "row" : "rows"} to ${path.basename(target.fsPath)}.`, "Open File");
+  const open = await vscode.window.showInformationMessage(`Exported ${formatCount(exported.rows)} ${exported.rows === 1 ? "row" : "rows"} to ${path.basename(target.fsPath)}.`, "Open File");
   if (open) await vscode.window.showTextDocument(target);
 }
 
@@ -149,7 +148,7 @@ export function soqlCommands(deps: SoqlCommandDeps): Record<SoqlCommandId, (...a
       const openButton = { iconPath: new vscode.ThemeIcon("new-file"), tooltip: "Open in a new scratch document" };
       const items = entries.map((e) => ({
         label: e.text.replace(/\s+/g, " ").slice(0, 120),
-        description: `${count.format(e.rows)} ${e.rows === 1 ? "row" : "rows"} · ${count.format(Math.round(e.durationMs))} ms${e.api === "soql" ? "" : e.api === "sosl" ? " · search" : " · Tooling API"}`,
+        description: `${formatCount(e.rows)} ${e.rows === 1 ? "row" : "rows"} · ${formatCount(Math.round(e.durationMs))} ms${e.api === "soql" ? "" : e.api === "sosl" ? " · search" : " · Tooling API"}`,
         detail: new Date(e.ranAt).toLocaleString(),
         buttons: [openButton],
         entry: e,

@@ -113,14 +113,16 @@ export function cellText(cell: Cell): string {
   return String(cell);
 }
 
-const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: "base" });
+let collator: Intl.Collator | undefined;
+/** Natural, case-insensitive order ("b9" before "b10"); the collator is built on first sort, not at load. */
+const collate = (a: string, b: string) => (collator ??= new Intl.Collator(undefined, { numeric: true, sensitivity: "base" })).compare(a, b);
 
 function compareCells(a: Cell, b: Cell): number {
   if (a === null || b === null) return a === b ? 0 : a === null ? 1 : -1; // empty cells last either way
   if (typeof a === "object" && typeof b === "object") return a.children - b.children;
   if (typeof a === "number" && typeof b === "number") return a - b;
   if (typeof a === "boolean" && typeof b === "boolean") return Number(a) - Number(b);
-  return collator.compare(cellText(a), cellText(b));
+  return collate(cellText(a), cellText(b));
 }
 
 /** Quotes a TSV field when it holds a tab, newline or quote, the way spreadsheets read pasted text. */

@@ -9,6 +9,7 @@ import { apiOf, type QueryApi } from "../soql/runText";
 import { tokenize } from "../soql/statements";
 import { PanelSet, type Panel, type PanelDeps, type PanelTarget } from "./panels";
 import { QueryRun, type RunSpec } from "./queryRun";
+import { formatCount } from "../platform/numbers";
 
 export type ResultsPanels = PanelSet<ResultsToHost, QueryRun>;
 
@@ -37,8 +38,6 @@ export function subjectOf(spec: RunSpec): string {
   return spec.api === "sosl" ? "Search" : tokenize(spec.text).scopes[0]?.from ?? "Query";
 }
 
-const count = new Intl.NumberFormat("en-US");
-
 export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPanels {
   const aliasOf = (orgKey: string) => deps.manager.registry.get(orgKey)?.alias ?? "Removed org";
 
@@ -64,7 +63,7 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
     const fetching = run.fetch({ all, onPage: report });
     panel.post({ type: "results", summary: summary(panel.target, run) }); // shows the Cancel button
     const completed = await fetching.finally(() => panel.data === run && panel.post({ type: "results", summary: summary(panel.target, run) }));
-    if (!completed) panel.post({ type: "notice", text: `Stopped: ${count.format(run.fetched)} of ${count.format(run.totalSize)} rows fetched.` });
+    if (!completed) panel.post({ type: "notice", text: `Stopped: ${formatCount(run.fetched)} of ${formatCount(run.totalSize)} rows fetched.` });
   }
 
   return new PanelSet<ResultsToHost, QueryRun>({
@@ -98,7 +97,7 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
         case "copy": {
           const rows = Math.min(request.range.bottom, run.table.viewSize - 1) - request.range.top + 1;
           await vscode.env.clipboard.writeText(run.table.tsv(request.range));
-          return panel.post({ type: "notice", text: `Copied ${count.format(Math.max(rows, 0))} ${rows === 1 ? "row" : "rows"} as tab-separated text with headers.` });
+          return panel.post({ type: "notice", text: `Copied ${formatCount(Math.max(rows, 0))} ${rows === 1 ? "row" : "rows"} as tab-separated text with headers.` });
         }
         case "fetchMore": case "fetchAll":
           return fetchRows(panel, run, request.type === "fetchAll");

@@ -150,3 +150,23 @@ journey("Results: sort, filter, select and copy as TSV, open an ID, export CSV e
   assert.ok(entries[1]!.startsWith(QUERY) && entries[1]!.includes("320 rows"), entries[1]);
   await page.keyboard.press("Escape");
 }, 240_000);
+
+journey("Results: the Tooling API toggle runs the document on the Tooling API; a search opens the grid with each row's object", async ({ ui, emulator, workbench }) => {
+  const page = workbench.page;
+  await ui.runCommand("CRM: New SOQL Query");
+  await typeQuery(page, "SELECT Id, Name FROM ApexClass ORDER BY Name");
+  const lenses = page.locator(".part.editor .codelens-decoration");
+  await lenses.locator("a", { hasText: /^\s*Data API$/ }).first().click();
+  await lenses.locator("a", { hasText: /Run on Tooling API/ }).first().click();
+  const classes = emulator.seeded.tooling.liveRecords("ApexClass").map((c) => String(c.Name)).sort();
+  const frame = await ui.webview(new RegExp(`Tooling API query[\\s\\S]*${classes.length} of ${classes.length} rows`));
+  await frame.locator(".grid .body .row[data-row='0'] [role=gridcell]", { hasText: classes[0]! }).waitFor();
+  await ui.statusBarText(/Tooling API/);
+
+  await ui.runCommand("CRM: Run SOSL Search…");
+  await ui.answer("Search the org (SOSL)", "Acme");
+  const search = await ui.webview(/SOSL search[\s\S]*rows?/);
+  assert.equal((await headerLabels(search))[1]?.trim(), "Type");
+  const type = await search.locator(".grid .body .row[data-row='0'] [role=gridcell]").first().innerText();
+  assert.ok(["Account", "Contact", "Case", "Knowledge__kav"].includes(type.trim()), type);
+});

@@ -35,6 +35,7 @@ const reply = (message: HostToResults) => {
 
 (window as unknown as { acquireVsCodeApi: () => unknown }).acquireVsCodeApi = () => ({
   setState() {},
+  getState: () => undefined,
   postMessage(raw: unknown) {
     const request = parseResultsRequest(raw);
     if (!request) throw new Error(`the grid sent a malformed message: ${JSON.stringify(raw)}`);

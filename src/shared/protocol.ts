@@ -155,6 +155,10 @@ export const MAX_WINDOW_ROWS = 500;
 
 export type HostToResults =
   | { type: "loading" }
+  /** A run starts: the statement and API, which the panel shows (and records for a reload) while it waits. */
+  | { type: "running"; api: QueryApiName; query: string }
+  /** A run failed: why, and the statement that failed. */
+  | { type: "failed"; message: string; api: QueryApiName; query: string }
   | { type: "error"; message: string }
   | { type: "results"; summary: ResultsSummary }
   | { type: "rows"; viewVersion: number; start: number; rows: ResultRow[] }
@@ -235,6 +239,10 @@ export function parseResultsUpdate(raw: unknown): HostToResults | undefined {
     }
     case "progress": return isIndex(raw.fetched) && isIndex(raw.totalSize) ? { type: "progress", fetched: raw.fetched, totalSize: raw.totalSize } : undefined;
     case "notice": return typeof raw.text === "string" ? { type: "notice", text: raw.text } : undefined;
+    case "running": return typeof raw.query === "string" && ["soql", "tooling", "sosl"].includes(raw.api as string) ? { type: "running", api: raw.api as QueryApiName, query: raw.query } : undefined;
+    case "failed":
+      return allStrings(raw, ["message", "query"]) && ["soql", "tooling", "sosl"].includes(raw.api as string)
+        ? { type: "failed", message: raw.message as string, api: raw.api as QueryApiName, query: raw.query as string } : undefined;
     default: return parseCommonUpdate(raw);
   }
 }

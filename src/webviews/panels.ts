@@ -44,6 +44,10 @@ export interface PanelKind<Request extends { type: string }, Data> {
   read(target: PanelTarget, previous?: Data): Promise<Data>;
   /** The message carrying the data. */
   update(data: Data, target: PanelTarget): unknown;
+  /** What the panel is told when a load starts (default `{ type: "loading" }`). */
+  loading?(target: PanelTarget): unknown;
+  /** What the panel is told when something failed (default `{ type: "error", message }`). */
+  failed?(target: PanelTarget, message: string): unknown;
   /** Requests other than `ready` and `refresh`. */
   handle?(panel: Panel<Request, Data>, request: Request): Promise<void> | void;
 }
@@ -52,6 +56,8 @@ export class Panel<Request extends { type: string }, Data> {
   private loading = 0;
   /** What the panel shows now (undefined until the first load succeeds). */
   data?: Data;
+  /** The last state message shown (loading, data or error). */
+  private state?: unknown;
 
   constructor(readonly webviewPanel: vscode.WebviewPanel, public target: PanelTarget, private readonly kind: PanelKind<Request, Data>, private readonly deps: PanelDeps) {
     const media = vscode.Uri.joinPath(deps.extensionUri, "media", "webview");
@@ -72,9 +78,10 @@ export class Panel<Request extends { type: string }, Data> {
     webview.onDidReceiveMessage(async (raw: unknown) => {
       const request = kind.parseRequest(raw);
       if (!request) return deps.log.warn(`${kind.noun}: ignored a malformed message from the panel`);
-      // A webview shown again after being hidden starts over with `ready`: give it what the panel already
-      // has (a results panel's fetched pages) instead of reading the entity again.
-      if (request.type === "ready" && this.data) return this.post(kind.update(this.data, this.target));
+      // A webview shown again after being hidden starts over with `ready` (and missed what was posted
+      // meanwhile): give it the panel's current state — a results panel's fetched pages, a run under way,
+      // an error — instead of reading the entity again.
+      if (request.type === "ready" && this.state !== undefined) return this.post(this.state);
       if (request.type === "ready" || request.type === "refresh") return this.load();
       try {
         await kind.handle?.(this, request);
@@ -91,8 +98,8 @@ export class Panel<Request extends { type: string }, Data> {
   /** Reads and posts the entity; a newer load supersedes an older one still in flight. */
   async load(): Promise<void> {
     const ticket = ++this.loading;
-    const post = (message: unknown) => ticket === this.loading && this.post(message);
-    post({ type: "loading" });
+    const post = (message: unknown) => ticket === this.loading && this.show(message);
+    post(this.kind.loading?.(this.target) ?? { type: "loading" });
     try {
       const data = await this.kind.read(this.target, this.data);
       if (ticket !== this.loading) return;
@@ -104,15 +111,22 @@ export class Panel<Request extends { type: string }, Data> {
     }
   }
 
+  /** Posts a passing message (progress, a notice). */
   post(message: unknown): void {
     void this.webviewPanel.webview.postMessage(message);
+  }
+
+  /** Posts what the panel shows now (loading, the data, an error), kept for a webview that reloads. */
+  show(message: unknown): void {
+    this.state = message;
+    this.post(message);
   }
 
   showError(err: unknown): void {
     const alias = this.org?.alias;
     this.deps.log.error(`${this.kind.noun} (${alias ?? "removed org"}) failed`, err);
     const report = describeError(err, { orgAlias: alias, redactor: this.deps.redactor });
-    if (report.message) this.post({ type: "error", message: report.message });
+    if (report.message) this.show(this.kind.failed?.(this.target, report.message) ?? { type: "error", message: report.message });
   }
 }
 

@@ -61,8 +61,8 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
   async function fetchRows(panel: Panel<ResultsToHost, QueryRun>, run: QueryRun, all: boolean): Promise<void> {
     const report = () => panel.post({ type: "progress", fetched: run.fetched, totalSize: run.totalSize });
     const fetching = run.fetch({ all, onPage: report });
-    panel.post({ type: "results", summary: summary(panel.target, run) }); // shows the Cancel button
-    const completed = await fetching.finally(() => panel.data === run && panel.post({ type: "results", summary: summary(panel.target, run) }));
+    panel.show({ type: "results", summary: summary(panel.target, run) }); // shows the Cancel button
+    const completed = await fetching.finally(() => panel.data === run && panel.show({ type: "results", summary: summary(panel.target, run) }));
     if (!completed) panel.post({ type: "notice", text: `Stopped: ${formatCount(run.fetched)} of ${formatCount(run.totalSize)} rows fetched.` });
   }
 
@@ -79,6 +79,14 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
       return run;
     },
     update: (run, target) => ({ type: "results", summary: summary(target, run) }),
+    loading: (target) => {
+      const spec = specOf(target);
+      return { type: "running", api: spec.api, query: spec.text };
+    },
+    failed: (target, message) => {
+      const spec = specOf(target);
+      return { type: "failed", message, api: spec.api, query: spec.text };
+    },
     handle: async (panel, request) => {
       const run = panel.data;
       if (!run) return;
@@ -89,7 +97,7 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
         }
         case "view":
           run.table.setView({ sort: request.sort, filter: request.filter });
-          return panel.post({ type: "results", summary: summary(panel.target, run) });
+          return panel.show({ type: "results", summary: summary(panel.target, run) });
         case "children": {
           const table = run.table.childTable(request.index, request.column);
           return table && panel.post({ type: "children", index: request.index, column: request.column, table });

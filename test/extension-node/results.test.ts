@@ -100,6 +100,9 @@ test("protocol: the host refuses windows over the cap, malformed ranges and non-
   assert.equal(parseResultsRequest({ type: "view", filter: "x", sort: { column: "Name" } }), undefined);
   assert.equal(parseResultsUpdate({ type: "rows", viewVersion: 1, start: 0, rows: [{ index: 0, cells: [{ evil: true }] }] }), undefined);
   assert.ok(parseResultsUpdate({ type: "rows", viewVersion: 1, start: 0, rows: [{ index: 0, cells: ["a", 1, true, null, { children: 2, more: false }] }] }));
+  assert.deepEqual(parseResultsUpdate({ type: "running", api: "sosl", query: "FIND {x}" }), { type: "running", api: "sosl", query: "FIND {x}" });
+  assert.equal(parseResultsUpdate({ type: "running", api: "graphql", query: "{}" }), undefined);
+  assert.deepEqual(parseResultsUpdate({ type: "failed", message: "MALFORMED_QUERY", api: "soql", query: "SELEC" }), { type: "failed", message: "MALFORMED_QUERY", api: "soql", query: "SELEC" });
 });
 
 test("CSV fields: commas, quotes, line breaks and edge spaces are quoted; plain text is not", () => {

@@ -4,19 +4,27 @@ import "@vscode-elements/elements/dist/vscode-button/index.js";
 interface VsCodeApi<Request> {
   postMessage(message: Request): void;
   setState(state: unknown): void;
+  getState(): unknown;
 }
 declare function acquireVsCodeApi<Request>(): VsCodeApi<Request>;
+
+type Target = { orgKey: string; id: string; params?: Record<string, string> };
+let saved: (() => unknown) | undefined;
 
 /** The panel's VS Code API; records the panel's target so a reload can reopen it. */
 export function connect<Request>(): VsCodeApi<Request> {
   const vscode = acquireVsCodeApi<Request>();
+  saved = () => vscode.getState();
   vscode.setState(panelTarget());
   return vscode;
 }
 
-/** The entity the panel shows, as the host wrote it into the page. */
-export function panelTarget(): { orgKey: string; id: string; params?: Record<string, string> } {
-  return JSON.parse(document.body.dataset.target ?? "{}") as { orgKey: string; id: string; params?: Record<string, string> };
+/**
+ * The entity the panel shows: what the page last recorded (it may have moved on — another version,
+ * another statement — since the host wrote the page), else what the host wrote into it.
+ */
+export function panelTarget(): Target {
+  return (saved?.() as Target | undefined) ?? (JSON.parse(document.body.dataset.target ?? "{}") as Target);
 }
 
 export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {

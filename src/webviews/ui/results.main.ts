@@ -44,6 +44,7 @@ let status: HTMLElement | undefined;
 let notice: HTMLElement | undefined;
 let frame = 0;
 
+
 const labelOf = (c: ResultColumn) => c.label ?? c.path;
 
 function initialWidth(c: ResultColumn): number {
@@ -389,8 +390,7 @@ function toolbar(s: ResultsSummary): HTMLElement {
 
 function build(s: ResultsSummary, previous: Grid | undefined): void {
   // A reload runs again what the panel shows now (the document may have run another statement since it opened).
-  vscode.setState({ ...panelTarget(), params: { api: s.api, text: s.query } });
-  const sameRun = previous && previous.summary.ranAt === s.ranAt && previous.summary.query === s.query;
+  vscode.setState({ ...panelTarget(), params: { api: s.api, text: s.query } });  const sameRun = previous && previous.summary.ranAt === s.ranAt && previous.summary.query === s.query;
   const g: Grid = {
     summary: s,
     widths: sameRun ? previous.widths : s.columns.map(initialWidth),
@@ -459,14 +459,18 @@ window.addEventListener("message", (event: MessageEvent<unknown>) => {
   const message = parseResultsUpdate(event.data);
   if (!message) return;
   switch (message.type) {
-    case "loading":
+    case "loading": case "running": case "error": case "failed": {
       grid = undefined;
-      showMessage(app, "Running the statement…", "info", refresh);
+      const failed = message.type === "error" || message.type === "failed";
+      showMessage(app, failed ? message.message : "Running the statement…", failed ? "error" : "info", refresh);
+      if (message.type === "running" || message.type === "failed") {
+        // Recorded now too, in case the run fails: a reload then tries the same statement again.
+        vscode.setState({ ...panelTarget(), params: { api: message.api, text: message.query } });
+        // The org's message points into the statement (Row:1 Column:8): show it.
+        app.append(el("pre", { class: "statement", "aria-label": failed ? "The statement that failed" : "The statement running" }, message.query));
+      }
       break;
-    case "error":
-      grid = undefined;
-      showMessage(app, message.message, "error", refresh);
-      break;
+    }
     case "results": {
       const focused = !!scroller?.contains(document.activeElement);
       build(message.summary, grid);

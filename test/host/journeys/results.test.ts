@@ -163,6 +163,13 @@ journey("Results: the Tooling API toggle runs the document on the Tooling API; a
   await frame.locator(".grid .body .row[data-row='0'] [role=gridcell]", { hasText: classes[0]! }).waitFor();
   await ui.statusBarText(/Tooling API/);
 
+  // A statement the org refuses: the panel says why and shows the statement it ran.
+  await page.locator(".part.editor .tab", { hasText: "Untitled" }).last().click();
+  await typeQuery(page, "SELECT Id, Nme FROM ApexClass");
+  await page.keyboard.press("Control+Enter");
+  const refused = await ui.webview(/No such column 'Nme'/);
+  assert.equal((await refused.locator("pre.statement").innerText()).trim(), "SELECT Id, Nme FROM ApexClass");
+
   await ui.runCommand("CRM: Run SOSL Search…");
   await ui.answer("Search the org (SOSL)", "Acme");
   const search = await ui.webview(/SOSL search[\s\S]*rows?/);

@@ -108,7 +108,8 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
       // A saved template made a record: its tab makes way for the record's own document.
       const template = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === saved.uri.toString());
       if (template) await vscode.window.tabGroups.close(template);
-      await vscode.commands.executeCommand(isArticle ? "crm.document.editArticle" : "crm.document.openRecord", ...(isArticle ? [{ orgKey: saved.orgKey, id: saved.createdId }] : [saved.orgKey, saved.createdId]));
+      if (isArticle) await vscode.commands.executeCommand("crm.document.editArticle", { orgKey: saved.orgKey, id: saved.createdId });
+      else await vscode.commands.executeCommand("crm.document.openRecord", saved.orgKey, saved.createdId);
     }),
     vscode.languages.registerCompletionItemProvider({ language: "soql" }, new SoqlCompletionProvider(soqlCatalogs), ".", " ", "(", ",", "'"),
     vscode.languages.registerHoverProvider({ language: "soql" }, new SoqlHoverProvider(soqlCatalogs)),

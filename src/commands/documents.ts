@@ -59,20 +59,21 @@ export function documentCommands(deps: DocumentCommandDeps): Record<Extract<Comm
     return field.name;
   }
 
-  /** The article a command is about: a tree node, the `crm:` article document in front, or one picked. */
-  async function articleTarget(node: unknown, title: string): Promise<{ orgKey: string; id: string; title: string; status: string; knowledgeArticleId: string }> {
+  type ArticleRef = { orgKey: string; id: string; title: string; status: string; knowledgeArticleId: string };
+
+  /** An article version known only by its ID: its title, state and master, read from the org. */
+  async function readArticle(orgKey: string, id: string): Promise<ArticleRef> {
+    const details = await (await manager.session(orgKey)).crm.getSobjectRecord(knowledgeSobject(), id, { fields: ["Title", "PublishStatus", "KnowledgeArticleId"] });
+    return { orgKey, id, title: String(details.Title), status: String(details.PublishStatus), knowledgeArticleId: String(details.KnowledgeArticleId) };
+  }
+
+  /** The article a command is about: a tree node, `{ orgKey, id }`, the `crm:` article document in front, or one picked. */
+  async function articleTarget(node: unknown, title: string): Promise<ArticleRef> {
     const uri = node instanceof vscode.Uri ? node : node === undefined ? vscode.window.activeTextEditor?.document.uri : undefined;
     const p = uri?.scheme === CRM_SCHEME ? files.files.parse(uri.path) : undefined;
-    if (uri && p && (p.kind === "articleFile" || p.kind === "article")) {
-      const orgKey = files.orgKeyOf(uri)!;
-      const details = await (await manager.session(orgKey)).crm.getSobjectRecord(p.sobject, p.id, { fields: ["Title", "PublishStatus", "KnowledgeArticleId"] });
-      return { orgKey, id: p.id, title: String(details.Title), status: String(details.PublishStatus), knowledgeArticleId: String(details.KnowledgeArticleId) };
-    }
+    if (uri && p && (p.kind === "articleFile" || p.kind === "article")) return readArticle(files.orgKeyOf(uri)!, p.id);
     const ref = node as { orgKey?: unknown; id?: unknown } | undefined;
-    if (ref && typeof ref.orgKey === "string" && typeof ref.id === "string" && !(node instanceof ArticleNode)) {
-      const details = await (await manager.session(ref.orgKey)).crm.getSobjectRecord(knowledgeSobject(), ref.id, { fields: ["Title", "PublishStatus", "KnowledgeArticleId"] });
-      return { orgKey: ref.orgKey, id: ref.id, title: String(details.Title), status: String(details.PublishStatus), knowledgeArticleId: String(details.KnowledgeArticleId) };
-    }
+    if (ref && typeof ref.orgKey === "string" && typeof ref.id === "string" && !(node instanceof ArticleNode)) return readArticle(ref.orgKey, ref.id);
     const a = await articleOf(active, node, title);
     const orgKey = (node as { orgKey?: string } | undefined)?.orgKey ?? (await active.session()).record.key;
     return { orgKey, id: a.id, title: a.title, status: a.publishStatus, knowledgeArticleId: a.knowledgeArticleId };
@@ -123,11 +124,11 @@ export function documentCommands(deps: DocumentCommandDeps): Record<Extract<Comm
     },
     "crm.document.compareWithOnline": async (node: unknown) => {
       const a = await articleTarget(node, "Compare which draft with its online version?");
+      if (a.status !== "Draft") throw new Error(`'${a.title}' is not a draft. Compare a draft with the online version.`);
       const crm = (await manager.session(a.orgKey)).crm;
       const online = (await crm.knowledge.getVersionsOfArticle(a.knowledgeArticleId, { sobject: knowledgeSobject() })).find((v) => v.PublishStatus === "Online");
       if (!online) throw new Error(`'${a.title}' has no published version to compare with.`);
-      const draft = a.status === "Draft" ? a.id : undefined;
-      if (!draft) throw new Error(`'${a.title}' is not a draft. Compare a draft with the online version.`);
+      const draft = a.id;
       const alias = aliasOf(a.orgKey);
       const names = ["fields.json", ...(await files.files.readDirectory(articleFilePath(alias, knowledgeSobject(), draft, ""))).map(([n]) => n).filter((n) => n.endsWith(".html"))];
       const pairs = names.map((n) => [crmUri(articleFilePath(alias, knowledgeSobject(), draft, n)), crmUri(articleFilePath(alias, knowledgeSobject(), String(online.Id), n)), crmUri(articleFilePath(alias, knowledgeSobject(), draft, n))]);

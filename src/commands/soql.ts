@@ -101,6 +101,20 @@ export function soqlCommands(deps: SoqlCommandDeps): Record<SoqlCommandId, (...a
     return document;
   }
 
+  /**
+   * What to run from a SOQL document: the statement at `offset` (a CodeLens), else the selection, else the
+   * statement under the cursor — on the API the document and the statement call for.
+   */
+  function specAt(document: vscode.TextDocument, offset?: number): RunSpec {
+    const editor = vscode.window.visibleTextEditors.find((e) => e.document === document);
+    let text: string | undefined;
+    if (offset !== undefined) text = statementAt(document.getText(), offset)?.text;
+    else if (editor && !editor.selection.isEmpty) text = document.getText(editor.selection);
+    else text = statementAt(document.getText(), document.offsetAt(editor?.selection.active ?? new vscode.Position(0, 0)))?.text;
+    if (!text || !stripComments(text)) throw new Error("There is no statement here. Write a SELECT or FIND statement first.");
+    return { api: apiOf(text, !!orgs.pin(document.uri).tooling), text };
+  }
+
   function orgKeyOf(document: vscode.TextDocument): string {
     const key = orgs.orgKeyFor(document.uri);
     if (!key) throw new Error("There is no org to run on. Add one with 'CRM: Add Org', or pick one from the CodeLens above the statement.");
@@ -115,13 +129,7 @@ export function soqlCommands(deps: SoqlCommandDeps): Record<SoqlCommandId, (...a
     },
     "crm.soql.run": (uriArg: unknown, offsetArg: unknown) => {
       const document = documentOf(uriArg);
-      const editor = vscode.window.visibleTextEditors.find((e) => e.document === document);
-      let text: string | undefined;
-      if (typeof offsetArg === "number") text = statementAt(document.getText(), offsetArg)?.text;
-      else if (editor && !editor.selection.isEmpty) text = document.getText(editor.selection);
-      else text = statementAt(document.getText(), document.offsetAt(editor?.selection.active ?? new vscode.Position(0, 0)))?.text;
-      if (!text || !stripComments(text)) throw new Error("There is no statement here to run. Write a SELECT or FIND statement first.");
-      results.open(resultsTarget(orgKeyOf(document), document.uri.toString(), { api: apiOf(text, !!orgs.pin(document.uri).tooling), text }));
+      results.open(resultsTarget(orgKeyOf(document), document.uri.toString(), specAt(document, typeof offsetArg === "number" ? offsetArg : undefined)));
     },
     "crm.soql.pickOrg": async (uriArg: unknown) => {
       const document = documentOf(uriArg);
@@ -174,12 +182,7 @@ export function soqlCommands(deps: SoqlCommandDeps): Record<SoqlCommandId, (...a
     },
     "crm.soql.exportResults": async () => {
       const document = vscode.window.activeTextEditor?.document;
-      if (document?.languageId === "soql") {
-        const editor = vscode.window.activeTextEditor!;
-        const text = editor.selection.isEmpty ? statementAt(document.getText(), document.offsetAt(editor.selection.active))?.text : document.getText(editor.selection);
-        if (!text) throw new Error("There is no statement here to export. Write a SELECT or FIND statement first.");
-        return exportRows(manager, orgKeyOf(document), { api: apiOf(text, !!orgs.pin(document.uri).tooling), text });
-      }
+      if (document?.languageId === "soql") return exportRows(manager, orgKeyOf(document), specAt(document));
       const panel = results.activePanel();
       if (!panel) throw new Error("Run a query first: export works on the active results panel or the statement under the cursor in a SOQL document.");
       return exportRows(manager, panel.target.orgKey, specOf(panel.target));

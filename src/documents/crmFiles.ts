@@ -118,6 +118,11 @@ interface Baseline {
   name: string;
 }
 
+type DocumentPath = Extract<CrmPath, { kind: "record" | "new" | "articleFile" }>;
+const isDocument = (p: CrmPath | undefined): p is DocumentPath => p?.kind === "record" || p?.kind === "new" || p?.kind === "articleFile";
+/** The name a document's read time is kept under in its record's baseline (an article has several files). */
+const fileOf = (p: Extract<CrmPath, { kind: "record" | "articleFile" }>) => (p.kind === "articleFile" ? p.file : "record.json");
+
 const baselineKey = (org: string, sobject: string, id: string) => `crm.documents.baseline.${org}\u0000${sobject}\u0000${id}`;
 const pretty = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 const encoder = new TextEncoder();
@@ -158,10 +163,10 @@ export class CrmFiles {
   async stat(path: string): Promise<FileStat> {
     const p = this.parse(path);
     if (!p) throw new DocumentError(`Nothing in the CRM file system is at ${path}.`);
-    if (p.kind === "root" || p.kind === "org" || p.kind === "object" || p.kind === "article") return { type: "directory", mtime: 0, size: 0, readonly: false };
+    if (!isDocument(p)) return { type: "directory", mtime: 0, size: 0, readonly: false };
     if (p.kind === "new") return { type: "file", mtime: 0, size: (await this.readFile(path)).byteLength, readonly: false };
     let known = this.baseline(p.org, p.sobject, p.id);
-    const file = p.kind === "articleFile" ? p.file : "record.json";
+    const file = fileOf(p);
     let size = this.recent.get(path)?.content.byteLength ?? 0;
     if (!known?.fileTimes[file]) {
       size = (await this.readFile(path)).byteLength;
@@ -182,15 +187,15 @@ export class CrmFiles {
     const cached = this.recent.get(path);
     if (cached && Date.now() - cached.at < 2_000) return cached.content;
     const p = this.parse(path);
-    if (!p || p.kind === "root" || p.kind === "org" || p.kind === "object" || p.kind === "article") throw new DocumentError(`${path} is not a document.`);
+    if (!isDocument(p)) throw new DocumentError(`${path} is not a document.`);
     const org = await this.deps.org(p.org);
     const fields = fieldsOf(await org.describe(p.sobject));
     let text: string;
     if (p.kind === "new") text = this.template(fields);
     else {
       const { record, name } = await this.fetch(org, p.sobject, p.id, fields);
-      const file = p.kind === "articleFile" ? p.file : "record.json";
-      text = this.render(record, fields, p.kind === "articleFile" ? p.file : undefined);
+      const file = fileOf(p);
+      text = this.render(record, fields, file);
       const previous = this.baseline(p.org, p.sobject, p.id);
       const lastModified = String(record.LastModifiedDate);
       // Other files of the record keep their read time unless the record changed since.
@@ -211,8 +216,8 @@ export class CrmFiles {
   }
 
   /** A record's document text: the JSON of its updateable fields, an article's fields.json, or one rich-text field. */
-  private render(record: Json, fields: FieldInfo[], file: string | undefined): string {
-    if (file?.endsWith(".html")) return String(record[file.slice(0, -5)] ?? "");
+  private render(record: Json, fields: FieldInfo[], file: string): string {
+    if (file.endsWith(".html")) return String(record[file.slice(0, -5)] ?? "");
     const shown = fields.filter((f) => f.updateable && !(file === "fields.json" && f.richText));
     const out: Json = {};
     for (const f of shown) out[f.name] = record[f.name] ?? null;
@@ -235,7 +240,7 @@ export class CrmFiles {
    */
   async writeFile(path: string, content: Uint8Array, options: { overwrite?: boolean } = {}): Promise<{ createdId?: string }> {
     const p = this.parse(path);
-    if (!p || p.kind === "root" || p.kind === "org" || p.kind === "object" || p.kind === "article") throw new DocumentError(`${path} is not a document that can be saved.`);
+    if (!isDocument(p)) throw new DocumentError(`${path} is not a document that can be saved.`);
     const org = await this.deps.org(p.org);
     const fields = fieldsOf(await org.describe(p.sobject));
     const text = new TextDecoder().decode(content);
@@ -244,7 +249,7 @@ export class CrmFiles {
     const known = this.baseline(p.org, p.sobject, p.id);
     if (!known) throw new DocumentError("This document was not read from the org in this window; reopen it to edit.");
     if (known.values.PublishStatus !== undefined && known.values.PublishStatus !== "Draft") throw new DocumentError("Only a draft can be edited. Create a draft of this article first (CRM: Edit Article in Editor).");
-    const file = p.kind === "articleFile" ? p.file : "record.json";
+    const file = fileOf(p);
     const changed = file.endsWith(".html") ? this.htmlChange(file, text, known) : this.jsonChanges(text, fields, known, p.kind === "articleFile");
     if (Object.keys(changed).length) {
       try {
@@ -252,7 +257,7 @@ export class CrmFiles {
       } catch (err) {
         if (err instanceof APIRequestError && err.status === 412) {
           const { record } = await this.fetch(org, p.sobject, p.id, fields);
-          throw new ConflictError(known.name, this.render(record, fields, p.kind === "articleFile" ? p.file : undefined));
+          throw new ConflictError(known.name, this.render(record, fields, file));
         }
         if (err instanceof APIRequestError && err.status === 400) throw new DocumentError(err.message, err.fields);
         throw err;

@@ -146,7 +146,9 @@ export interface ResultsSummary {
   ranAt: string;
 }
 
-export type QueryApiName = "soql" | "tooling" | "sosl";
+export const QUERY_APIS = ["soql", "tooling", "sosl"] as const;
+export type QueryApiName = (typeof QUERY_APIS)[number];
+export const isQueryApi = (value: unknown): value is QueryApiName => QUERY_APIS.includes(value as QueryApiName);
 export const EXPORT_FORMAT_NAMES = ["csv", "json", "ndjson"] as const;
 export type ExportFormatName = (typeof EXPORT_FORMAT_NAMES)[number];
 
@@ -217,7 +219,7 @@ const isRow = (r: unknown) => isRecord(r) && isIndex(r.index) && Array.isArray(r
 
 function isSummary(s: unknown): s is ResultsSummary {
   return (
-    isRecord(s) && allStrings(s, ["alias", "query", "filter", "ranAt"]) && ["soql", "tooling", "sosl"].includes(s.api as string) &&
+    isRecord(s) && allStrings(s, ["alias", "query", "filter", "ranAt"]) && isQueryApi(s.api) &&
     Array.isArray(s.columns) && s.columns.every(isColumn) &&
     [s.fetched, s.totalSize, s.viewSize, s.viewVersion, s.elapsedMs].every(isFiniteNumber) && typeof s.more === "boolean" && typeof s.fetching === "boolean" &&
     (s.sort === undefined || (isRecord(s.sort) && isIndex(s.sort.column) && typeof s.sort.descending === "boolean"))
@@ -239,10 +241,10 @@ export function parseResultsUpdate(raw: unknown): HostToResults | undefined {
     }
     case "progress": return isIndex(raw.fetched) && isIndex(raw.totalSize) ? { type: "progress", fetched: raw.fetched, totalSize: raw.totalSize } : undefined;
     case "notice": return typeof raw.text === "string" ? { type: "notice", text: raw.text } : undefined;
-    case "running": return typeof raw.query === "string" && ["soql", "tooling", "sosl"].includes(raw.api as string) ? { type: "running", api: raw.api as QueryApiName, query: raw.query } : undefined;
+    case "running": return typeof raw.query === "string" && isQueryApi(raw.api) ? { type: "running", api: raw.api, query: raw.query } : undefined;
     case "failed":
-      return allStrings(raw, ["message", "query"]) && ["soql", "tooling", "sosl"].includes(raw.api as string)
-        ? { type: "failed", message: raw.message as string, api: raw.api as QueryApiName, query: raw.query as string } : undefined;
+      return allStrings(raw, ["message", "query"]) && isQueryApi(raw.api)
+        ? { type: "failed", message: raw.message as string, api: raw.api, query: raw.query as string } : undefined;
     default: return parseCommonUpdate(raw);
   }
 }

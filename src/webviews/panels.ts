@@ -175,8 +175,7 @@ export class PanelSet<Request extends { type: string }, Data> implements vscode.
     const existing = this.panels.get(keyOf(target));
     if (!existing) return this.show(target, options);
     existing.webviewPanel.reveal(vscode.ViewColumn.Active, options.preserveFocus);
-    existing.target = target;
-    void existing.load();
+    this.retarget(existing, target);
     return existing;
   }
 

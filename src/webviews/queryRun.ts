@@ -33,19 +33,19 @@ export class QueryRun {
   readonly ranAt = new Date();
   private fetching?: AbortController;
 
-  private constructor(private readonly crm: QueryClient, readonly spec: RunSpec, private readonly batchSize?: number) {
-    this.table = new ResultTable({ columns: selectColumns(stripComments(spec.text), spec.api), isId: looksLikeRecordId });
+  private constructor(private readonly crm: QueryClient, readonly spec: RunSpec, text: string, private readonly batchSize?: number) {
+    this.table = new ResultTable({ columns: selectColumns(text, spec.api), isId: looksLikeRecordId });
   }
 
   /** Runs the statement and keeps its first page; `batchSize` asks the org for pages of that many rows (200–2,000). */
-  static async start(crm: QueryClient, spec: RunSpec, signal?: AbortSignal, batchSize?: number): Promise<QueryRun> {
-    const run = new QueryRun(crm, spec, batchSize);
-    const started = performance.now();
+  static async start(crm: QueryClient, spec: RunSpec, batchSize?: number): Promise<QueryRun> {
     const text = stripComments(spec.text);
     if (!text) throw new RangeError("The statement is empty (only comments). Write a SELECT or FIND statement to run.");
+    const run = new QueryRun(crm, spec, text, batchSize);
+    const started = performance.now();
     const page: Page = spec.api === "sosl"
-      ? await crm.search(text, { signal }).then((r) => ({ records: r.searchRecords, totalSize: r.searchRecords.length, done: true }))
-      : spec.api === "tooling" ? await crm.toolingQuery(text, { signal }) : await crm.soqlQuery(text, { replaceQuotes: false, signal, batchSize });
+      ? await crm.search(text).then((r) => ({ records: r.searchRecords, totalSize: r.searchRecords.length, done: true }))
+      : spec.api === "tooling" ? await crm.toolingQuery(text) : await crm.soqlQuery(text, { replaceQuotes: false, batchSize });
     run.elapsedMs = performance.now() - started;
     run.take(page);
     return run;

@@ -4,8 +4,8 @@
  */
 import * as vscode from "vscode";
 import { readSettings } from "../platform/settings";
-import { MAX_WINDOW_ROWS, parseResultsRequest, type ExportFormatName, type ResultsSummary, type ResultsToHost } from "../shared/protocol";
-import { apiOf, type QueryApi } from "../soql/runText";
+import { isQueryApi, MAX_WINDOW_ROWS, parseResultsRequest, type ExportFormatName, type ResultsSummary, type ResultsToHost } from "../shared/protocol";
+import { apiOf } from "../soql/runText";
 import { tokenize } from "../soql/statements";
 import { PanelSet, type Panel, type PanelDeps, type PanelTarget } from "./panels";
 import { QueryRun, type RunSpec } from "./queryRun";
@@ -28,9 +28,9 @@ export function resultsTarget(orgKey: string, source: string, spec: RunSpec): Pa
 }
 
 export function specOf(target: PanelTarget): RunSpec {
-  const api = target.params?.api as QueryApi | undefined;
+  const api = target.params?.api;
   const text = target.params?.text ?? "";
-  return { api: api === "soql" || api === "tooling" || api === "sosl" ? api : apiOf(text, false), text };
+  return { api: isQueryApi(api) ? api : apiOf(text, false), text };
 }
 
 /** A short name for the tab and the export file: the object the outer query reads, or "Search". */
@@ -58,11 +58,13 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
     ranAt: run.ranAt.toISOString(),
   });
 
+  const update = (run: QueryRun, target: PanelTarget) => ({ type: "results", summary: summary(target, run) });
+
   async function fetchRows(panel: Panel<ResultsToHost, QueryRun>, run: QueryRun, all: boolean): Promise<void> {
     const report = () => panel.post({ type: "progress", fetched: run.fetched, totalSize: run.totalSize });
     const fetching = run.fetch({ all, onPage: report });
-    panel.show({ type: "results", summary: summary(panel.target, run) }); // shows the Cancel button
-    const completed = await fetching.finally(() => panel.data === run && panel.show({ type: "results", summary: summary(panel.target, run) }));
+    panel.show(update(run, panel.target)); // shows the Cancel button
+    const completed = await fetching.finally(() => panel.data === run && panel.show(update(run, panel.target)));
     if (!completed) panel.post({ type: "notice", text: `Stopped: ${formatCount(run.fetched)} of ${formatCount(run.totalSize)} rows fetched.` });
   }
 
@@ -74,11 +76,11 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
     parseRequest: parseResultsRequest,
     read: async (target, previous) => {
       previous?.cancel();
-      const run = await QueryRun.start((await deps.manager.session(target.orgKey)).crm, specOf(target), undefined, readSettings().queryPageSize);
+      const run = await QueryRun.start((await deps.manager.session(target.orgKey)).crm, specOf(target), readSettings().queryPageSize);
       hooks.onRun(target.orgKey, run);
       return run;
     },
-    update: (run, target) => ({ type: "results", summary: summary(target, run) }),
+    update,
     loading: (target) => {
       const spec = specOf(target);
       return { type: "running", api: spec.api, query: spec.text };
@@ -97,7 +99,7 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
         }
         case "view":
           run.table.setView({ sort: request.sort, filter: request.filter });
-          return panel.show({ type: "results", summary: summary(panel.target, run) });
+          return panel.show(update(run, panel.target));
         case "children": {
           const table = run.table.childTable(request.index, request.column);
           return table && panel.post({ type: "children", index: request.index, column: request.column, table });

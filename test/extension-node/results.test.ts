@@ -161,7 +161,7 @@ test("a run against the emulator: first page, fetch more, fetch all with progres
   const total = emu().seeded.store.liveRecords("Contact").length;
   assert.equal(run.totalSize, total);
   // The emulator's default page is 2,000 rows; ask for small pages to see paging.
-  const paged = await QueryRun.start(crm, { api: "soql", text: "SELECT Id, Name FROM Contact" }, undefined, 200);
+  const paged = await QueryRun.start(crm, { api: "soql", text: "SELECT Id, Name FROM Contact" }, 200);
   assert.deepEqual([paged.fetched, paged.more], [200, true]);
   let pages = 0;
   assert.equal(await paged.fetch({ all: true, onPage: () => pages++ }), true);
@@ -169,7 +169,7 @@ test("a run against the emulator: first page, fetch more, fetch all with progres
   assert.equal(new Set(paged.table.records.map((r) => r.Id)).size, total, "every row once");
   assert.ok(paged.table.columns.find((c) => c.path === "Id")!.ids, "the Id column links");
 
-  const cancelled = await QueryRun.start(crm, { api: "soql", text: "SELECT Id FROM Contact" }, undefined, 200);
+  const cancelled = await QueryRun.start(crm, { api: "soql", text: "SELECT Id FROM Contact" }, 200);
   const fetching = cancelled.fetch({ all: true });
   assert.ok(cancelled.isFetching);
   cancelled.cancel(); // while the next page is on its way

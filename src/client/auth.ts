@@ -21,7 +21,10 @@ export interface AuthSession {
   scope?: string;
 }
 
-/** Posts a form to a token endpoint; the transport provides it. */
+/**
+ * Posts a form to a token endpoint; the transport provides it. A body that is not JSON comes back as
+ * `{ unreadable: "an HTML page" | "a body that is not JSON" }`, never as its text.
+ */
 export type TokenPoster = (url: string, form: Record<string, string>, basicAuth?: string) => Promise<{ status: number; body: unknown }>;
 
 export interface AuthStrategy {
@@ -50,7 +53,10 @@ export function sessionFromTokenResponse(status: number, body: unknown, loginUrl
   const data = (body && typeof body === "object" ? body : {}) as Record<string, unknown>;
   if (status !== 200 || typeof data.access_token !== "string") {
     const error = typeof data.error === "string" ? data.error : `http_${status}`;
-    const description = typeof data.error_description === "string" ? data.error_description : typeof body === "string" && body ? body.slice(0, 200) : "no error description";
+    // Only the endpoint's own error words are quoted: any other body may be a token response cut short.
+    const description = typeof data.error_description === "string" ? data.error_description
+      : typeof data.unreadable === "string" ? `the token endpoint answered HTTP ${status} with ${data.unreadable}`
+        : status === 200 ? "the token endpoint's answer held no access token" : "no error description";
     throw new AuthenticationError(`Sign-in at ${new URL(loginUrl).origin} failed: ${description} (${error})`, status, error, description);
   }
   const instanceUrl = checkOrgUrl(data.instance_url, "instance_url of the token response");
@@ -87,12 +93,14 @@ export interface PasswordCredentials {
 export class PasswordAuth implements AuthStrategy {
   readonly kind = "password";
   readonly loginUrl: string;
-  constructor(private readonly credentials: PasswordCredentials) {
+  readonly #credentials: PasswordCredentials;
+  constructor(credentials: PasswordCredentials) {
+    this.#credentials = credentials;
     for (const key of ["loginUrl", "clientId", "clientSecret", "username", "password"] as const) required(credentials[key], key, "Username-password");
     this.loginUrl = checkOrgUrl(credentials.loginUrl, "loginUrl");
   }
   authenticate(post: TokenPoster): Promise<AuthSession> {
-    const c = this.credentials;
+    const c = this.#credentials;
     return grant(post, c.loginUrl, {
       grant_type: "password", client_id: c.clientId, client_secret: c.clientSecret, username: c.username,
       password: c.password + (c.securityToken ?? ""),
@@ -110,25 +118,42 @@ export interface RefreshTokenCredentials {
   refreshToken: string;
 }
 
-function refreshGrant(post: TokenPoster, c: RefreshTokenCredentials): Promise<AuthSession> {
-  const form: Record<string, string> = { grant_type: "refresh_token", client_id: c.clientId, refresh_token: c.refreshToken };
-  if (c.clientSecret) form.client_secret = c.clientSecret;
-  return grant(post, c.loginUrl, form).then((s) => ({ ...s, refreshToken: s.refreshToken ?? c.refreshToken }));
+/**
+ * The refresh-token grant, with rotation: an org that rotates refresh tokens answers with a new one and
+ * invalidates the one sent, so the grant always sends the newest it knows and remembers the one it gets.
+ */
+class RotatingRefreshGrant {
+  readonly #app: Omit<RefreshTokenCredentials, "refreshToken">;
+  #refreshToken: string;
+  constructor(app: Omit<RefreshTokenCredentials, "refreshToken">, refreshToken: string) {
+    this.#app = app;
+    this.#refreshToken = refreshToken;
+  }
+  async run(post: TokenPoster): Promise<AuthSession> {
+    const c = this.#app;
+    const form: Record<string, string> = { grant_type: "refresh_token", client_id: c.clientId, refresh_token: this.#refreshToken };
+    if (c.clientSecret) form.client_secret = c.clientSecret;
+    const session = await grant(post, c.loginUrl, form);
+    if (session.refreshToken) this.#refreshToken = session.refreshToken;
+    return { ...session, refreshToken: this.#refreshToken };
+  }
 }
 
-/** Refresh-token flow: what a browser sign-in leaves behind. */
+/** Refresh-token flow: what a browser sign-in leaves behind. Rotated refresh tokens are followed. */
 export class RefreshTokenAuth implements AuthStrategy {
   readonly kind = "refreshToken";
   readonly loginUrl: string;
-  constructor(private readonly credentials: RefreshTokenCredentials) {
+  readonly #grant: RotatingRefreshGrant;
+  constructor(credentials: RefreshTokenCredentials) {
     for (const key of ["loginUrl", "clientId", "refreshToken"] as const) required(credentials[key], key, "Refresh-token");
     this.loginUrl = checkOrgUrl(credentials.loginUrl, "loginUrl");
+    this.#grant = new RotatingRefreshGrant({ loginUrl: credentials.loginUrl, clientId: credentials.clientId, clientSecret: credentials.clientSecret }, credentials.refreshToken);
   }
   authenticate(post: TokenPoster): Promise<AuthSession> {
-    return refreshGrant(post, this.credentials);
+    return this.#grant.run(post);
   }
   reauthenticate(post: TokenPoster): Promise<AuthSession> {
-    return refreshGrant(post, this.credentials);
+    return this.#grant.run(post);
   }
 }
 
@@ -143,12 +168,14 @@ export interface ClientCredentials {
 export class ClientCredentialsAuth implements AuthStrategy {
   readonly kind = "clientCredentials";
   readonly loginUrl: string;
-  constructor(private readonly credentials: ClientCredentials) {
+  readonly #credentials: ClientCredentials;
+  constructor(credentials: ClientCredentials) {
+    this.#credentials = credentials;
     for (const key of ["loginUrl", "clientId", "clientSecret"] as const) required(credentials[key], key, "Client-credentials");
     this.loginUrl = checkOrgUrl(credentials.loginUrl, "loginUrl");
   }
   authenticate(post: TokenPoster): Promise<AuthSession> {
-    const c = this.credentials;
+    const c = this.#credentials;
     return grant(post, c.loginUrl, { grant_type: "client_credentials", client_id: c.clientId, client_secret: c.clientSecret });
   }
   reauthenticate(post: TokenPoster): Promise<AuthSession> {
@@ -181,7 +208,9 @@ export function defaultJwtAudience(loginUrl: string): string {
 export class JwtBearerAuth implements AuthStrategy {
   readonly kind = "jwtBearer";
   readonly loginUrl: string;
-  constructor(private readonly credentials: JwtBearerCredentials) {
+  readonly #credentials: JwtBearerCredentials;
+  constructor(credentials: JwtBearerCredentials) {
+    this.#credentials = credentials;
     for (const key of ["loginUrl", "clientId", "username", "privateKey"] as const) required(credentials[key], key, "JWT bearer");
     if (!credentials.privateKey.includes("PRIVATE KEY")) {
       throw new TypeError("privateKey must be a PEM-encoded private key (-----BEGIN PRIVATE KEY----- …), not a file path");
@@ -189,14 +218,14 @@ export class JwtBearerAuth implements AuthStrategy {
     this.loginUrl = checkOrgUrl(credentials.loginUrl, "loginUrl");
   }
   assertion(nowMs = Date.now()): string {
-    const c = this.credentials;
+    const c = this.#credentials;
     const header = base64url(JSON.stringify({ alg: "RS256" }));
     const claims = base64url(JSON.stringify({ iss: c.clientId, sub: c.username, aud: c.audience ?? defaultJwtAudience(c.loginUrl), exp: Math.floor(nowMs / 1000) + 180 }));
     const signature = createSign("RSA-SHA256").update(`${header}.${claims}`).sign(c.privateKey);
     return `${header}.${claims}.${base64url(signature)}`;
   }
   authenticate(post: TokenPoster): Promise<AuthSession> {
-    return grant(post, this.credentials.loginUrl, { grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer", assertion: this.assertion() });
+    return grant(post, this.#credentials.loginUrl, { grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer", assertion: this.assertion() });
   }
   reauthenticate(post: TokenPoster): Promise<AuthSession> {
     return this.authenticate(post);
@@ -218,18 +247,21 @@ export class AccessTokenAuth implements AuthStrategy {
   readonly kind = "accessToken";
   readonly loginUrl?: string;
   readonly reauthenticate?: (post: TokenPoster) => Promise<AuthSession>;
-  constructor(private readonly credentials: AccessTokenCredentials) {
+  readonly #credentials: AccessTokenCredentials;
+  constructor(credentials: AccessTokenCredentials) {
+    this.#credentials = credentials;
     required(credentials.accessToken, "accessToken", "Access-token");
     checkOrgUrl(credentials.instanceUrl, "instanceUrl");
     this.loginUrl = credentials.loginUrl ? checkOrgUrl(credentials.loginUrl, "loginUrl") : undefined;
     const { refreshToken, clientId, clientSecret } = credentials;
     if (refreshToken && clientId) {
       const loginUrl = this.loginUrl ?? checkOrgUrl(credentials.instanceUrl, "instanceUrl");
-      this.reauthenticate = (post) => refreshGrant(post, { loginUrl, clientId, clientSecret, refreshToken });
+      const refresh = new RotatingRefreshGrant({ loginUrl, clientId, clientSecret }, refreshToken);
+      this.reauthenticate = (post) => refresh.run(post);
     }
   }
   async authenticate(): Promise<AuthSession> {
-    const c = this.credentials;
+    const c = this.#credentials;
     return {
       accessToken: c.accessToken, instanceUrl: checkOrgUrl(c.instanceUrl, "instanceUrl"), identityUrl: "", orgId: "", userId: "",
       issuedAt: Date.now(), tokenType: "Bearer", refreshToken: c.refreshToken,

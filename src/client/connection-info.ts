@@ -1,5 +1,5 @@
 /** Connection info: compiled from arguments, prompted on a terminal, or read from a helper file. */
-import { readFileSync, existsSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { Writable } from "node:stream";
@@ -93,33 +93,95 @@ export async function defineConnectionInfo(streams: PromptStreams = {}): Promise
   }
 }
 
+/** 1-based line and column of a character offset. */
+function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset).split("\n");
+  return { line: before.length, column: before[before.length - 1]!.length + 1 };
+}
+
+/** Whether JSON.parse refused a prefix only because the prefix ends, not because of what it holds. */
+function refusedOnlyForEnding(prefix: string): boolean {
+  try {
+    JSON.parse(prefix);
+    return true;
+  } catch (err) {
+    const message = (err as Error).message;
+    const at = /position (\d+)/.exec(message);
+    return /end of JSON input|Unterminated/i.test(message) || (at !== null && Number(at[1]) >= prefix.length);
+  }
+}
+
+/**
+ * Where and what JSON.parse's error is, without the text: V8's messages quote the file (and so a
+ * password), and some name no position. The position is then found as the shortest prefix that fails
+ * for what it holds rather than for ending early.
+ */
+function jsonErrorLocation(text: string, err: Error): { offset: number; kind: string } {
+  const at = /in JSON at position (\d+)/.exec(err.message);
+  const kind = /end of JSON input|Unterminated/i.test(err.message) ? "the JSON ends too early"
+    : at ? err.message.slice(0, at.index).trim() : "unexpected character";
+  if (at) return { offset: Number(at[1]), kind };
+  let fine = 0;
+  let bad = text.length;
+  while (bad - fine > 1) {
+    const mid = (fine + bad) >> 1;
+    if (refusedOnlyForEnding(text.slice(0, mid))) fine = mid;
+    else bad = mid;
+  }
+  return { offset: bad - 1, kind };
+}
+
+/** A parse failure named by file, line, column and kind; never quoting the file, which holds secrets. */
+function helperParseError(file: string, format: "JSON" | "YAML", text: string, err: unknown): CrmError {
+  let where: { line: number; column: number };
+  let kind: string;
+  const mark = (err as { mark?: { line: number; column: number } }).mark;
+  if (format === "YAML" && mark) {
+    where = { line: mark.line + 1, column: mark.column + 1 };
+    kind = String((err as { reason?: string }).reason ?? "invalid YAML");
+  } else {
+    const found = jsonErrorLocation(text, err as Error);
+    where = lineAndColumn(text, found.offset);
+    kind = found.kind;
+  }
+  return new CrmError(`helper file ${file} is not valid ${format}: ${kind} at line ${where.line}, column ${where.column}`);
+}
+
 /** Reads a helper file (.json, .yaml or .yml by extension; other extensions are tried as JSON, then YAML). */
 export function readHelperFile(filePath: string): HelperContent {
   if (typeof filePath !== "string" || !filePath) throw new TypeError("helper must be a file path string or a helper object");
   const resolved = path.resolve(filePath);
-  if (!existsSync(resolved)) throw new CrmError(`helper file not found: ${resolved}`);
-  const text = readFileSync(resolved, "utf8");
+  const text = readTextFile(resolved, "helper file");
   const ext = path.extname(resolved).toLowerCase();
+  const asJson = ext === ".json" || (ext !== ".yaml" && ext !== ".yml" && /^\s*[{[]/.test(text));
   let parsed: unknown;
   try {
-    if (ext === ".json") parsed = JSON.parse(text);
-    else if (ext === ".yaml" || ext === ".yml") parsed = loadYaml(text);
-    else {
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        parsed = loadYaml(text);
-      }
-    }
+    parsed = asJson ? JSON.parse(text) : loadYaml(text);
   } catch (err) {
-    throw new CrmError(`helper file ${resolved} is not valid ${ext === ".json" ? "JSON" : "YAML"}: ${(err as Error).message}`);
+    throw helperParseError(resolved, asJson ? "JSON" : "YAML", text, err);
   }
   const content = checkHelper(parsed, resolved);
   const conn = content.connection;
   if (conn.private_key_file && !conn.private_key) {
-    conn.private_key = readFileSync(path.resolve(path.dirname(resolved), conn.private_key_file), "utf8");
+    conn.private_key = readTextFile(path.resolve(path.dirname(resolved), conn.private_key_file), "private_key_file");
   }
   return content;
+}
+
+/** Reads a UTF-8 file named by the caller, with errors that say which and why (and never its content). */
+function readTextFile(file: string, what: string): string {
+  let isFile: boolean;
+  try {
+    isFile = statSync(file).isFile();
+  } catch {
+    throw new CrmError(`${what} not found: ${file}`);
+  }
+  if (!isFile) throw new CrmError(`${what} ${file} is a folder or a device, not a file`);
+  try {
+    return readFileSync(file, "utf8");
+  } catch (err) {
+    throw new CrmError(`${what} ${file} could not be read (${(err as NodeJS.ErrnoException).code ?? "error"})`);
+  }
 }
 
 export function checkHelper(value: unknown, source = "helper"): HelperContent {
@@ -147,10 +209,27 @@ function loginUrlOf(c: HelperConnection): string {
   return value;
 }
 
+/**
+ * The grant a connection's fields name. A user name or a password alone means the password flow, whose
+ * check then names the missing half: a misspelt password must never fall through to signing in as the
+ * integration user. Client credentials only when nothing of a user is given and the app's secret is.
+ */
+function impliedGrant(c: HelperConnection): NonNullable<HelperConnection["grant_type"]> {
+  if (c.access_token) return "access_token";
+  if (c.refresh_token) return "refresh_token";
+  if (c.private_key) return "jwt_bearer";
+  if (c.username || c.password) return "password";
+  if (c.client_id && c.client_secret) return "client_credentials";
+  throw new MissingRequiredDataError(
+    "the connection names no way to sign in: give username and password, a refresh_token, an access_token, a private_key (JWT), or client_id and client_secret with no username (client credentials), or set grant_type",
+    c.client_id ? "username" : "client_id",
+  );
+}
+
 /** Picks the sign-in strategy a connection describes (explicit `grant_type`, else by the fields present). */
 export function strategyFromConnection(raw: HelperConnection): AuthStrategy {
   const c = normalizeConnection(raw);
-  const grant = c.grant_type ?? (c.access_token ? "access_token" : c.refresh_token ? "refresh_token" : c.private_key ? "jwt_bearer" : c.username && c.password ? "password" : "client_credentials");
+  const grant = c.grant_type ?? impliedGrant(c);
   switch (grant) {
     case "access_token":
       return new AccessTokenAuth({ accessToken: c.access_token!, instanceUrl: c.instance_url ?? c.base_url ?? "", refreshToken: c.refresh_token, clientId: c.client_id, clientSecret: c.client_secret, loginUrl: c.endpoint_url });

@@ -1,5 +1,6 @@
 /** The client: `new Crm(options)` does no I/O; `connect()` signs in, resolves the API version and loads the user. */
 import { EventEmitter } from "node:events";
+import { inspect } from "node:util";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { type AuthSession, type AuthStrategy } from "./auth";
@@ -91,6 +92,26 @@ export interface CrmEvents {
 
 const RELEVANT_USER_FIELDS = ["user_id", "nickname", "name", "email", "user_type", "language", "locale", "utcOffset", "is_salesforce_integration_user"] as const;
 const SOBJECT_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
+/** A rich-text image's reference: a ContentReference record ID (prefix 0EM), 15 or 18 characters. */
+const CONTENT_REFERENCE_ID = /^0EM[A-Za-z0-9]{12}(?:[A-Za-z0-9]{3})?$/;
+
+/**
+ * The `refid` of an rtaImage URL (entities such as `&amp;` allowed), checked to be a ContentReference ID:
+ * it becomes part of the request path and the saved file's name, so nothing else is accepted.
+ */
+export function richTextImageRefid(imageUrl: string): string {
+  let refid: string | null;
+  try {
+    refid = new URL(imageUrl.replace(/&amp;/g, "&"), "https://placeholder.invalid").searchParams.get("refid");
+  } catch {
+    refid = null;
+  }
+  if (!refid) throw new MissingRequiredDataError("imageUrl has no 'refid' parameter, so the image cannot be identified (expected an rtaImage URL such as …/servlet/rtaImage?eid=…&feoid=…&refid=0EM…)", "imageUrl");
+  if (!CONTENT_REFERENCE_ID.test(refid)) {
+    throw new InvalidFieldError(`imageUrl's refid ${JSON.stringify(refid.slice(0, 40))} is not a content reference ID (0EM followed by 12 or 15 letters and digits); the image is not fetched`);
+  }
+  return refid;
+}
 
 export function requireSobjectName(value: unknown, argument = "sobject"): string {
   if (typeof value !== "string") throw new TypeError(`${argument} must be an sObject API name string such as 'Account', got ${typeof value}`);
@@ -131,15 +152,18 @@ export class Crm extends EventEmitter<CrmEvents> {
   currentUserInfo?: UserInfo;
   readonly knowledge: Bound<typeof knowledgeModule>;
   readonly feed: Bound<typeof feedModule>;
-  private session?: AuthSession;
-  private strategy?: AuthStrategy;
+  // Secrets live in private (#) fields: console.log, util.inspect and JSON.stringify never see them.
+  #session?: AuthSession;
+  #strategy?: AuthStrategy;
+  readonly #options: CrmOptions;
   private connecting?: Promise<AuthSession>;
   private refreshing?: Promise<AuthSession>;
   private readonly transport: Transport;
   private readonly logger: Logger;
 
-  constructor(private readonly options: CrmOptions = {}) {
+  constructor(options: CrmOptions = {}) {
     super();
+    this.#options = options;
     if (options === null || typeof options !== "object") throw new TypeError("Crm options must be an object");
     if (options.version !== undefined) this.version = normalizeVersion(options.version);
     this.logger = options.logger ?? {};
@@ -159,6 +183,14 @@ export class Crm extends EventEmitter<CrmEvents> {
     this.feed = bindGroup(this, feedModule);
   }
 
+  /** What printing the client shows: where it is connected, never a credential. */
+  toJSON(): Record<string, unknown> {
+    return { instanceUrl: this.instanceUrl, orgId: this.orgId, userId: this.userId, version: this.version, isConnected: this.isConnected, apiUsage: this.apiUsage };
+  }
+  [inspect.custom](): string {
+    return `Crm ${inspect(this.toJSON())}`;
+  }
+
   /** Creates a client and connects it. */
   static async create(options: CrmOptions): Promise<Crm> {
     const crm = new Crm(options);
@@ -172,29 +204,29 @@ export class Crm extends EventEmitter<CrmEvents> {
   }
 
   get instanceUrl(): string | undefined {
-    return this.session?.instanceUrl;
+    return this.#session?.instanceUrl;
   }
   get orgId(): string | undefined {
-    return this.session?.orgId || undefined;
+    return this.#session?.orgId || undefined;
   }
   get userId(): string | undefined {
-    return this.session?.userId || undefined;
+    return this.#session?.userId || undefined;
   }
   /** The base URL for links into the org's UI: the connection's base_url, else the instance URL. */
   get baseUrl(): string | undefined {
-    const configured = this.options.connectionInfo?.base_url ?? this.options.baseUrl;
-    return (configured || this.session?.instanceUrl)?.replace(/\/+$/, "");
+    const configured = this.#options.connectionInfo?.base_url ?? this.#options.baseUrl;
+    return (configured || this.#session?.instanceUrl)?.replace(/\/+$/, "");
   }
   get isConnected(): boolean {
-    return this.session !== undefined;
+    return this.#session !== undefined;
   }
   /** The current session (with its access token) for a caller that stores it, such as the extension. */
   getSession(): AuthSession | undefined {
-    return this.session ? { ...this.session } : undefined;
+    return this.#session ? { ...this.#session } : undefined;
   }
 
   private resolveStrategy(): AuthStrategy {
-    const o = this.options;
+    const o = this.#options;
     if (o.auth) return o.auth;
     if (o.connectionInfo) return strategyFromConnection(normalizeConnection(o.connectionInfo));
     if (o.helper !== undefined) {
@@ -215,19 +247,19 @@ export class Crm extends EventEmitter<CrmEvents> {
   connect(): Promise<AuthSession> {
     this.connecting ??= (async () => {
       try {
-        this.strategy = this.resolveStrategy();
-        this.session = await this.strategy.authenticate(this.transport.postForm);
-        this.logger.info?.(`signed in to ${this.session.instanceUrl} (${this.strategy.kind})`);
+        this.#strategy = this.resolveStrategy();
+        this.#session = await this.#strategy.authenticate(this.transport.postForm);
+        this.logger.info?.(`signed in to ${this.#session.instanceUrl} (${this.#strategy.kind})`);
         this.version ??= await this.getLatestApiVersion();
-        if (this.options.loadUserInfo !== false || !this.session.userId) {
+        if (this.#options.loadUserInfo !== false || !this.#session.userId) {
           const info = await this.retrieveCurrentUserInfo({ allData: true, raiseExcOnError: false });
           this.currentUserInfo = info;
-          if (!this.session.userId && typeof info.user_id === "string") this.session.userId = info.user_id;
-          if (!this.session.orgId && typeof info.organization_id === "string") this.session.orgId = info.organization_id;
+          if (!this.#session.userId && typeof info.user_id === "string") this.#session.userId = info.user_id;
+          if (!this.#session.orgId && typeof info.organization_id === "string") this.#session.orgId = info.organization_id;
         }
-        return this.session;
+        return this.#session;
       } catch (err) {
-        this.session = undefined;
+        this.#session = undefined;
         throw err;
       } finally {
         this.connecting = undefined;
@@ -237,23 +269,23 @@ export class Crm extends EventEmitter<CrmEvents> {
   }
 
   private async ensureSession(): Promise<AuthSession> {
-    if (this.session) return this.session;
+    if (this.#session) return this.#session;
     return this.connecting ?? this.connect();
   }
 
   /** One re-authentication for every call that got a 401 with the same token. */
   private refreshSession(failed: AuthSession): Promise<AuthSession> {
-    if (this.session && this.session.accessToken !== failed.accessToken) return Promise.resolve(this.session);
+    if (this.#session && this.#session.accessToken !== failed.accessToken) return Promise.resolve(this.#session);
     this.refreshing ??= (async () => {
-      const strategy = this.strategy;
+      const strategy = this.#strategy;
       if (!strategy?.reauthenticate) {
         throw new AuthenticationError("The session expired or was revoked, and this sign-in (a bare access token) cannot renew it: sign in again", 401, "INVALID_SESSION_ID", "Session expired or invalid");
       }
       const next = await strategy.reauthenticate(this.transport.postForm, failed);
-      this.session = { ...next, orgId: next.orgId || failed.orgId, userId: next.userId || failed.userId, refreshToken: next.refreshToken ?? failed.refreshToken };
+      this.#session = { ...next, orgId: next.orgId || failed.orgId, userId: next.userId || failed.userId, refreshToken: next.refreshToken ?? failed.refreshToken };
       this.logger.info?.("access token renewed");
-      this.emit("tokenRefreshed", { ...this.session });
-      return this.session;
+      this.emit("tokenRefreshed", { ...this.#session });
+      return this.#session;
     })().finally(() => {
       this.refreshing = undefined;
     });
@@ -262,14 +294,15 @@ export class Crm extends EventEmitter<CrmEvents> {
 
   /** Revokes the session's refresh token (or access token) at the org and forgets the session. */
   async revoke(): Promise<void> {
-    const session = this.session;
+    const session = this.#session;
     if (!session) return;
     const token = session.refreshToken ?? session.accessToken;
-    const loginUrl = this.strategy?.loginUrl ?? session.instanceUrl;
+    const loginUrl = this.#strategy?.loginUrl ?? session.instanceUrl;
     const { status, body } = await this.transport.postForm(`${new URL(loginUrl).origin}/services/oauth2/revoke`, { token });
-    this.session = undefined;
+    this.#session = undefined;
     if (status !== 200) {
-      const words = body && typeof body === "object" ? String((body as Record<string, unknown>).error_description ?? (body as Record<string, unknown>).error) : String(body ?? "");
+      const answer = (body && typeof body === "object" ? body : {}) as Record<string, unknown>;
+      const words = String(answer.error_description ?? answer.error ?? answer.unreadable ?? `HTTP ${status}`);
       throw new AuthenticationError(`Revoking the token failed: ${words}`, status, "revoke_failed", words);
     }
   }
@@ -515,13 +548,7 @@ export class Crm extends EventEmitter<CrmEvents> {
     requireRecordId(recordId, "recordId");
     requireSobjectName(fieldName, "fieldName");
     const sobject = requireSobjectName(options.sobject ?? "Knowledge__kav");
-    let refid: string | null;
-    try {
-      refid = new URL(imageUrl.replace(/&amp;/g, "&"), "https://placeholder.invalid").searchParams.get("refid");
-    } catch {
-      refid = null;
-    }
-    if (!refid) throw new MissingRequiredDataError(`imageUrl has no 'refid' parameter, so the image cannot be identified: ${imageUrl.slice(0, 200)}`, "imageUrl");
+    const refid = richTextImageRefid(imageUrl);
     try {
       const response = await this.request("GET", await this.apiPath(`/sobjects/${sobject}/${recordId}/richTextImageFields/${fieldName}/${refid}`));
       const contentType = (response.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
@@ -538,10 +565,12 @@ export class Crm extends EventEmitter<CrmEvents> {
   async downloadImage(imageUrl: string, recordId: string, fieldName: string, options: { filePath?: string; sobject?: string } = {}): Promise<string> {
     const image = await this.fetchRichTextImage(imageUrl, recordId, fieldName, options);
     const ext = ({ "image/png": "png", "image/jpeg": "jpeg", "image/jpg": "jpeg", "image/gif": "gif", "image/webp": "webp", "image/svg+xml": "svg", "image/bmp": "bmp" } as Record<string, string>)[image.contentType] ?? "bin";
+    const directory = path.resolve(options.filePath ?? ".");
+    // The refid is checked to be a record ID, so the name cannot leave the folder; checked again all the same.
+    const target = path.join(directory, `${image.refid}.${ext}`);
+    if (path.dirname(target) !== directory) throw new InvalidFieldError(`The image file name for refid ${image.refid} would leave the folder ${directory}`);
     try {
-      const directory = path.resolve(options.filePath ?? ".");
       await mkdir(directory, { recursive: true });
-      const target = path.join(directory, `${image.refid}.${ext}`);
       await writeFile(target, image.bytes);
       return target;
     } catch (err) {
@@ -576,7 +605,7 @@ export class Crm extends EventEmitter<CrmEvents> {
   }
 
   private async currentUserId(): Promise<string> {
-    if (!this.session) await this.ensureSession();
+    if (!this.#session) await this.ensureSession();
     const cached = this.userId ?? (this.currentUserInfo?.user_id as string | undefined);
     if (cached) return cached;
     const info = await this.retrieveCurrentUserInfo({ raiseExcOnError: true });

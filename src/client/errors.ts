@@ -72,18 +72,35 @@ export class AuthenticationError extends CrmError {
   }
 }
 
-/** The request never got an answer: connection refused or reset, DNS failure, or timeout (`code`). */
+/**
+ * The request never got an answer: connection refused or reset, DNS failure, or timeout (`code`).
+ * `outcomeUnknown` is true for a write (POST, PATCH) that may have reached the org before the answer was
+ * lost: the change may have happened, so check before sending it again. The cause, when there is one, is
+ * a plain Error with the socket's own words only: never the request, its headers or its body.
+ */
 export class NetworkError extends CrmError {
   override name = "NetworkError";
+  readonly outcomeUnknown: boolean;
   constructor(
     message: string,
     readonly code: string,
     readonly method: string,
     readonly path: string,
-    options?: { cause?: unknown },
+    options?: { cause?: Error; outcomeUnknown?: boolean },
   ) {
-    super(message, options);
+    super(message, options?.cause ? { cause: scrubbedCause(options.cause) } : undefined);
+    this.outcomeUnknown = options?.outcomeUnknown ?? false;
   }
+}
+
+/** A copy of a low-level error that keeps its message and code and drops everything else it carries. */
+function scrubbedCause(err: Error): Error {
+  const copy = new Error(err.message);
+  copy.name = err.name;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === "string") Object.assign(copy, { code });
+  copy.stack = `${copy.name}: ${copy.message}`;
+  return copy;
 }
 
 /** A success status came with a body that is not what its content type promises (for example cut-off JSON). */

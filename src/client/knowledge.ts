@@ -203,7 +203,10 @@ export async function getArticleVersion(crm: Crm, articleId: string): Promise<Re
   return crm.getJson(await crm.apiPath(`${MASTER_VERSIONS}/${articleId}`));
 }
 
-/** A link to the article in the org's UI: Lightning (default) or Classic. */
+/**
+ * A link to the article in the org's UI. Without `style`, Lightning for Knowledge__kav or a Lightning
+ * base URL, Classic for another article type on another host (as the original library chooses).
+ */
 export async function getArticleUrl(
   crm: Crm,
   options: { articleId?: string; articleNumber?: string | number; sobject?: string; style?: "lightning" | "classic" },
@@ -212,8 +215,9 @@ export async function getArticleUrl(
     throw new MissingRequiredDataError("getArticleUrl needs articleId or articleNumber", "articleId");
   }
   const sobject = sobjectOf(options.sobject);
-  const style = options.style ?? "lightning";
-  if (style !== "lightning" && style !== "classic") throw new RangeError(`style must be 'lightning' or 'classic', got '${String(style)}'`);
+  if (options.style !== undefined && options.style !== "lightning" && options.style !== "classic") {
+    throw new RangeError(`style must be 'lightning' or 'classic', got '${String(options.style)}'`);
+  }
   let id = options.articleId;
   if (!id) {
     id = await getArticleIdFromNumber(crm, options.articleNumber!, { sobject });
@@ -222,6 +226,8 @@ export async function getArticleUrl(
   requireRecordId(id, "articleId");
   if (!crm.baseUrl) await crm.apiPath();
   const base = crm.baseUrl!;
+  // As the original: Lightning for the standard article type or a Lightning host, else the Classic page.
+  const style = options.style ?? (sobject === DEFAULT_KNOWLEDGE_SOBJECT || base.includes("lightning") ? "lightning" : "classic");
   return style === "lightning" ? `${base}/lightning/r/${sobject}/${id}/view` : `${base}/knowledge/publishing/articleDraftDetail.apexp?id=${id}`;
 }
 

@@ -52,6 +52,8 @@ export function createNodeAdapter(agents: { http: http.Agent; https: https.Agent
           }
         });
       });
+      // The error handler comes first, before anything below can throw: a request left without one crashes the process.
+      req.on("error", (err) => fail(AxiosError.from(err, (err as NodeJS.ErrnoException).code, config, req)));
       const onAbort = () => {
         req.destroy();
         fail(new CanceledError(undefined, config, req));
@@ -64,7 +66,6 @@ export function createNodeAdapter(agents: { http: http.Agent; https: https.Agent
           fail(new AxiosError(`timeout of ${config.timeout}ms exceeded`, AxiosError.ECONNABORTED, config, req));
         });
       }
-      req.on("error", (err) => fail(AxiosError.from(err, (err as NodeJS.ErrnoException).code, config, req)));
       req.end(body);
     });
 }

@@ -81,8 +81,21 @@ export interface TransportHooks {
 }
 
 const IDEMPOTENT = new Set<HttpMethod>(["GET", "HEAD", "PUT", "DELETE"]);
+/** Failures that mean the request never reached the org, so even a write certainly did not happen. */
+const NOT_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
 const RETRY_STATUS = new Set([502, 503, 504]);
 const LIMIT_RE = /api-usage=(\d+)\/(\d+)/;
+
+/**
+ * A timeout must be a positive finite number of milliseconds: 0, NaN or Infinity would silently wait
+ * forever, and a negative or non-number value would fail deep inside node:http.
+ */
+export function requireTimeoutMs(value: unknown, argument = "timeoutMs"): number {
+  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
+    throw new RangeError(`${argument} must be a positive finite number of milliseconds (for example 30000), got ${typeof value === "string" ? JSON.stringify(value) : String(value)}`);
+  }
+  return value;
+}
 
 function withParams(url: string, params: RequestOptions["params"]): string {
   if (!params) return url;
@@ -121,6 +134,10 @@ export function parseErrorBody(status: number, contentType: string, body: Buffer
   return [{ message: text.trim().slice(0, 500) || `HTTP ${status} with an empty body`, errorCode: text.trim() && !/\s/.test(text.trim()) ? text.trim() : `HTTP_${status}`, fields: [] }];
 }
 
+function formatSeconds(ms: number): string {
+  return ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`;
+}
+
 export class Transport {
   readonly http: AxiosInstance;
   private readonly retries: number;
@@ -132,6 +149,7 @@ export class Transport {
     private readonly hooks: TransportHooks,
     private readonly options: { timeoutMs?: number; retry?: RetryOptions; logger?: Logger; userAgent?: string; captureBodies?: () => boolean } = {},
   ) {
+    if (options.timeoutMs !== undefined) requireTimeoutMs(options.timeoutMs);
     this.retries = Math.max(0, options.retry?.retries ?? 2);
     this.baseDelayMs = Math.max(0, options.retry?.baseDelayMs ?? 250);
     this.http = axios.create({
@@ -150,29 +168,46 @@ export class Transport {
   readonly postForm: TokenPoster = async (url, form, basicAuth) => {
     const headers: Record<string, string> = { "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" };
     if (basicAuth) headers.Authorization = `Basic ${basicAuth}`;
-    const started = performance.now();
-    let res: AxiosResponse<Buffer>;
-    try {
-      res = await this.http.post<Buffer>(url, new URLSearchParams(form).toString(), { headers, timeout: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS });
-    } catch (err) {
-      throw this.networkError(err, "POST", pathOnly(url), this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    const timeout = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const path = pathOnly(url);
+    // A token request changes nothing in the org until it succeeds, so an outage (503, reset) is retried like a GET.
+    for (let attempt = 0; ; attempt++) {
+      const started = performance.now();
+      let res: AxiosResponse<Buffer>;
+      try {
+        res = await this.http.post<Buffer>(url, new URLSearchParams(form).toString(), { headers, timeout });
+      } catch (err) {
+        const failure = this.networkError(err, "POST", path, timeout, true);
+        if (failure instanceof NetworkError && failure.code !== "ETIMEDOUT" && attempt < this.retries) {
+          await this.backoff(attempt);
+          continue;
+        }
+        throw failure;
+      }
+      this.hooks.onRequest?.({ method: "POST", path, status: res.status, durationMs: performance.now() - started, attempt });
+      if (RETRY_STATUS.has(res.status) && attempt < this.retries) {
+        this.options.logger?.warn?.(`POST ${path} → ${res.status}, retrying (${attempt + 1}/${this.retries})`);
+        await this.backoff(attempt);
+        continue;
+      }
+      const contentType = String(res.headers["content-type"] ?? "");
+      const text = Buffer.from(res.data).toString("utf8");
+      let body: unknown;
+      try {
+        body = text ? JSON.parse(text) : undefined;
+      } catch {
+        // Never hand the text on: a cut-off token response holds a live token. Say only what it was.
+        body = { unreadable: contentType.includes("html") || /^\s*</.test(text) ? "an HTML page" : "a body that is not JSON" };
+      }
+      return { status: res.status, body };
     }
-    const text = Buffer.from(res.data).toString("utf8");
-    let body: unknown = text;
-    try {
-      body = text ? JSON.parse(text) : undefined;
-    } catch {
-      // keep the text: the caller reports it
-    }
-    this.hooks.onRequest?.({ method: "POST", path: pathOnly(url), status: res.status, durationMs: performance.now() - started, attempt: 0 });
-    return { status: res.status, body };
   };
 
   async request<T = unknown>(o: RequestOptions): Promise<CrmResponse<T>> {
     let session = await this.hooks.session();
     let refreshed = false;
     const idempotent = o.retryable ?? IDEMPOTENT.has(o.method);
-    const timeout = o.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const timeout = o.timeoutMs === undefined ? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS : requireTimeoutMs(o.timeoutMs);
     for (let attempt = 0; ; attempt++) {
       const url = withParams(resolveEndpoint(session.instanceUrl, o.endpoint), o.params);
       const path = pathOnly(url);
@@ -186,7 +221,7 @@ export class Transport {
           data: o.body === undefined ? undefined : JSON.stringify(o.body),
         });
       } catch (err) {
-        const failure = this.networkError(err, o.method, path, timeout);
+        const failure = this.networkError(err, o.method, path, timeout, idempotent);
         if (failure instanceof NetworkError && idempotent && attempt < this.retries && failure.code !== "ETIMEDOUT") {
           this.options.logger?.warn?.(`${o.method} ${path}: ${failure.code}, retrying (${attempt + 1}/${this.retries})`);
           await this.backoff(attempt, o.signal);
@@ -239,14 +274,20 @@ export class Transport {
     }
   }
 
-  private networkError(err: unknown, method: string, path: string, timeoutMs: number): Error {
+  /** `repeatable`: sending the request again cannot do anything twice (a read, a token request). */
+  private networkError(err: unknown, method: string, path: string, timeoutMs: number, repeatable: boolean): Error {
     if (axios.isCancel(err) || (err as Error)?.name === "CanceledError" || (err as Error)?.name === "AbortError") {
       return new CancelledError(`${method} ${path} was cancelled`);
     }
     if (isAxiosError(err)) {
-      const code = err.code === "ECONNABORTED" && /timeout/i.test(err.message) ? "ETIMEDOUT" : err.code ?? "ENETWORK";
-      const what = code === "ETIMEDOUT" ? `timed out after ${Math.round(timeoutMs / 1000)} s` : `could not reach the org (${code}: ${err.message})`;
-      return new NetworkError(`${method} ${path} ${what}`, code === "ECONNABORTED" ? "ECONNRESET" : code, method, path, { cause: err });
+      const raw = err.code === "ECONNABORTED" && /timeout/i.test(err.message) ? "ETIMEDOUT" : err.code ?? "ENETWORK";
+      const code = raw === "ECONNABORTED" ? "ECONNRESET" : raw;
+      const what = code === "ETIMEDOUT" ? `timed out after ${formatSeconds(timeoutMs)}` : `could not reach the org (${code}: ${err.message})`;
+      const outcomeUnknown = !repeatable && !NOT_SENT.has(code);
+      const advice = outcomeUnknown
+        ? ". The org may still have made the change: check (for example query the record) before sending it again"
+        : "";
+      return new NetworkError(`${method} ${path} ${what}${advice}`, code, method, path, { cause: err, outcomeUnknown });
     }
     return err instanceof Error ? err : new Error(String(err));
   }

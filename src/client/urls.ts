@@ -3,6 +3,20 @@ import { InvalidURLError } from "./errors";
 
 const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost|\[::1\])$/i;
 
+// Line breaks and other control characters: URL parsing drops some silently, and they would forge log lines.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/** A URL-ish value as it may appear in a message: control characters shown escaped, at most 200 characters. */
+function quoted(value: string): string {
+  return JSON.stringify(value.length > 200 ? `${value.slice(0, 200)}…` : value);
+}
+
+/** Where a URL points, without its query: `https://host/path`, `file:///path`. */
+function describeUrl(url: URL): string {
+  return `${url.protocol}//${url.host}${url.pathname}`;
+}
+
 /** True for 127.0.0.0/8, localhost and [::1]. */
 export function isLoopbackHost(hostname: string): boolean {
   return LOOPBACK.test(hostname);
@@ -16,16 +30,17 @@ export function checkOrgUrl(value: unknown, argument: string): string {
   if (typeof value !== "string" || !value.trim()) {
     throw new InvalidURLError(`${argument} must be an absolute https URL such as https://acme.my.salesforce.com`, String(value));
   }
+  if (CONTROL.test(value.trim())) throw new InvalidURLError(`${argument} contains a line break or another control character; expected for example https://acme.my.salesforce.com`);
   let url: URL;
   try {
     url = new URL(value.trim());
   } catch {
-    throw new InvalidURLError(`${argument} '${value}' is not a valid URL; expected for example https://acme.my.salesforce.com`, value);
+    throw new InvalidURLError(`${argument} ${quoted(value)} is not a valid URL; expected for example https://acme.my.salesforce.com`, value);
   }
   if (url.username || url.password) throw new InvalidURLError(`${argument} must not contain a user name or password`, url.origin);
   if (url.protocol === "https:") return url.origin;
   if (url.protocol === "http:" && isLoopbackHost(url.hostname)) return url.origin;
-  throw new InvalidURLError(`${argument} '${value}' must use https (plain http is allowed only for 127.0.0.1 or localhost)`, value);
+  throw new InvalidURLError(`${argument} ${quoted(describeUrl(url))} must use https (plain http is allowed only for 127.0.0.1 or localhost)`, describeUrl(url));
 }
 
 /**
@@ -36,15 +51,18 @@ export function resolveEndpoint(instanceOrigin: string, endpoint: unknown): stri
   if (typeof endpoint !== "string" || !endpoint) {
     throw new TypeError(`endpoint must be a non-empty string such as '/services/data/v62.0/limits', got ${endpoint === "" ? "an empty string" : typeof endpoint}`);
   }
+  if (CONTROL.test(endpoint)) {
+    throw new InvalidURLError(`endpoint ${quoted(pathOnly(endpoint))} contains a line break or another control character`);
+  }
   if (/^[a-z][a-z0-9+.-]*:/i.test(endpoint)) {
     let url: URL;
     try {
       url = new URL(endpoint);
     } catch {
-      throw new InvalidURLError(`The URL '${endpoint}' is invalid`, endpoint);
+      throw new InvalidURLError(`The URL ${quoted(pathOnly(endpoint))} is invalid`, endpoint);
     }
     if (url.origin !== instanceOrigin) {
-      throw new InvalidURLError(`The URL '${url.origin}${url.pathname}' is not on the org's instance (${instanceOrigin}); the client calls only its own org`, endpoint);
+      throw new InvalidURLError(`The URL ${quoted(describeUrl(url))} is not on the org's instance (${instanceOrigin}); the client calls only its own org`, describeUrl(url));
     }
     return url.toString();
   }

@@ -161,11 +161,17 @@ export class OrgManager implements Disposable {
     this.sessions.delete(key);
   }
 
-  /** A renewed access token is written back, so the next window starts with it. */
+  /**
+   * A renewed access token and a rotated refresh token are written back, so the next window starts with
+   * them: with rotation on, the refresh token stored at sign-in is spent after the first refresh.
+   */
   private async storeRefreshedToken(key: string, session: AuthSession): Promise<void> {
     const connection = await this.registry.readConnection(key);
-    if (!connection?.access_token) return;
-    await this.registry.writeConnection(key, { ...connection, access_token: session.accessToken, refresh_token: session.refreshToken ?? connection.refresh_token });
+    if (!connection || (!connection.access_token && !connection.refresh_token)) return;
+    const updated = { ...connection };
+    if (connection.access_token) updated.access_token = session.accessToken;
+    if (connection.refresh_token && session.refreshToken) updated.refresh_token = session.refreshToken;
+    await this.registry.writeConnection(key, updated);
   }
 
   dispose(): void {

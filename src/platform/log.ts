@@ -1,5 +1,6 @@
 /** The one "CRM Explorer" log channel; every line passes through the redactor first. */
 import * as vscode from "vscode";
+import { errorLogLine } from "./errorLogLine";
 import type { Redactor } from "./redact";
 
 export class Log implements vscode.Disposable {
@@ -17,8 +18,7 @@ export class Log implements vscode.Disposable {
     this.channel.warn(this.redactor.redact(line));
   }
   error(line: string, err?: unknown): void {
-    const detail = err instanceof Error ? `${err.name}: ${err.message}${err.stack ? `\n${err.stack.split("\n").slice(1, 6).join("\n")}` : ""}` : err === undefined ? "" : String(err);
-    this.channel.error(this.redactor.redact(detail ? `${line}: ${detail}` : line));
+    this.channel.error(errorLogLine(line, err, this.redactor));
   }
   show(): void {
     this.channel.show(true);

@@ -175,6 +175,9 @@ test("getArticleUrl: Lightning or Classic, by ID or number, one slash", async ()
   const id = await c.knowledge.getArticleIdFromNumber(1001);
   assert.equal(await c.knowledge.getArticleUrl({ articleId: id }), `${emu().url}/lightning/r/Knowledge__kav/${id}/view`);
   assert.equal(await c.knowledge.getArticleUrl({ articleNumber: "1001", style: "classic" }), `${emu().url}/knowledge/publishing/articleDraftDetail.apexp?id=${id}`);
+  const custom = await c.knowledge.getArticleUrl({ articleId: id, sobject: "FAQ__kav" });
+  assert.equal(custom, `${emu().url}/knowledge/publishing/articleDraftDetail.apexp?id=${id}`, "a custom article type on a non-Lightning host: Classic, as the original chooses");
+  assert.equal(await c.knowledge.getArticleUrl({ articleId: id, sobject: "FAQ__kav", style: "lightning" }), `${emu().url}/lightning/r/FAQ__kav/${id}/view`, "style still decides");
   await assert.rejects(c.knowledge.getArticleUrl({}), MissingRequiredDataError);
   await assert.rejects(c.knowledge.getArticleUrl({ articleNumber: 999999 }), /No article has the number 999999/);
 });

@@ -12,11 +12,12 @@ const { values } = parseArgs({
     seed: { type: "string", default: "demo" },
     "token-ttl": { type: "string" },
     "no-gzip": { type: "boolean", default: false },
+    "rotate-refresh-tokens": { type: "boolean", default: false },
     help: { type: "boolean", short: "h" },
   },
 });
 if (values.help) {
-  console.log("usage: npm run emulator -- [--port 8787] [--seed demo|large|empty] [--token-ttl seconds] [--no-gzip]");
+  console.log("usage: npm run emulator -- [--port 8787] [--seed demo|large|empty] [--token-ttl seconds] [--no-gzip] [--rotate-refresh-tokens]");
   process.exit(0);
 }
 const seed = values.seed as SeedName;
@@ -30,7 +31,7 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2);
 }
 async function main() {
-const emulator = await startEmulator({ port, seed, tokenTtlMs: values["token-ttl"] ? Number(values["token-ttl"]) * 1000 : undefined, gzip: !values["no-gzip"] });
+const emulator = await startEmulator({ port, seed, tokenTtlMs: values["token-ttl"] ? Number(values["token-ttl"]) * 1000 : undefined, gzip: !values["no-gzip"], rotateRefreshTokens: values["rotate-refresh-tokens"] });
 const keyFile = path.join(mkdtempSync(path.join(tmpdir(), "crm-emulator-")), "jwt-private-key.pem");
 writeFileSync(keyFile, emulator.credentials.jwtPrivateKeyPem, { mode: 0o600 });
 const c = emulator.credentials;

@@ -48,6 +48,8 @@ export class OAuthServer {
   private readonly refreshTokens = new Map<string, { userId: string; clientId: string; scope: string }>();
   private readonly codes = new Map<string, AuthCode>();
   readonly app: ConnectedApp;
+  /** Refresh-token rotation: each refresh answers with a new refresh token and invalidates the one used. */
+  rotateRefreshTokens = false;
 
   constructor(
     private readonly seeded: Seeded,
@@ -126,6 +128,11 @@ export class OAuthServer {
         if (client.secret !== undefined && client.secret !== this.app.clientSecret) return oauthError("invalid_client", "invalid client credentials");
         const stored = this.refreshTokens.get(form.get("refresh_token") ?? "");
         if (!stored) return oauthError("invalid_grant", "expired access/refresh token");
+        if (this.rotateRefreshTokens) {
+          // Rotation, as an app with refresh-token rotation on: a new refresh token in every answer, the one sent is spent.
+          this.refreshTokens.delete(form.get("refresh_token")!);
+          return this.issue(stored.userId, stored.clientId, stored.scope, true);
+        }
         const reply = this.issue(stored.userId, stored.clientId, stored.scope, false);
         const session = this.sessions.get(String((reply.body as Record<string, unknown>).access_token))!;
         session.refreshToken = form.get("refresh_token")!;

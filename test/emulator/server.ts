@@ -20,6 +20,8 @@ export interface Faults {
   drop: number;
   /** The next N JSON bodies are cut in half. */
   malformedJson: number;
+  /** The next N requests (sign-in included) answer 503 with an HTML maintenance page, as an org in maintenance does. */
+  maintenancePage: number;
   /** Every data API request answers 403 REQUEST_LIMIT_EXCEEDED while true. */
   requestLimitExceeded: boolean;
 }
@@ -32,6 +34,8 @@ export interface EmulatorOptions {
   faults?: Partial<Faults>;
   /** Access-token lifetime; afterwards calls get 401 INVALID_SESSION_ID. Default two hours. */
   tokenTtlMs?: number;
+  /** Rotate refresh tokens on every refresh (as apps with rotation on do). Default false. */
+  rotateRefreshTokens?: boolean;
   /** Daily API request allocation reported in Sforce-Limit-Info. Default 15,000. */
   apiLimit?: number;
   /** Latest API version the org reports. Default "62.0". */
@@ -83,7 +87,7 @@ function errorBody(err: ApiError) {
 }
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
-  const faults: Faults = { latencyMs: 0, unavailable: 0, drop: 0, malformedJson: 0, requestLimitExceeded: false, ...options.faults };
+  const faults: Faults = { latencyMs: 0, unavailable: 0, drop: 0, malformedJson: 0, maintenancePage: 0, requestLimitExceeded: false, ...options.faults };
   const sockets = new Set<Socket>();
   let url = "";
   const baseUrl = () => url;
@@ -108,6 +112,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 
   const seeded = seedOrg(options.seed ?? "demo", host());
   const oauth = new OAuthServer(seeded, baseUrl, publicKey, options.tokenTtlMs ?? 2 * 3600_000);
+  oauth.rotateRefreshTokens = options.rotateRefreshTokens ?? false;
   const org: OrgState = {
     seeded, baseUrl, latestVersion, apiUsage: { used: 0, max: options.apiLimit ?? 15_000 }, childBatchSize: options.childBatchSize ?? 200,
     cursors: new CursorStore(() => `01g${seeded.store.podCode}${randomBytes(6).toString("hex").slice(0, 10)}`),
@@ -155,6 +160,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       return;
     }
     if (faults.latencyMs > 0) await new Promise((r) => setTimeout(r, faults.latencyMs));
+    if (faults.maintenancePage > 0 && parsed.pathname.startsWith("/services/")) {
+      faults.maintenancePage--;
+      const page = "<!DOCTYPE html><html><head><title>Down for maintenance</title></head><body><h1>Service under maintenance</h1><p>We'll be back shortly.</p></body></html>";
+      return send(res, { status: 503, body: page, headers: { "content-type": "text/html;charset=UTF-8" } }, logged, false);
+    }
     if (faults.unavailable > 0 && parsed.pathname.startsWith("/services/")) {
       faults.unavailable--;
       return send(res, { status: 503, body: [{ message: "Server is temporarily unavailable. Try again later.", errorCode: "SERVER_UNAVAILABLE" }] }, logged, false);

@@ -105,6 +105,34 @@ test("a refreshed token is written back to the secret store", async () => {
   manager.dispose();
 });
 
+test("with refresh-token rotation on, the newest refresh token is stored after each refresh and a new window signs in with it", async () => {
+  emu().oauth.rotateRefreshTokens = true;
+  try {
+    const { manager, registry, secrets, state } = setup();
+    const c = emu().credentials;
+    const connection = await browserSignIn({ loginUrl: c.loginUrl, clientId: c.clientId, openExternal: async (url) => (await fetch(url)).ok });
+    const record = await manager.add({ method: "browser", connection });
+    const session = await manager.session(record.key);
+    for (let i = 0; i < 3; i++) {
+      emu().setFault("expireTokens", true);
+      await session.crm.getOrgLimits();
+    }
+    await new Promise((r) => setTimeout(r, 20));
+    const stored = await registry.readConnection(record.key);
+    assert.equal(stored?.refresh_token, session.crm.getSession()!.refreshToken, "the newest refresh token is stored");
+    assert.notEqual(stored?.refresh_token, connection.refresh_token);
+    manager.dispose();
+    // A new window: same secrets, a fresh manager; its first refresh must use the stored (newest) token.
+    const again = new OrgManager(new OrgRegistry(state, secrets), { settings, log: quietLog().log, remember: () => undefined });
+    const reopened = await again.session(record.key);
+    emu().setFault("expireTokens", true);
+    assert.ok((await reopened.crm.getOrgLimits()).DailyApiRequests);
+    again.dispose();
+  } finally {
+    emu().oauth.rotateRefreshTokens = false;
+  }
+});
+
 test("browser sign-in: PKCE + state through the org's authorize page and a loopback redirect", async () => {
   const c = emu().credentials;
   let opened = "";

@@ -1,0 +1,17 @@
+/** A browser sign-in done by code (authorize page → code → token), for tests that need a refresh token. */
+import { buildAuthorizationUrl, createOAuthState, createPkcePair, createTokenPoster, exchangeAuthorizationCode, type AuthSession } from "../../src/client";
+import type { Emulator } from "../emulator";
+
+export async function browserSession(emu: Emulator): Promise<AuthSession> {
+  const c = emu.credentials;
+  const pkce = createPkcePair();
+  const redirectUri = "http://localhost:1717/OauthRedirect";
+  const url = buildAuthorizationUrl({ loginUrl: c.loginUrl, clientId: c.clientId, redirectUri, codeChallenge: pkce.challenge, state: createOAuthState() });
+  const code = new URL((await fetch(url, { redirect: "manual" })).headers.get("location")!).searchParams.get("code")!;
+  const poster = createTokenPoster();
+  try {
+    return await exchangeAuthorizationCode(poster.post, { loginUrl: c.loginUrl, clientId: c.clientId, clientSecret: c.clientSecret, code, redirectUri, codeVerifier: pkce.verifier });
+  } finally {
+    poster.close();
+  }
+}

@@ -1,5 +1,6 @@
 /** Knowledge commands from the tree (one or many selected) or the palette (with a picker). */
 import * as vscode from "vscode";
+import { InvalidFieldError } from "../client/errors";
 import { get18CharId } from "../client/ids";
 import { richTextImageUrls } from "../client/urls";
 import { UserCancelled } from "../platform/errorMessages";
@@ -250,16 +251,24 @@ export function knowledgeCommands(active: ActiveOrg, provider: KnowledgeTreeProv
       if (!images.length) return void vscode.window.showInformationMessage(`'${a.title}' has no images in its rich-text fields.`);
       const folder = await vscode.window.showOpenDialog({ title: `Save ${images.length} image(s) of '${a.title}' to`, canSelectFiles: false, canSelectFolders: true, openLabel: "Save Here" });
       if (!folder?.[0]) throw new UserCancelled();
-      const saved = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Downloading ${images.length} image(s)`, cancellable: true }, async (progress, token) => {
+      const { saved, refused } = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Downloading ${images.length} image(s)`, cancellable: true }, async (progress, token) => {
         const files: string[] = [];
+        let skipped = 0;
         for (const image of images) {
           if (token.isCancellationRequested) throw new UserCancelled();
-          files.push(await c.downloadImage(image.url, a.id, image.field, { filePath: folder[0]!.fsPath, sobject: sobject() }));
+          try {
+            files.push(await c.downloadImage(image.url, a.id, image.field, { filePath: folder[0]!.fsPath, sobject: sobject() }));
+          } catch (err) {
+            // A reference that is not an image's (an author's trick to reach other files or resources) is skipped, not fatal.
+            if (!(err instanceof InvalidFieldError)) throw err;
+            skipped++;
+          }
           progress.report({ increment: 100 / images.length });
         }
-        return files;
+        return { saved: files, refused: skipped };
       });
-      const choice = await vscode.window.showInformationMessage(`Saved ${saved.length} image(s) of '${a.title}' to ${folder[0].fsPath}.`, "Reveal");
+      const skippedNote = refused ? ` Skipped ${refused} whose reference is not a rich-text image's.` : "";
+      const choice = await vscode.window.showInformationMessage(`Saved ${saved.length} image(s) of '${a.title}' to ${folder[0].fsPath}.${skippedNote}`, ...(saved.length ? ["Reveal"] : []));
       if (choice === "Reveal") await vscode.commands.executeCommand("revealFileInOS", vscode.Uri.file(saved[0]!));
     },
     "crm.knowledge.copyId": async (node) => {

@@ -314,7 +314,9 @@ export class Crm extends EventEmitter<CrmEvents> {
 
   /** `/services/data/vNN.N{suffix}` for the client's API version (connecting first if needed). */
   async apiPath(suffix = ""): Promise<string> {
-    if (!this.version) await this.ensureSession();
+    // While connect() runs, the session exists before the version does: wait for connect, not just the session.
+    if (!this.version) await (this.connecting ?? this.ensureSession());
+    if (!this.version) throw new CrmError("The API version is not known yet: connect() did not finish");
     return `/services/data/v${this.version}${suffix}`;
   }
 

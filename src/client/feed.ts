@@ -7,7 +7,8 @@
  * allows only to users with "Insert System Field Values for Chatter Feeds", and only as plain text.
  */
 import type { Crm } from "./crm";
-import { MissingRequiredDataError } from "./errors";
+import { decodeEntities } from "./entities";
+import { APIRequestError, MissingRequiredDataError } from "./errors";
 import { requireRecordId } from "./ids";
 
 /** A Connect message segment: `{ type: "Text", text }`, `{ type: "Mention", id }`, markup, links, hashtags. */
@@ -73,6 +74,33 @@ export async function getGroups(crm: Crm, options: { siteId?: string; query?: st
 /** Beyond the spec: users by name (for @mentions and user feeds). */
 export async function getUsers(crm: Crm, options: { siteId?: string; query?: string } = {}): Promise<Record<string, unknown>> {
   return crm.getJson(await chatterPath(crm, options.siteId, "/users"), { params: { q: options.query } });
+}
+
+/** A person to @mention or whose feed to show, with plain-text (decoded) name and title. */
+export interface UserChoice {
+  id: string;
+  name: string;
+  title?: string;
+}
+
+/**
+ * Beyond the spec: active users by name, for @mentions and user pickers. From Connect's users list, or,
+ * where the org refuses that list (404 where Chatter's people directory is off, 403 without permission),
+ * from a SOQL query on User, so posting and picking a user keep working. `source` says which answered.
+ */
+export async function findUsers(crm: Crm, options: { siteId?: string; query?: string } = {}): Promise<{ users: UserChoice[]; source: "connect" | "soql" }> {
+  const plain = (v: unknown) => (typeof v === "string" && v ? decodeEntities(v) : undefined);
+  try {
+    const page = await getUsers(crm, options);
+    const users = ((page.users as Record<string, unknown>[] | undefined) ?? []).map((u) => ({ id: String(u.id), name: plain(u.name) ?? String(u.id), title: plain(u.title) }));
+    return { users, source: "connect" };
+  } catch (err) {
+    if (!(err instanceof APIRequestError) || (err.status !== 404 && err.status !== 403)) throw err;
+    const rows = await crm.queryAll<{ Id: string; Name: string; Title?: string | null }>("SELECT Id, Name, Title FROM User WHERE IsActive = true ORDER BY Name", { maxRows: 2000 });
+    const wanted = options.query?.toLowerCase();
+    const users = rows.records.filter((u) => !wanted || u.Name.toLowerCase().includes(wanted));
+    return { users: users.map((u) => ({ id: u.Id, name: u.Name, title: u.Title ?? undefined })), source: "soql" };
+  }
 }
 
 function segmentsOf(options: PostOptions, what: string): MessageSegment[] {

@@ -15,3 +15,4 @@ export { soqlLiteral, escapeSoslTerm } from "./soql-text";
 export { DEFAULT_TIMEOUT_MS, DEFAULT_KNOWLEDGE_SOBJECT, ARTICLE_SORT_FIELDS, type ArticleSortField, type SortOrder } from "./constants";
 export { createTokenPoster, type CrmResponse, type ApiUsage, type Logger, type RetryOptions, type RequestInfo, type HttpMethod } from "./transport";
 export { checkOrgUrl, isLoopbackHost, richTextImageUrls } from "./urls";
+export { decodeEntities } from "./entities";

@@ -5,7 +5,7 @@ import { isRecordId } from "../client/ids";
 import { UserCancelled } from "../platform/errorMessages";
 import type { ActiveOrg } from "../views/activeOrg";
 import type { FeedRef } from "../views/feedsModel";
-import { FeedItemNode, FeedMoreNode, FeedNode, type FeedsTreeProvider } from "../views/feedsView";
+import { FeedItemNode, FeedMoreNode, FeedNode, OlderCommentsNode, type FeedsTreeProvider } from "../views/feedsView";
 import type { CommandId } from "./ids";
 
 /** The org a node belongs to (undefined: the active org). */
@@ -16,11 +16,25 @@ export function feedCommands(active: ActiveOrg, provider: FeedsTreeProvider, sit
   const crm = async (org?: string) => (await active.sessionFor(org)).crm;
   const site = () => siteId() || undefined;
 
-  /** People and groups that may be @mentioned, for turning "@Name" into mention segments. */
-  async function mentionable(org: string | undefined): Promise<{ id: string; name: string }[]> {
+  /**
+   * People and groups that may be @mentioned, for turning "@Name" into mention segments. When the org
+   * will not list people by any means, undefined: the post goes out as plain text, and the person is told.
+   */
+  async function mentionable(org: string | undefined): Promise<{ id: string; name: string }[] | undefined> {
     const c = await crm(org);
-    const [users, groups] = await Promise.all([c.feed.getUsers({ siteId: site() }), c.feed.getGroups({ siteId: site() })]);
-    return [...((users.users as { id: string; name: string }[]) ?? []), ...((groups.groups as { id: string; name: string }[]) ?? [])];
+    const [users, groups] = await Promise.all([
+      c.feed.findUsers({ siteId: site() }).then((r) => r.users, () => undefined),
+      (await provider.current(org)).groups().catch(() => []),
+    ]);
+    return users && [...users, ...groups];
+  }
+
+  /** Segments for a text; @names become mentions when people can be listed. */
+  async function segmentsFor(text: string, org: string | undefined): Promise<ReturnType<typeof textToSegments>> {
+    if (!text.includes("@")) return textToSegments(text, []);
+    const people = await mentionable(org);
+    if (!people) void vscode.window.showWarningMessage("The org did not list its people, so @names were sent as plain text (no one was notified).");
+    return textToSegments(text, people ?? []);
   }
 
   async function message(title: string): Promise<string> {
@@ -31,7 +45,7 @@ export function feedCommands(active: ActiveOrg, provider: FeedsTreeProvider, sit
 
   async function pickUser(title: string, org?: string): Promise<{ id: string; name: string }> {
     const c = await crm(org);
-    const users = (async () => ((await c.feed.getUsers({ siteId: site() })).users as { id: string; name: string; title?: string }[]).map((u) => ({ label: u.name, description: u.title ?? "", u })))();
+    const users = (async () => (await c.feed.findUsers({ siteId: site() })).users.map((u) => ({ label: u.name, description: u.title ?? "", u })))();
     const picked = await vscode.window.showQuickPick(users, { title, matchOnDescription: true });
     if (!picked) throw new UserCancelled();
     return picked.u;
@@ -41,6 +55,9 @@ export function feedCommands(active: ActiveOrg, provider: FeedsTreeProvider, sit
     "crm.feed.refresh": () => provider.refresh(),
     "crm.feed.loadMore": async (node) => {
       if (node instanceof FeedMoreNode) await (await provider.current(node.orgKey)).loadMore(node.ref);
+    },
+    "crm.feed.loadOlderComments": async (node) => {
+      if (node instanceof OlderCommentsNode) await provider.loadOlderComments(node.itemNode);
     },
     "crm.feed.showUserFeed": async () => {
       const user = await pickUser("Show whose feed?");
@@ -75,7 +92,7 @@ export function feedCommands(active: ActiveOrg, provider: FeedsTreeProvider, sit
         }
       }
       const text = await message("Post");
-      const segments = textToSegments(text, text.includes("@") ? await mentionable(org) : []);
+      const segments = await segmentsFor(text, org);
       await vscode.window.withProgress({ location: { viewId: "crm.feeds" }, title: "Posting" }, async () => (await crm(org)).feed.postFeedItem(subject, { messageSegments: segments, siteId: site() }));
       await provider.refresh({ kind: "news" }, org);
       if (ref) await provider.refresh(ref, org);
@@ -93,7 +110,7 @@ export function feedCommands(active: ActiveOrg, provider: FeedsTreeProvider, sit
         item = picked.node;
       }
       const text = await message(`Comment on ${item.item.author}'s post`);
-      const segments = textToSegments(text, text.includes("@") ? await mentionable(item.orgKey) : []);
+      const segments = await segmentsFor(text, item.orgKey);
       await vscode.window.withProgress({ location: { viewId: "crm.feeds" }, title: "Commenting" }, async () => (await crm(item.orgKey)).feed.postComment(item.item.id, { messageSegments: segments, siteId: site() }));
       await provider.refresh(item.ref, item.orgKey);
       vscode.window.setStatusBarMessage("Commented", 3000);

@@ -44,6 +44,7 @@ export const COMMAND_IDS = [
   "crm.knowledge.downloadImages",
   "crm.feed.refresh",
   "crm.feed.loadMore",
+  "crm.feed.loadOlderComments",
   "crm.feed.showUserFeed",
   "crm.feed.post",
   "crm.feed.comment",

@@ -3,7 +3,7 @@ import type { ApiUsage, AuthSession, HelperConnection } from "../client";
 import { APIRequestError, CrmError } from "../client/errors";
 import { Emitter, type Disposable } from "../shared/events";
 import { OrgRegistry, type OrgRecord, type SignInMethod } from "./orgRegistry";
-import type { ClientSettings, OrgSession, SessionDeps } from "./orgSession";
+import type { ClientSettings, OrgSession, OrgWrite, SessionDeps } from "./orgSession";
 import { secretsOf } from "./secrets";
 
 /** The client (axios, js-yaml) loads on first use, not at activation. */
@@ -63,6 +63,9 @@ export class OrgManager implements Disposable {
   private readonly usageChanged = new Emitter<string>();
   /** Fires the org key whose API usage changed. */
   readonly onDidChangeApiUsage = this.usageChanged.event;
+  private readonly writes = new Emitter<OrgWrite & { orgKey: string }>();
+  /** Every write an org accepted, with the org it went to: panels and views that show the data follow it. */
+  readonly onDidWrite = this.writes.event;
   /** Latest Sforce-Limit-Info reading per org, from its session or from its sign-in check. */
   private readonly usage = new Map<string, ApiUsage>();
 
@@ -82,6 +85,7 @@ export class OrgManager implements Disposable {
         const { OrgSession } = await sessionModule();
         const session = new OrgSession(record, connection, { ...this.deps, onTokenRefreshed: (k, s) => void this.storeRefreshedToken(k, s) });
         session.onDidChangeApiUsage((u) => this.noteUsage(key, u));
+        session.onDidWrite((write) => this.writes.fire({ ...write, orgKey: key }));
         this.sessions.set(key, session);
         return session;
       })().finally(() => this.opening.delete(key));
@@ -177,5 +181,6 @@ export class OrgManager implements Disposable {
   dispose(): void {
     for (const key of [...this.sessions.keys()]) this.closeSession(key);
     this.usageChanged.dispose();
+    this.writes.dispose();
   }
 }

@@ -37,11 +37,23 @@ export function buildClient(connection: HelperConnection, settings: ClientSettin
   });
 }
 
+/** A write the org accepted: what views and panels showing that data listen to. */
+export interface OrgWrite {
+  method: string;
+  /** The resource written (no query string), such as /services/data/v62.0/sobjects/Knowledge__kav/ka0…. */
+  path: string;
+}
+
+const READS = new Set(["GET", "HEAD"]);
+
 export class OrgSession implements Disposable {
   readonly crm: Crm;
   private usage?: ApiUsage;
   private readonly usageChanged = new Emitter<ApiUsage>();
   readonly onDidChangeApiUsage = this.usageChanged.event;
+  private readonly written = new Emitter<OrgWrite>();
+  /** Every write the org accepted through this session, whichever command, tree, panel or document sent it. */
+  readonly onDidWrite = this.written.event;
   private readonly describes = new Map<string, StoredDescribe>();
 
   constructor(readonly record: OrgRecord, connection: HelperConnection, private readonly deps: SessionDeps) {
@@ -55,6 +67,7 @@ export class OrgSession implements Disposable {
       deps.log.info(requestLine(this.record.alias, info));
       if (info.requestBody) deps.log.debug(`[${this.record.alias}] request body: ${info.requestBody}`);
       if (info.responseBody) deps.log.debug(`[${this.record.alias}] response body: ${info.responseBody}`);
+      if (!READS.has(info.method) && info.status < 400 && !info.path.startsWith("/services/oauth2/")) this.written.fire({ method: info.method, path: info.path });
     });
     this.crm.on("apiUsage", (usage) => {
       this.usage = usage;
@@ -91,6 +104,7 @@ export class OrgSession implements Disposable {
 
   dispose(): void {
     this.usageChanged.dispose();
+    this.written.dispose();
     this.crm.removeAllListeners();
     this.crm.close();
   }

@@ -2,6 +2,7 @@
  * The Feeds view's data: my news feed, each group's feed and chosen users' feeds, paged by the API's page
  * tokens, with each item's comments. No VS Code here: tested in Node.
  */
+import { decodeEntities } from "../client/entities";
 import { Emitter } from "../shared/events";
 
 export type FeedRef = { kind: "news" } | { kind: "group"; id: string; name: string } | { kind: "user"; id: string; name: string };
@@ -42,10 +43,8 @@ export interface FeedsSource {
 
 export const feedKey = (ref: FeedRef) => (ref.kind === "news" ? "news" : `${ref.kind}:${ref.id}`);
 
-/** Connect strings are HTML-entity encoded by default; the tree shows plain text. */
-export function decodeEntities(text: string): string {
-  return text.replace(/&(lt|gt|quot|#39|#92|amp);/g, (_m, e: string) => ({ lt: "<", gt: ">", quot: '"', "#39": "'", "#92": "\\", amp: "&" })[e]!);
-}
+/** A Connect string (possibly absent) as shown: decoded, or the fallback. */
+const shown = (value: unknown, fallback = ""): string => (typeof value === "string" ? decodeEntities(value) : fallback);
 
 function tokenOf(url: unknown): string | null {
   if (typeof url !== "string" || !url) return null;
@@ -56,13 +55,25 @@ function itemRow(e: Record<string, unknown>): FeedItemRow {
   const body = (e.body as { text?: string | null } | undefined)?.text ?? "";
   const page = ((e.capabilities as Record<string, { page?: { total?: number } }> | undefined)?.comments?.page) ?? {};
   return {
-    id: String(e.id), author: String((e.actor as { name?: string } | undefined)?.name ?? "someone"), createdDate: String(e.createdDate ?? ""),
-    text: decodeEntities(String(body ?? "")), parentName: String((e.parent as { name?: string } | undefined)?.name ?? ""), commentCount: Number(page.total ?? 0),
+    id: String(e.id), author: shown((e.actor as { name?: string } | undefined)?.name, "someone"), createdDate: String(e.createdDate ?? ""),
+    text: shown(body), parentName: shown((e.parent as { name?: string } | undefined)?.name), commentCount: Number(page.total ?? 0),
   };
+}
+
+function commentRow(c: Record<string, unknown>): CommentRow {
+  return { id: String(c.id), author: shown((c.user as { name?: string } | undefined)?.name, "someone"), createdDate: String(c.createdDate ?? ""), text: shown((c.body as { text?: string } | undefined)?.text) };
+}
+
+/** An item's comments as far as loaded: the latest page first (oldest to newest), older pages before it. */
+export interface CommentsState {
+  rows: CommentRow[];
+  /** The page token of the comments before `rows`, when there are more. */
+  olderPage: string | null;
 }
 
 export class FeedsModel {
   private readonly states = new Map<string, FeedState>();
+  private readonly commentStates = new Map<string, Promise<CommentsState>>();
   private readonly changed = new Emitter<FeedRef | undefined>();
   readonly onDidChange = this.changed.event;
   readonly userFeeds: FeedRef[] = [];
@@ -90,7 +101,9 @@ export class FeedsModel {
     try {
       const token = state.loaded ? state.nextPage ?? undefined : undefined;
       const page = ref.kind === "news" ? await this.source.myNewsFeed(token) : ref.kind === "group" ? await this.source.groupFeed(ref.id, token) : await this.source.userFeed(ref.id, token);
-      state.items.push(...((page.elements as Record<string, unknown>[]) ?? []).map(itemRow));
+      // A feed posted to meanwhile can repeat an item on the next page: each item once.
+      const known = new Set(state.items.map((i) => i.id));
+      state.items.push(...((page.elements as Record<string, unknown>[]) ?? []).map(itemRow).filter((i) => !known.has(i.id) && known.add(i.id)));
       state.nextPage = tokenOf(page.nextPageUrl) ?? (page.nextPageToken as string | null) ?? null;
       state.loaded = true;
     } catch (err) {
@@ -102,29 +115,38 @@ export class FeedsModel {
     return state;
   }
 
+  /** Starts a feed (or all) over; comments are read again too. A load still running lands in the state it started with, which is dropped. */
   reset(ref?: FeedRef): void {
     if (ref) this.states.delete(feedKey(ref));
     else this.states.clear();
+    this.commentStates.clear();
     this.changed.fire(ref);
   }
 
-  groups(): Promise<{ id: string; name: string; memberCount: number }[]> {
-    return this.source.groups();
+  async groups(): Promise<{ id: string; name: string; memberCount: number }[]> {
+    return (await this.source.groups()).map((g) => ({ ...g, name: shown(g.name) }));
   }
 
-  /** All comments of an item, oldest first (following the comment pages). */
-  async comments(itemId: string): Promise<CommentRow[]> {
-    const rows: CommentRow[] = [];
-    let token: string | undefined;
-    for (let guard = 0; guard < 50; guard++) {
-      const page = await this.source.comments(itemId, token);
-      for (const c of (page.items as Record<string, unknown>[]) ?? []) {
-        rows.push({ id: String(c.id), author: String((c.user as { name?: string } | undefined)?.name ?? "someone"), createdDate: String(c.createdDate ?? ""), text: decodeEntities(String((c.body as { text?: string } | undefined)?.text ?? "")) });
-      }
-      token = tokenOf(page.nextPageUrl) ?? undefined;
-      if (!token) break;
+  /** An item's latest comments (one page, oldest to newest), loaded once and kept until the feed is reset. */
+  comments(itemId: string): Promise<CommentsState> {
+    let state = this.commentStates.get(itemId);
+    if (!state) {
+      state = this.source.comments(itemId).then((page) => ({ rows: ((page.items as Record<string, unknown>[]) ?? []).map(commentRow), olderPage: tokenOf(page.nextPageUrl) }));
+      state.catch(() => this.commentStates.delete(itemId));
+      this.commentStates.set(itemId, state);
     }
-    return rows;
+    return state;
+  }
+
+  /** Loads the page of comments before those shown, and puts it in front of them. */
+  async loadOlderComments(itemId: string): Promise<CommentsState> {
+    const state = await this.comments(itemId);
+    if (!state.olderPage) return state;
+    const page = await this.source.comments(itemId, state.olderPage);
+    const known = new Set(state.rows.map((r) => r.id));
+    state.rows.unshift(...((page.items as Record<string, unknown>[]) ?? []).map(commentRow).filter((r) => !known.has(r.id)));
+    state.olderPage = tokenOf(page.nextPageUrl);
+    return state;
   }
 
   addUserFeed(id: string, name: string): FeedRef {

@@ -3,6 +3,8 @@ import * as vscode from "vscode";
 import { describeError } from "../platform/errorMessages";
 import { ActiveOrg, MessageNode, OrgRootNode } from "./activeOrg";
 import { feedKey, FeedsModel, type FeedItemRow, type FeedRef } from "./feedsModel";
+import { PerOrg } from "./perOrg";
+import { TreeChangeQueue } from "./treeChanges";
 
 export class FeedNode {
   constructor(readonly ref: FeedRef, readonly orgKey: string) {}
@@ -16,10 +18,14 @@ export class FeedItemNode {
 export class FeedMoreNode {
   constructor(readonly ref: FeedRef, readonly orgKey: string) {}
 }
+/** "Load older comments…" above an item's comments when the org has more before them. */
+export class OlderCommentsNode {
+  constructor(readonly itemNode: FeedItemNode) {}
+}
 class CommentNode {
   constructor(readonly item: vscode.TreeItem) {}
 }
-type Node = OrgRootNode | FeedNode | FolderNode | FeedItemNode | FeedMoreNode | CommentNode | MessageNode;
+type Node = OrgRootNode | FeedNode | FolderNode | FeedItemNode | FeedMoreNode | OlderCommentsNode | CommentNode | MessageNode;
 
 const firstLine = (text: string) => (text.split("\n")[0] ?? "").slice(0, 120);
 const when = (iso: string) => iso.replace("T", " ").slice(0, 16);
@@ -27,17 +33,20 @@ const when = (iso: string) => iso.replace("T", " ").slice(0, 16);
 export class FeedsTreeProvider implements vscode.TreeDataProvider<Node>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<Node | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
+  private readonly changes = new TreeChangeQueue<Node>((node) => this.changed.fire(node));
   /** One model per org shown, and stable feed nodes for targeted refreshes. */
-  private readonly models = new Map<string, FeedsModel>();
+  private readonly models = new PerOrg<FeedsModel>((key) => this.createModel(key));
   private readonly feedNodes = new Map<string, FeedNode>();
+  /** Item nodes by org, feed and item, so an item's comments can be redrawn on their own. */
+  private readonly itemNodes = new Map<string, FeedItemNode>();
   private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor(private readonly active: ActiveOrg, private readonly siteId: () => string | undefined) {
     this.subscriptions.push(active.onDidChange(() => {
-      this.models.forEach((m) => m.dispose());
       this.models.clear();
       this.feedNodes.clear();
-      this.changed.fire(undefined);
+      this.itemNodes.clear();
+      this.changes.fire(undefined);
     }));
   }
 
@@ -48,33 +57,52 @@ export class FeedsTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
     return node;
   }
 
+  private itemNodeFor(item: FeedItemRow, ref: FeedRef, orgKey: string): FeedItemNode {
+    const key = `${orgKey}:${feedKey(ref)}:${item.id}`;
+    const known = this.itemNodes.get(key);
+    if (known && known.item === item) return known;
+    const node = new FeedItemNode(item, ref, orgKey);
+    this.itemNodes.set(key, node);
+    return node;
+  }
+
+  /** Loads the comments before the ones an item shows, and redraws that item. */
+  async loadOlderComments(node: FeedItemNode): Promise<void> {
+    await (await this.current(node.orgKey)).loadOlderComments(node.item.id);
+    this.changes.fire(node);
+  }
+
   /** The model of an org (the active one when no key is given). */
-  async current(orgKey?: string): Promise<FeedsModel> {
-    const orgId = orgKey ?? this.active.record!.key;
-    let existing = this.models.get(orgId);
-    if (!existing) {
-      const crm = (await this.active.sessionFor(orgId)).crm;
-      const site = () => this.siteId() || undefined;
-      const model = new FeedsModel({
-        myNewsFeed: (page) => crm.feed.getMyNewsFeed({ page, siteId: site() }),
-        groupFeed: (id, page) => crm.feed.getGroupFeed(id, { page, siteId: site() }),
-        userFeed: (id, page) => crm.feed.getUserNewsFeed(id, { page, siteId: site() }),
-        comments: (id, page) => crm.feed.getComments(id, { page, siteId: site() }),
-        groups: async () => ((await crm.feed.getGroups({ siteId: site() })).groups as { id: string; name: string; memberCount: number }[]) ?? [],
-      });
-      model.onDidChange((ref) => this.changed.fire(ref ? this.nodeFor(ref, orgId) : undefined));
-      this.models.set(orgId, (existing = model));
-    }
-    return existing;
+  current(orgKey?: string): Promise<FeedsModel> {
+    return this.models.get(orgKey ?? this.active.record!.key);
+  }
+
+  private async createModel(orgKey: string): Promise<FeedsModel> {
+    const crm = (await this.active.sessionFor(orgKey)).crm;
+    const site = () => this.siteId() || undefined;
+    const model = new FeedsModel({
+      myNewsFeed: (page) => crm.feed.getMyNewsFeed({ page, siteId: site() }),
+      groupFeed: (id, page) => crm.feed.getGroupFeed(id, { page, siteId: site() }),
+      userFeed: (id, page) => crm.feed.getUserNewsFeed(id, { page, siteId: site() }),
+      // 25 a page rather than the API's 3: fewer "Load older comments" steps for a long thread.
+      comments: (id, page) => crm.feed.getComments(id, { page, pageSize: 25, siteId: site() }),
+      groups: async () => ((await crm.feed.getGroups({ siteId: site() })).groups as { id: string; name: string; memberCount: number }[]) ?? [],
+    });
+    model.onDidChange((ref) => this.changes.fire(ref ? this.nodeFor(ref, orgKey) : undefined));
+    return model;
   }
 
   /** Starts a feed (or all feeds) of an org (the active one by default) over. */
   async refresh(ref?: FeedRef, orgKey?: string): Promise<void> {
     if (ref || orgKey) (await this.current(orgKey)).reset(ref);
-    else this.models.forEach((m) => m.reset());
+    else this.models.existing().forEach((m) => m.reset());
   }
 
-  async getChildren(node?: Node): Promise<Node[]> {
+  getChildren(node?: Node): Promise<Node[]> {
+    return this.changes.track(() => this.children(node));
+  }
+
+  private async children(node?: Node): Promise<Node[]> {
     const shown = this.active.shown();
     if (!node) {
       if (this.active.showAll) return shown.map((o) => new OrgRootNode(o));
@@ -90,7 +118,7 @@ export class FeedsTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
       }
       if (node instanceof FeedNode) {
         const state = await vscode.window.withProgress({ location: { viewId: "crm.feeds" } }, () => model.ensureLoaded(node.ref));
-        const children: Node[] = state.items.map((item) => new FeedItemNode(item, node.ref, orgKey));
+        const children: Node[] = state.items.map((item) => this.itemNodeFor(item, node.ref, orgKey));
         if (state.error) {
           const report = describeError(state.error);
           if (report.message) children.push(new MessageNode(report.message, { command: "crm.feed.loadMore", title: "Retry", arguments: [new FeedMoreNode(node.ref, orgKey)] }));
@@ -100,13 +128,15 @@ export class FeedsTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
       }
       if (node instanceof FeedItemNode) {
         const comments = await vscode.window.withProgress({ location: { viewId: "crm.feeds" } }, () => model.comments(node.item.id));
-        return comments.map((c) => {
+        const rows: Node[] = comments.rows.map((c) => {
           const item = new vscode.TreeItem(`${c.author}: ${firstLine(c.text)}`);
+          item.id = `comment:${orgKey}:${feedKey(node.ref)}:${c.id}`;
           item.description = when(c.createdDate);
           item.tooltip = `${c.author}, ${when(c.createdDate)}\n\n${c.text}`;
           item.iconPath = new vscode.ThemeIcon("comment");
           return new CommentNode(item);
         });
+        return comments.olderPage ? [new OlderCommentsNode(node), ...rows] : rows;
       }
       return [];
     } catch (err) {
@@ -134,9 +164,15 @@ export class FeedsTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
       item.contextValue = `crm.feed;${ref.kind}`;
       return item;
     }
+    if (node instanceof OlderCommentsNode) {
+      const item = new vscode.TreeItem("Load older comments…");
+      item.iconPath = new vscode.ThemeIcon("fold-up");
+      item.command = { command: "crm.feed.loadOlderComments", title: "Load older comments", arguments: [node] };
+      return item;
+    }
     if (node instanceof FeedMoreNode) {
       const item = new vscode.TreeItem("Load more…");
-      item.id = `feedmore:${node.orgKey}:${feedKey(node.ref)}:${this.models.get(node.orgKey)?.state(node.ref)?.items.length ?? 0}`;
+      item.id = `feedmore:${node.orgKey}:${feedKey(node.ref)}:${this.models.peek(node.orgKey)?.state(node.ref)?.items.length ?? 0}`;
       item.iconPath = new vscode.ThemeIcon("fold-down");
       item.command = { command: "crm.feed.loadMore", title: "Load more", arguments: [node] };
       return item;
@@ -153,7 +189,8 @@ export class FeedsTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
 
   dispose(): void {
     this.subscriptions.forEach((s) => s.dispose());
-    this.models.forEach((m) => m.dispose());
+    this.models.clear();
+    this.changes.dispose();
     this.changed.dispose();
   }
 }

@@ -77,7 +77,9 @@ export class KnowledgeModel {
     const { pageSize, sobject } = this.options();
     try {
       const page = await this.source.listArticleVersions({ publishStatus: status, sort: this.sort, order: this.order, pageSize, pageNum: state.pages + 1, titleContains: this.titleFilter || undefined, sobject });
-      state.rows.push(...page.records.map(toArticleRow));
+      // An article published or edited between two pages can move into the next page: each version once.
+      const known = new Set(state.rows.map((r) => r.id));
+      state.rows.push(...page.records.map(toArticleRow).filter((r) => !known.has(r.id) && known.add(r.id)));
       state.hasMore = page.hasMore;
       state.pages++;
     } catch (err) {
@@ -89,7 +91,10 @@ export class KnowledgeModel {
     return state;
   }
 
-  /** Forgets loaded pages (after a sort or filter change, or a refresh); groups reload when shown. */
+  /**
+   * Forgets loaded pages (after a sort or filter change, or a refresh); groups reload when shown. A load
+   * still running finishes into the state it started with, which is no longer kept: the newer load wins.
+   */
   reset(status?: PublishStatus): void {
     if (status) this.states.delete(status);
     else this.states.clear();

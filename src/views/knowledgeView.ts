@@ -4,6 +4,8 @@ import { describeError } from "../platform/errorMessages";
 import { ActiveOrg, MessageNode, OrgRootNode } from "./activeOrg";
 import type { ArticleSortField, SortOrder } from "../client/constants";
 import { KNOWLEDGE_GROUPS, KnowledgeModel, type ArticleRow, type PublishStatus } from "./knowledgeModel";
+import { PerOrg } from "./perOrg";
+import { TreeChangeQueue } from "./treeChanges";
 
 export class KnowledgeGroupNode {
   constructor(readonly status: PublishStatus, readonly label: string, readonly orgKey: string) {}
@@ -21,17 +23,17 @@ const day = (iso: string | null) => (iso ? iso.slice(0, 10) : "");
 export class KnowledgeTreeProvider implements vscode.TreeDataProvider<Node>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<Node | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
+  private readonly changes = new TreeChangeQueue<Node>((node) => this.changed.fire(node));
   /** One model per org shown, and each org's three group nodes (stable, for targeted refreshes). */
-  private readonly models = new Map<string, KnowledgeModel>();
+  private readonly models = new PerOrg<KnowledgeModel>((key) => this.createModel(key));
   private readonly groups = new Map<string, KnowledgeGroupNode>();
   private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor(private readonly active: ActiveOrg, private readonly options: () => { pageSize: number; sobject: string }) {
     this.subscriptions.push(active.onDidChange(() => {
-      this.models.forEach((m) => m.dispose());
       this.models.clear();
       this.groups.clear();
-      this.changed.fire(undefined);
+      this.changes.fire(undefined);
     }));
   }
 
@@ -54,28 +56,27 @@ export class KnowledgeTreeProvider implements vscode.TreeDataProvider<Node>, vsc
   /** Sort and title filter apply to every org shown. */
   setSort(sort: ArticleSortField, order: SortOrder): void {
     this.sortState = { sort, order };
-    this.models.forEach((m) => m.setSort(sort, order));
+    this.models.existing().forEach((m) => m.setSort(sort, order));
   }
 
   setTitleFilter(text: string): void {
     this.titleFilterText = text.trim();
-    this.models.forEach((m) => m.setTitleFilter(text));
+    this.models.existing().forEach((m) => m.setTitleFilter(text));
   }
 
   /** The model of an org (the active one when no key is given). */
-  async current(orgKey?: string): Promise<KnowledgeModel> {
-    const key = orgKey ?? this.active.record!.key;
-    let model = this.models.get(key);
-    if (!model) {
-      const session = await this.active.sessionFor(key);
-      model = new KnowledgeModel({ listArticleVersions: (o) => session.crm.knowledge.listArticleVersions(o) }, this.options);
-      model.sort = this.sortState.sort;
-      model.order = this.sortState.order;
-      model.titleFilter = this.titleFilterText;
-      // Only the group whose rows changed is redrawn.
-      model.onDidChange((status) => this.changed.fire(status ? this.group(key, status) : undefined));
-      this.models.set(key, model);
-    }
+  current(orgKey?: string): Promise<KnowledgeModel> {
+    return this.models.get(orgKey ?? this.active.record!.key);
+  }
+
+  private async createModel(key: string): Promise<KnowledgeModel> {
+    const session = await this.active.sessionFor(key);
+    const model = new KnowledgeModel({ listArticleVersions: (o) => session.crm.knowledge.listArticleVersions(o) }, this.options);
+    model.sort = this.sortState.sort;
+    model.order = this.sortState.order;
+    model.titleFilter = this.titleFilterText;
+    // Only the group whose rows changed is redrawn.
+    model.onDidChange((status) => this.changes.fire(status ? this.group(key, status) : undefined));
     return model;
   }
 
@@ -90,7 +91,11 @@ export class KnowledgeTreeProvider implements vscode.TreeDataProvider<Node>, vsc
     await Promise.all(this.active.shown().map((o) => this.refreshOrg(o.key, ...statuses)));
   }
 
-  async getChildren(node?: Node): Promise<Node[]> {
+  getChildren(node?: Node): Promise<Node[]> {
+    return this.changes.track(() => this.children(node));
+  }
+
+  private async children(node?: Node): Promise<Node[]> {
     const shown = this.active.shown();
     if (!node) {
       if (this.active.showAll) return shown.map((o) => new OrgRootNode(o));
@@ -120,7 +125,7 @@ export class KnowledgeTreeProvider implements vscode.TreeDataProvider<Node>, vsc
     if (node instanceof KnowledgeGroupNode) {
       const item = new vscode.TreeItem(node.label, node.status === "Draft" ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
       item.id = `kgroup:${node.orgKey}:${node.status}`;
-      const state = this.models.get(node.orgKey)?.state(node.status);
+      const state = this.models.peek(node.orgKey)?.state(node.status);
       item.description = state && state.pages ? `${state.rows.length}${state.hasMore ? "+" : ""}` : undefined;
       item.iconPath = new vscode.ThemeIcon(node.status === "Draft" ? "edit" : node.status === "Online" ? "globe" : "archive");
       item.contextValue = `crm.knowledgeGroup;${node.status}`;
@@ -128,7 +133,7 @@ export class KnowledgeTreeProvider implements vscode.TreeDataProvider<Node>, vsc
     }
     if (node instanceof LoadMoreNode) {
       const item = new vscode.TreeItem("Load more…");
-      item.id = `kmore:${node.orgKey}:${node.status}:${this.models.get(node.orgKey)?.state(node.status)?.pages ?? 0}`;
+      item.id = `kmore:${node.orgKey}:${node.status}:${this.models.peek(node.orgKey)?.state(node.status)?.pages ?? 0}`;
       item.iconPath = new vscode.ThemeIcon("fold-down");
       item.command = { command: "crm.knowledge.loadMore", title: "Load more", arguments: [node] };
       item.contextValue = "crm.loadMore";
@@ -136,7 +141,8 @@ export class KnowledgeTreeProvider implements vscode.TreeDataProvider<Node>, vsc
     }
     const a = node.article;
     const item = new vscode.TreeItem(a.title);
-    item.id = `article:${node.orgKey}:${a.id}`;
+    // A version can sit in two groups for a moment (published while Drafts still shows it): the group is part of the id.
+    item.id = `article:${node.orgKey}:${a.publishStatus}:${a.id}`;
     item.description = [`#${a.articleNumber}`, `v${a.versionNumber}`, a.validationStatus, day(a.lastPublishedDate)].filter(Boolean).join(" · ");
     const tip = new vscode.MarkdownString(`**${a.title}**\n\n- Article number: ${a.articleNumber}\n- Version: ${a.versionNumber} (${a.publishStatus})\n- Validation: ${a.validationStatus}\n- URL name: \`${a.urlName}\`\n- Last published: ${day(a.lastPublishedDate) || "never"}\n- Version ID: \`${a.id}\``);
     item.tooltip = tip;
@@ -148,7 +154,8 @@ export class KnowledgeTreeProvider implements vscode.TreeDataProvider<Node>, vsc
 
   dispose(): void {
     this.subscriptions.forEach((s) => s.dispose());
-    this.models.forEach((m) => m.dispose());
+    this.models.clear();
+    this.changes.dispose();
     this.changed.dispose();
   }
 }

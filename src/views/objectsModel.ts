@@ -82,9 +82,19 @@ export class ObjectsModel {
 
   constructor(private readonly source: ObjectsSource, private readonly favoritesStore: KeyValueStore, private readonly orgKey: string) {}
 
-  /** Describe global, fetched once and revalidated with If-Modified-Since on `refresh`. */
-  async objects(refresh = false): Promise<SobjectSummary[]> {
-    if (this.all && !refresh) return this.all;
+  private fetching?: Promise<SobjectSummary[]>;
+
+  /**
+   * Describe global, fetched once and revalidated with If-Modified-Since on `refresh`. Callers that ask
+   * while it is on its way (every group and the SOQL editor at start-up) share that one request.
+   */
+  objects(refresh = false): Promise<SobjectSummary[]> {
+    if (this.all && !refresh && !this.fetching) return Promise.resolve(this.all);
+    if (!this.fetching) this.fetching = this.fetchObjects(refresh).finally(() => (this.fetching = undefined));
+    return this.fetching;
+  }
+
+  private async fetchObjects(refresh: boolean): Promise<SobjectSummary[]> {
     const global = await this.source.describeGlobal(refresh ? this.fetchedAt : undefined);
     if (global) {
       this.all = global.sobjects

@@ -2,6 +2,7 @@
 import * as vscode from "vscode";
 import { describeError } from "../platform/errorMessages";
 import { ActiveOrg, MessageNode, OrgRootNode } from "./activeOrg";
+import { PerOrg } from "./perOrg";
 import { ObjectsModel, typeBadge, type FieldSummary, type GroupName, type SobjectSummary } from "./objectsModel";
 
 export class ObjectGroupNode {
@@ -39,7 +40,12 @@ export class ObjectsTreeProvider implements vscode.TreeDataProvider<Node>, vscod
   private readonly changed = new vscode.EventEmitter<Node | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   /** One model per org shown. */
-  private readonly models = new Map<string, ObjectsModel>();
+  private readonly models = new PerOrg<ObjectsModel>(async (key) => {
+    const session = await this.active.sessionFor(key);
+    const model = new ObjectsModel({ describeGlobal: (since) => session.crm.getAllSobjects({ ifModifiedSince: since }), describe: (name) => session.describe(name) }, this.favorites, key);
+    model.filter = this.filterText;
+    return model;
+  });
   private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor(private readonly active: ActiveOrg, private readonly favorites: vscode.Memento) {
@@ -47,15 +53,8 @@ export class ObjectsTreeProvider implements vscode.TreeDataProvider<Node>, vscod
   }
 
   /** The model of an org (the active one when no key is given), created on first use. */
-  async current(orgKey?: string): Promise<ObjectsModel> {
-    const key = orgKey ?? this.active.record!.key;
-    let model = this.models.get(key);
-    if (!model) {
-      const session = await this.active.sessionFor(key);
-      model = new ObjectsModel({ describeGlobal: (since) => session.crm.getAllSobjects({ ifModifiedSince: since }), describe: (name) => session.describe(name) }, this.favorites, key);
-      this.models.set(key, model);
-    }
-    return model;
+  current(orgKey?: string): Promise<ObjectsModel> {
+    return this.models.get(orgKey ?? this.active.record!.key);
   }
 
   refresh(node?: Node): void {
@@ -80,7 +79,7 @@ export class ObjectsTreeProvider implements vscode.TreeDataProvider<Node>, vscod
   }
   set filter(text: string) {
     this.filterText = text;
-    for (const model of this.models.values()) model.filter = text;
+    for (const model of this.models.existing()) model.filter = text;
   }
 
   async getChildren(node?: Node): Promise<Node[]> {

@@ -1,7 +1,7 @@
 /** The Article Details panel: one per article version; its buttons run the Knowledge commands. */
 import { readSettings } from "../platform/settings";
 import { parseArticleRequest, type ArticleAction, type ArticleDetailsView, type ArticleToHost } from "../shared/protocol";
-import { readArticleDetails } from "./articleModel";
+import { readArticleDetails, touchesKnowledge } from "./articleModel";
 import { PanelSet, type PanelDeps } from "./panels";
 
 export type ArticlePanels = PanelSet<ArticleToHost, ArticleDetailsView>;
@@ -21,10 +21,15 @@ export function articlePanels(deps: PanelDeps, runAction: RunArticleAction): Art
     handle: async (panel, request) => {
       if (request.type === "openVersion") return panels.retarget(panel, { orgKey: panel.target.orgKey, id: request.id });
       if (request.type !== "action" || !panel.data) return;
+      // The panel follows the write the action makes (below), like any other write to its article.
       await runAction(panel.target.orgKey, panel.data, request.action);
-      // Show the article as it now is (published, archived, edited).
-      if (request.action !== "openInBrowser") await panel.load();
     },
   }, deps);
+  // A write to knowledge from anywhere (tree, palette, this panel, an editor tab) shows the article as it now is.
+  deps.manager.onDidWrite((write) => {
+    if (!touchesKnowledge(write.path)) return;
+    for (const panel of panels.all()) if (panel.target.orgKey === write.orgKey) void panel.load();
+  });
   return panels;
 }
+

@@ -184,6 +184,11 @@ export class PanelSet<Request extends { type: string }, Data> implements vscode.
     return [...this.panels.values()].find((p) => test(p.target));
   }
 
+  /** Every open panel of this set. */
+  all(): Panel<Request, Data>[] {
+    return [...this.panels.values()];
+  }
+
   /** The panel in front, if one of this set is. */
   activePanel(): Panel<Request, Data> | undefined {
     return [...this.panels.values()].find((p) => p.webviewPanel.active);

@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Crm, feed, MissingRequiredDataError, APIRequestError } from "../../src/client";
+import { textToSegments } from "../../src/client/feed";
 import { useEmulator, demoClient } from "../helpers/emulator";
 
 const emu = useEmulator();
@@ -78,5 +79,25 @@ test("a user without the system-fields permission gets the org's refusal", async
     await assert.rejects(other.feed.postFeedItem(group, { messageText: "x", createdById: emu().seeded.adminId }), (e: unknown) => e instanceof APIRequestError && e.errorCode === "INVALID_FIELD_FOR_INSERT_UPDATE");
   } finally {
     other.close();
+  }
+});
+
+test("findUsers: Connect's users list decoded, or a SOQL query on User when the org refuses the list; a mention still posts", async () => {
+  const c = await demoClient(emu());
+  const fromConnect = await c.feed.findUsers({ query: "alan" });
+  assert.equal(fromConnect.source, "connect");
+  assert.deepEqual(fromConnect.users.map((u) => u.name), ["Alan Turing"]);
+  emu().setFault("usersListUnavailable", true);
+  try {
+    await assert.rejects(c.feed.getUsers(), (e: unknown) => e instanceof APIRequestError && e.status === 404);
+    const fromSoql = await c.feed.findUsers({ query: "alan" });
+    assert.equal(fromSoql.source, "soql");
+    assert.deepEqual(fromSoql.users.map((u) => [u.id, u.name]), fromConnect.users.map((u) => [u.id, u.name]), "the same people either way");
+    const segments = textToSegments("Thanks @Alan Turing", (await c.feed.findUsers()).users);
+    assert.deepEqual(segments.map((s) => s.type), ["Text", "Mention"]);
+    const posted = await c.feed.postFeedItem("me", { messageSegments: segments }) as { body: { messageSegments: { type: string }[] } };
+    assert.deepEqual(posted.body.messageSegments.map((s) => s.type), ["Text", "Mention"]);
+  } finally {
+    emu().setFault("usersListUnavailable", false);
   }
 });

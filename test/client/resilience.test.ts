@@ -111,3 +111,21 @@ test("the injected logger hears each request but never a token, password or secr
   for (const secret of [crm.getSession()!.accessToken, c.password, c.clientSecret, c.securityToken]) assert.ok(!all.includes(secret), "no secret in the log");
   crm.close();
 });
+
+test("calls made while connect() is between sign-in and the version wait for it: nothing is sent to vundefined", async () => {
+  const crm = new Crm(demoOptions(emu()));
+  try {
+    const early: Promise<unknown>[] = [];
+    crm.on("request", (info) => {
+      // Signed in, the version list answered but not yet read: the moment the start-up race hit.
+      if (info.path === "/services/data") early.push(crm.getOrgLimits(), crm.getAllSobjects(), crm.soqlQuery("SELECT Id FROM Account LIMIT 1"));
+    });
+    await crm.connect();
+    await Promise.all(early);
+    assert.equal(early.length, 3);
+  } finally {
+    crm.close();
+  }
+  assert.equal(emu().requests.filter((r) => r.path.includes("vundefined")).length, 0);
+  assert.equal(emu().requests.filter((r) => r.path === "/services/data").length >= 1, true);
+});

@@ -68,8 +68,14 @@ test("comments: post and page through them; the item's count follows", async () 
   }
   const page = await call(`/chatter/feed-elements/${item.id}/capabilities/comments/items?pageSize=2`);
   assert.equal(page.json.total, before + 4);
-  assert.equal(page.json.items.length, 2);
+  assert.deepEqual(page.json.items.map((c: { body: { text: string } }) => c.body.text), ["three", "four"], "CreatedDateLatestAsc: the latest page, oldest first");
   assert.ok(page.json.nextPageUrl);
+  const older = await call(String(page.json.nextPageUrl).replace(/^\/services\/data\/v[\d.]+/, ""));
+  assert.deepEqual(older.json.items.map((c: { body: { text: string } }) => c.body.text), ["one", "two"], "the next page holds the comments before");
+  const oldestFirst = await call(`/chatter/feed-elements/${item.id}/capabilities/comments/items?pageSize=2&sort=CreatedDateOldestAsc`);
+  assert.notDeepEqual(oldestFirst.json.items, page.json.items);
+  const byDefault = await call(`/chatter/feed-elements/${item.id}/capabilities/comments/items`);
+  assert.equal(byDefault.json.items.length, Math.min(3, before + 4), "the documented default page size is 3");
   const refreshed = (await call(`/chatter/feed-elements/${item.id}`)).json;
   assert.equal(refreshed.capabilities.comments.page.total, before + 4);
   assert.equal(refreshed.capabilities.comments.page.items.at(-1).body.text, "four", "the item shows its latest comments");

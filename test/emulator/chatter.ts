@@ -32,11 +32,14 @@ function userSummary(ctx: Ctx, siteId: string | undefined, id: unknown) {
   const u = ctx.store.find(String(id))?.rec;
   if (!u) return null;
   const photo = `${ctx.org.baseUrl()}/profilephoto/005/T`;
+  // Every string Connect returns is entity-encoded, names included, not only message bodies.
+  const enc = encoder(ctx);
+  const text = (v: unknown) => (v === null || v === undefined ? null : enc(String(v)));
   return {
-    additionalLabel: null, communityNickname: u.CommunityNickname, companyName: "Demo Org", displayName: u.Name, firstName: u.FirstName,
-    id: u.Id, isActive: u.IsActive, isInThisCommunity: true, lastName: u.LastName, motif: { color: "1797C0", smallIconUrl: "/img/icon/profile16.png" },
-    mySubscription: null, name: u.Name, outOfOffice: { message: "" }, photo: { smallPhotoUrl: photo, mediumPhotoUrl: photo, url: `${base(ctx, siteId)}/users/${u.Id}/photo` },
-    reputation: null, title: u.Title ?? null, type: "User", url: `${base(ctx, siteId)}/users/${u.Id}`, userType: "Internal",
+    additionalLabel: null, communityNickname: text(u.CommunityNickname), companyName: "Demo Org", displayName: text(u.Name), firstName: text(u.FirstName),
+    id: u.Id, isActive: u.IsActive, isInThisCommunity: true, lastName: text(u.LastName), motif: { color: "1797C0", smallIconUrl: "/img/icon/profile16.png" },
+    mySubscription: null, name: text(u.Name), outOfOffice: { message: "" }, photo: { smallPhotoUrl: photo, mediumPhotoUrl: photo, url: `${base(ctx, siteId)}/users/${u.Id}/photo` },
+    reputation: null, title: text(u.Title), type: "User", url: `${base(ctx, siteId)}/users/${u.Id}`, userType: "Internal",
   };
 }
 
@@ -46,7 +49,7 @@ function bodyOf(ctx: Ctx, siteId: string | undefined, rec: Rec, textField: strin
   const segments = stored.map((s) => {
     if (s.type === "Mention") {
       const summary = userSummary(ctx, siteId, s.id) ?? { id: s.id, name: s.name };
-      return { type: "Mention", text: enc(`@${String(summary.name)}`), name: summary.name, accessible: true, record: summary, user: summary };
+      return { type: "Mention", text: `@${String(summary.name)}`, name: summary.name, accessible: true, record: summary, user: summary };
     }
     return { ...s, text: enc(String(s.text ?? "")) };
   });
@@ -58,7 +61,8 @@ function parentSummary(ctx: Ctx, siteId: string | undefined, id: unknown) {
   if (!found) return null;
   if (found.def.name === "User") return userSummary(ctx, siteId, id);
   const kind = found.def.name === "CollaborationGroup" ? "groups" : "records";
-  return { id: found.rec.Id, motif: null, mySubscription: null, name: found.rec.Name ?? found.rec.Subject ?? found.rec.CaseNumber, type: found.def.name, url: `${base(ctx, siteId)}/${kind}/${found.rec.Id}` };
+  const name = found.rec.Name ?? found.rec.Subject ?? found.rec.CaseNumber;
+  return { id: found.rec.Id, motif: null, mySubscription: null, name: name === undefined || name === null ? null : encoder(ctx)(String(name)), type: found.def.name, url: `${base(ctx, siteId)}/${kind}/${found.rec.Id}` };
 }
 
 function comments(ctx: Ctx, itemId: string): Rec[] {
@@ -76,10 +80,15 @@ function commentBody(ctx: Ctx, siteId: string | undefined, c: Rec) {
   };
 }
 
-function commentPage(ctx: Ctx, siteId: string | undefined, itemId: string, pageSize: number, offset: number) {
+/**
+ * A Comment Page. `CreatedDateLatestAsc` (the default): the first page holds the latest comments, oldest
+ * first within the page, and the next page the ones before them; `CreatedDateOldestAsc` pages from the start.
+ */
+function commentPage(ctx: Ctx, siteId: string | undefined, itemId: string, pageSize: number, offset: number, sort = "CreatedDateLatestAsc") {
   const all = comments(ctx, itemId);
-  const url = (o: number) => `${base(ctx, siteId)}/feed-elements/${itemId}/capabilities/comments/items${o ? `?page=${token(o)}&pageSize=${pageSize}` : ""}`;
-  const items = all.slice(offset, offset + pageSize);
+  const sortParam = sort === "CreatedDateLatestAsc" ? "" : `&sort=${sort}`;
+  const url = (o: number) => `${base(ctx, siteId)}/feed-elements/${itemId}/capabilities/comments/items${o ? `?page=${token(o)}&pageSize=${pageSize}${sortParam}` : sortParam ? `?${sortParam.slice(1)}` : ""}`;
+  const items = sort === "CreatedDateLatestAsc" ? all.slice(Math.max(0, all.length - offset - pageSize), all.length - offset) : all.slice(offset, offset + pageSize);
   const more = offset + pageSize < all.length;
   return {
     currentPageToken: offset ? token(offset) : null, currentPageUrl: url(offset), items: items.map((c) => commentBody(ctx, siteId, c)),
@@ -90,13 +99,11 @@ function commentPage(ctx: Ctx, siteId: string | undefined, itemId: string, pageS
 
 function feedItemBody(ctx: Ctx, siteId: string | undefined, item: Rec) {
   const b = base(ctx, siteId);
-  const all = comments(ctx, item.Id);
-  const recent = Math.max(all.length - 3, 0);
   const actor = userSummary(ctx, siteId, item.CreatedById);
   return {
     actor, body: bodyOf(ctx, siteId, item, "Body"),
     capabilities: {
-      comments: { page: { ...commentPage(ctx, siteId, item.Id, 3, recent), previousPageToken: recent ? token(0) : null } },
+      comments: { page: commentPage(ctx, siteId, item.Id, 3, 0) },
       chatterLikes: { isLikedByCurrentUser: false, likesMessage: null, myLike: null, page: { items: [], total: Number(item.LikeCount ?? 0) } },
       bookmarks: { isBookmarkedByCurrentUser: false },
       edit: { isEditRestricted: false, latestRevision: 1, lastEditedBy: null, lastEditedDate: null },
@@ -194,7 +201,7 @@ function visibleInNews(ctx: Ctx, userId: string): Rec[] {
 
 function groupBody(ctx: Ctx, siteId: string | undefined, g: Rec) {
   return {
-    id: g.Id, name: g.Name, description: g.Description ?? null, memberCount: g.MemberCount ?? 0, visibility: g.CollaborationType === "Private" ? "PrivateAccess" : "PublicAccess",
+    id: g.Id, name: encoder(ctx)(String(g.Name)), description: g.Description === undefined || g.Description === null ? null : encoder(ctx)(String(g.Description)), memberCount: g.MemberCount ?? 0, visibility: g.CollaborationType === "Private" ? "PrivateAccess" : "PublicAccess",
     owner: userSummary(ctx, siteId, g.OwnerId), type: "CollaborationGroup", url: `${base(ctx, siteId)}/groups/${g.Id}`, lastFeedElementPostDate: null, isArchived: false,
     myRole: ctx.store.liveRecords("CollaborationGroupMember").some((m) => m.CollaborationGroupId === g.Id && m.MemberId === ctx.user.Id) ? "StandardMember" : "NotAMember",
   };
@@ -270,7 +277,9 @@ export function chatterRoutes(): Route[] {
     r("GET", "/feed-elements/([^/]+)/capabilities/comments/items", (ctx, s, [id]) => {
       const item = ctx.store.find(id!);
       if (!item || item.def.name !== "FeedItem") throw notFound();
-      return json(200, commentPage(ctx, s, item.rec.Id, pageSizeOf(ctx, 25), offsetOf(ctx.query.get("page"))));
+      const sort = ctx.query.get("sort") ?? "CreatedDateLatestAsc";
+      if (!["CreatedDateLatestAsc", "CreatedDateOldestAsc", "Relevance"].includes(sort)) throw new ApiError(400, "INVALID_API_INPUT", `Invalid value for sort: ${sort}`);
+      return json(200, commentPage(ctx, s, item.rec.Id, pageSizeOf(ctx, 3), offsetOf(ctx.query.get("page")), sort === "Relevance" ? "CreatedDateLatestAsc" : sort));
     }),
     r("POST", "/feed-elements/([^/]+)/capabilities/comments/items", (ctx, s, [id]) => {
       const item = ctx.store.find(id!);

@@ -22,6 +22,8 @@ export interface Faults {
   malformedJson: number;
   /** The next N requests (sign-in included) answer 503 with an HTML maintenance page, as an org in maintenance does. */
   maintenancePage: number;
+  /** Connect's users list (`/chatter/users`) answers 404 while true, as in an org whose people directory is off. */
+  usersListUnavailable: boolean;
   /** Every data API request answers 403 REQUEST_LIMIT_EXCEEDED while true. */
   requestLimitExceeded: boolean;
 }
@@ -87,7 +89,7 @@ function errorBody(err: ApiError) {
 }
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
-  const faults: Faults = { latencyMs: 0, unavailable: 0, drop: 0, malformedJson: 0, maintenancePage: 0, requestLimitExceeded: false, ...options.faults };
+  const faults: Faults = { latencyMs: 0, unavailable: 0, drop: 0, malformedJson: 0, maintenancePage: 0, usersListUnavailable: false, requestLimitExceeded: false, ...options.faults };
   const sockets = new Set<Socket>();
   let url = "";
   const baseUrl = () => url;
@@ -168,6 +170,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     if (faults.unavailable > 0 && parsed.pathname.startsWith("/services/")) {
       faults.unavailable--;
       return send(res, { status: 503, body: [{ message: "Server is temporarily unavailable. Try again later.", errorCode: "SERVER_UNAVAILABLE" }] }, logged, false);
+    }
+    if (faults.usersListUnavailable && /\/chatter\/users\/?$/.test(parsed.pathname)) {
+      return send(res, { status: 404, body: [{ errorCode: "NOT_FOUND", message: "The requested resource does not exist" }] }, logged, false);
     }
     try {
       if (parsed.pathname.startsWith("/services/oauth2/") || parsed.pathname.startsWith("/id/")) return oauthRequest(req, parsed, raw, res, logged);

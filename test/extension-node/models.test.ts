@@ -47,6 +47,25 @@ test("describe global is fetched once and revalidated with If-Modified-Since on 
   assert.ok((await model.objects()).length > 10, "a 304 keeps the cached list");
 });
 
+test("at start-up every group and the SOQL editor ask at once: one model per org and one describe global", async () => {
+  const { PerOrg } = await import("../../src/views/perOrg");
+  const c = await crm();
+  let created = 0;
+  const perOrg = new PerOrg(async (key) => {
+    created++;
+    await new Promise((r) => setTimeout(r, 10));
+    return new ObjectsModel({ describeGlobal: (since) => c.getAllSobjects({ ifModifiedSince: since }), describe: async (name) => (await c.describeObject(name))! }, new MemoryState(), key);
+  });
+  const before = emu().requests.filter((r) => r.path.endsWith("/sobjects")).length;
+  const models = await Promise.all(Array.from({ length: 6 }, () => perOrg.get("org-1")));
+  assert.equal(created, 1, "one model for six simultaneous requests");
+  assert.ok(models.every((m) => m === models[0]));
+  const lists = await Promise.all([models[0]!.group("standard"), models[0]!.group("custom"), models[0]!.group("favorites"), models[0]!.objects(), models[0]!.objects(), models[0]!.objects()]);
+  assert.ok(lists[0].length > 0 && lists[3].length > 0);
+  assert.equal(emu().requests.filter((r) => r.path.endsWith("/sobjects")).length - before, 1, "identical describe-global requests in flight share one");
+  assert.equal(perOrg.peek("org-1"), models[0]);
+});
+
 test("an object's details: fields with required markers and badges, child relationships, record types", async () => {
   const c = await crm();
   const model = objectsModel(c);
@@ -99,6 +118,24 @@ test("knowledge groups page one page per Load more, sorted and filtered", async 
   assert.ok(drafts.rows.every((r) => r.publishStatus === "Draft"));
 });
 
+test("overlapping refreshes of a group: the newest wins and each version appears once", async () => {
+  const c = await crm();
+  const model = new KnowledgeModel({ listArticleVersions: (o) => c.knowledge.listArticleVersions(o) }, () => ({ pageSize: 5, sobject: "Knowledge__kav" }));
+  const first = model.ensureLoaded("Draft");
+  model.reset("Draft");
+  const second = model.ensureLoaded("Draft");
+  model.reset("Draft");
+  const third = model.ensureLoaded("Draft");
+  await Promise.all([first, second]);
+  const final = await third;
+  assert.equal(model.state("Draft"), final, "the group shows the newest load");
+  assert.equal(final.pages, 1);
+  assert.equal(final.rows.length, 5);
+  assert.equal(new Set(final.rows.map((r) => r.id)).size, 5, "no version twice");
+  await model.loadMore("Draft");
+  assert.equal(new Set(final.rows.map((r) => r.id)).size, final.rows.length, "still none twice after the next page");
+});
+
 test("a failed page is kept as the group's error (shown as a node), and a retry clears it", async () => {
   const c = await crm();
   const model = new KnowledgeModel({ listArticleVersions: (o) => c.knowledge.listArticleVersions(o) }, () => ({ pageSize: 5, sobject: "Knowledge__kav" }));
@@ -135,7 +172,9 @@ test("feeds: news feed pages by token; group and user feeds; comments followed a
   assert.ok(groupFeed.items.every((i) => i.parentName === group!.name));
   const withComments = news.items.concat(groupFeed.items).find((i) => i.commentCount > 0);
   assert.ok(withComments, "the demo feeds have commented items");
-  assert.equal((await model.comments(withComments.id)).length, withComments.commentCount, "every comment page is followed");
+  let comments = await model.comments(withComments.id);
+  while (comments.olderPage) comments = await model.loadOlderComments(withComments.id);
+  assert.equal(comments.rows.length, withComments.commentCount, "every older page can be loaded");
   await c.feed.postFeedItem(group!.id, { messageText: "Use <b>bold</b> & \"quotes\"" });
   model.reset({ kind: "group", id: group!.id, name: group!.name });
   const fresh = await model.ensureLoaded({ kind: "group", id: group!.id, name: group!.name });
@@ -143,4 +182,31 @@ test("feeds: news feed pages by token; group and user feeds; comments followed a
   const alan = (await c.soqlQuery<{ Id: string }>("SELECT Id FROM User WHERE Name = 'Alan Turing'")).records[0]!.Id;
   const ref = model.addUserFeed(alan, "Alan Turing");
   assert.ok((await model.ensureLoaded(ref)).loaded);
+});
+
+test("feeds: comments show oldest to newest, latest page first, older pages put in front; every Connect name is decoded", async () => {
+  const { FeedsModel } = await import("../../src/views/feedsModel");
+  const c = await crm();
+  const model = new FeedsModel({
+    myNewsFeed: (page) => c.feed.getMyNewsFeed({ page, pageSize: 25 }),
+    groupFeed: (id, page) => c.feed.getGroupFeed(id, { page }),
+    userFeed: (id, page) => c.feed.getUserNewsFeed(id, { page }),
+    comments: (id, page) => c.feed.getComments(id, { page, pageSize: 3 }),
+    groups: async () => ((await c.feed.getGroups()).groups as { id: string; name: string; memberCount: number }[]),
+  });
+  const account = await c.createSobjectRecord("Account", { Name: `O'Reilly & Sons "Zeta" <Corp>` });
+  const post = (await c.feed.postFeedItem(account.id, { messageText: "Renewal call went well" })) as { id: string };
+  for (let i = 1; i <= 7; i++) await c.feed.postComment(post.id, { messageText: `comment ${i}` });
+  const news = await model.ensureLoaded({ kind: "news" });
+  const item = news.items.find((i) => i.id === post.id)!;
+  assert.equal(item.parentName, `O'Reilly & Sons "Zeta" <Corp>`, "the parent's name is decoded, not shown as &#39; / &amp; / &quot;");
+  assert.equal(item.author, "Ada Lovelace");
+  const latest = await model.comments(post.id);
+  assert.deepEqual(latest.rows.map((r) => r.text), ["comment 5", "comment 6", "comment 7"], "the latest page, oldest first");
+  assert.ok(latest.olderPage, "older comments are offered");
+  await model.loadOlderComments(post.id);
+  const all = await model.loadOlderComments(post.id);
+  assert.deepEqual(all.rows.map((r) => r.text), [1, 2, 3, 4, 5, 6, 7].map((n) => `comment ${n}`), "older pages go in front: time order throughout");
+  assert.equal(all.olderPage, null);
+  assert.ok(all.rows.every((r, i) => i === 0 || r.createdDate >= all.rows[i - 1]!.createdDate));
 });

@@ -80,6 +80,13 @@ export class Driver {
     if ((await header.getAttribute("aria-expanded")) !== "true") await header.click();
   }
 
+  /** Collapses a sidebar view, to give the others room (tree rows outside the visible area are not rendered). */
+  async collapsePane(viewTitle: string): Promise<void> {
+    const header = this.pane(viewTitle).locator(".pane-header");
+    await header.waitFor();
+    if ((await header.getAttribute("aria-expanded")) === "true") await header.click();
+  }
+
   rowIn(viewTitle: string, label: string): Locator {
     return this.pane(viewTitle).locator(".monaco-list-row", { has: this.page.locator(".label-name", { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`) }) }).first();
   }
@@ -134,6 +141,23 @@ export class Driver {
     const item = this.page.locator(".part.statusbar .statusbar-item", { hasText: match }).first();
     await item.waitFor({ timeout: 20_000 });
     return (await item.innerText()).trim();
+  }
+
+  /** Every error a person can see now: notification toasts and messages inside views. */
+  async errorsShown(): Promise<string[]> {
+    const toasts = await this.page.locator(".notifications-toasts .notification-list-item").allInnerTexts();
+    const viewMessages = await this.page.locator(".part.sidebar .pane-body .message").allInnerTexts();
+    return [...toasts, ...viewMessages].map((t) => t.trim()).filter(Boolean);
+  }
+
+  /** The group (a row labelled with one of `groups`) a row sits under, in the order the view shows them. */
+  async groupOf(viewTitle: string, label: string, groups: string[]): Promise<string | undefined> {
+    let current: string | undefined;
+    for (const row of await this.rows(viewTitle)) {
+      if (groups.includes(row.label)) current = row.label;
+      else if (row.label === label) return current;
+    }
+    return undefined;
   }
 
   async notification(match: RegExp): Promise<string> {

@@ -1,5 +1,6 @@
 /** Journeys: browsing Objects, Knowledge and Feeds in a real VS Code, the article lifecycle, records. */
 import assert from "node:assert/strict";
+import type { Driver } from "../workbench";
 import { workbenchSession } from "./session";
 
 const { journey } = workbenchSession({
@@ -59,7 +60,24 @@ journey("Knowledge: drafts listed with number, version and validation; Load more
   await ui.screenshot("06-knowledge");
 });
 
-journey("Knowledge: create a draft, publish it as a major version, then archive it (with a modal confirm)", async ({ ui, emulator, workbench }) => {
+/** Waits until a row sits under the named group (every group expanded), failing on any error shown meanwhile. */
+async function waitUnderGroup(ui: Driver, view: string, label: string, group: string, groups: string[]): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const errors = (await ui.errorsShown()).filter((e) => /already registered|refused|failed/i.test(e));
+    assert.deepEqual(errors, [], "no error while the tree changes");
+    if ((await ui.groupOf(view, label, groups)) === group) return;
+    if (Date.now() > deadline) throw new Error(`'${label}' is not under ${group}: ${JSON.stringify(await ui.rows(view))}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+journey("Knowledge: with every group expanded, create a draft, publish it as a major version, then archive it (with a modal confirm)", async ({ ui, emulator, workbench }) => {
+  const groups = ["Drafts", "Published", "Archived"];
+  await ui.expandPane("Knowledge");
+  await ui.viewAction("Knowledge", "Filter Articles by Title");
+  await ui.answer("Filter articles by title", "Journey article");
+  for (const group of groups) await ui.expandRow("Knowledge", group);
   await ui.runCommand("CRM: Create Article…");
   await ui.answer("Title", "Journey article");
   await ui.answer("URL name", "journey-article");
@@ -71,6 +89,8 @@ journey("Knowledge: create a draft, publish it as a major version, then archive 
   await ui.pick("Publish which draft", "Journey article");
   await ui.pick("Publish 'Journey article' as", "Major version");
   await ui.notification(/Published 'Journey article'/);
+  await waitUnderGroup(ui, "Knowledge", "Journey article", "Published", groups);
+  await ui.webview(/Journey article[\s\S]*Version\s*1 · Online/); // the open details panel follows the publish
   const row = (await emulator.seeded.store.liveRecords("Knowledge__kav")).find((v) => v.Title === "Journey article")!;
   assert.equal(String(row.PublishStatus), "Online");
   assert.equal(row.Answer__c, "<p>Step one.</p>", "the body went into the rich-text field");
@@ -80,6 +100,12 @@ journey("Knowledge: create a draft, publish it as a major version, then archive 
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline && row.PublishStatus !== "Archived") await workbench.page.waitForTimeout(200);
   assert.equal(row.PublishStatus, "Archived");
+  await waitUnderGroup(ui, "Knowledge", "Journey article", "Archived", groups);
+  await ui.webview(/Journey article[\s\S]*Version\s*1 · Archived/);
+  await ui.runCommand("CRM: Refresh Knowledge");
+  await ui.runCommand("CRM: Refresh Knowledge");
+  await waitUnderGroup(ui, "Knowledge", "Journey article", "Archived", groups);
+  await ui.viewAction("Knowledge", "Clear Articles Filter");
 });
 
 journey("Feeds: the news feed lists posts with their comments; posting with an @mention and commenting show up", async ({ ui, emulator, workbench }) => {
@@ -97,11 +123,21 @@ journey("Feeds: the news feed lists posts with their comments; posting with an @
   const commented = firstPost.find((r) => /\d+ comments?$/.test(r.description));
   assert.ok(commented, JSON.stringify(firstPost));
   await ui.expandRow(feeds, commented.label);
+  for (const other of ["Orgs", "Objects", "Knowledge"]) await ui.collapsePane(other);
+  await ui.expandRow(feeds, "Groups");
+  await ui.expandRow(feeds, "Release team");
   await ui.runCommand("CRM: Post to Feed…");
   await ui.pick("Post to", "Release team");
   await ui.answer("Post", "Release notes are ready, @Alan Turing please review");
-  const posted = await ui.waitForRow(feeds, "Ada Lovelace: Release notes are ready, @Alan Turing please review");
+  const postLabel = "Ada Lovelace: Release notes are ready, @Alan Turing please review";
+  const posted = await ui.waitForRow(feeds, postLabel);
   assert.match(posted.description, /Release team/);
+  // The post shows in My News Feed and in the expanded group feed, with no error in between.
+  const deadline = Date.now() + 20_000;
+  while ((await ui.rows(feeds)).filter((r) => r.label === postLabel).length < 2 && Date.now() < deadline) await workbench.page.waitForTimeout(200);
+  assert.equal((await ui.rows(feeds)).filter((r) => r.label === postLabel).length, 2, JSON.stringify(await ui.rows(feeds)));
+  assert.deepEqual((await ui.errorsShown()).filter((e) => /already registered/i.test(e)), []);
+  assert.equal(await ui.groupOf(feeds, postLabel, ["My News Feed", "Groups"]), "My News Feed");
   const item = emulator.seeded.store.liveRecords("FeedItem").find((i) => String(i.Body).startsWith("Release notes are ready"))!;
   assert.deepEqual((item._segments as { type: string }[]).map((s) => s.type), ["Text", "Mention", "Text"], "the @mention became a mention segment");
   await ui.runCommand("CRM: Comment…");
@@ -109,6 +145,7 @@ journey("Feeds: the news feed lists posts with their comments; posting with an @
   await ui.answer("Comment on Ada Lovelace's post", "Reviewed, looks good");
   await ui.waitForRow(feeds, "Ada Lovelace: Release notes are ready, @Alan Turing please review", /1 comment$/);
   await ui.screenshot("07-feeds");
+  for (const other of ["Orgs", "Objects", "Knowledge"]) await ui.expandPane(other);
 });
 
 journey("Records: create a Contact from its required fields, check access to it, convert an ID", async ({ ui, emulator, workbench }) => {

@@ -3,7 +3,7 @@
 //   node esbuild.mjs --dev      development (sourcemaps, not minified)
 //   node esbuild.mjs --watch    development, rebuilding on change
 import * as esbuild from "esbuild";
-import { copyFileSync, existsSync, mkdirSync, readdirSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
 
@@ -64,16 +64,20 @@ function copyCodicons() {
 
 function report(results) {
   let overBudget = false;
+  const sizes = {};
   for (const result of results) {
     for (const [file, out] of Object.entries(result.metafile.outputs)) {
       if (file.endsWith(".map")) continue;
       const budget = budgetOf(file);
       const over = production && budget !== undefined && out.bytes > budget;
       overBudget ||= over;
+      sizes[file] = { bytes: out.bytes, ...(budget ? { budget } : {}) };
       const note = budget ? ` (budget ${(budget / 1000).toFixed(0)} KB${over ? ", OVER" : ""})` : "";
       console.log(`  ${file.padEnd(32)} ${(out.bytes / 1000).toFixed(1).padStart(8)} KB${note}`);
     }
   }
+  // The README's bundle figures come from here (scripts/figures.mjs), and its test checks them against this.
+  if (production) writeFileSync("dist/sizes.json", JSON.stringify(sizes, null, 2) + "\n");
   return overBudget;
 }
 

@@ -6,7 +6,7 @@ import { registerCommands } from "./commands/register";
 import { importDemoHelper } from "./connections/demo";
 import { DescribeStore } from "./connections/describeStore";
 import { OrgManager } from "./connections/orgManager";
-import { OrgRegistry } from "./connections/orgRegistry";
+import { OrgRegistry, type OrgRecord } from "./connections/orgRegistry";
 import { OrgStatusBar } from "./connections/statusBar";
 import { Log } from "./platform/log";
 import { Redactor } from "./platform/redact";
@@ -41,7 +41,7 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
   const log = new Log(redactor);
   const registry = new OrgRegistry(context.globalState, context.secrets);
   const describeStore = new DescribeStore(vscode.Uri.joinPath(context.globalStorageUri, "describes").fsPath);
-  const manager = new OrgManager(registry, { settings: readSettings, log, remember: (...secrets) => redactor.remember(...secrets), describeStore });
+  const manager = new OrgManager(registry, { settings: readSettings, log, remember: (...secrets) => redactor.remember(...secrets), describeStore, confirmWrite: confirmProductionWrite });
   const orgs = new OrgsTreeProvider(manager);
   const active = new ActiveOrg(manager, () => vscode.workspace.getConfiguration("crm").get<boolean>("views.showAllOrgs", false));
   const objects = new ObjectsTreeProvider(active, context.globalState);
@@ -58,12 +58,7 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
   const panelDeps = { extensionUri: context.extensionUri, manager, log, redactor };
   const orgInfo = orgInfoPanels(panelDeps);
   const articles = articlePanels(panelDeps, runArticleAction);
-  const orgByAlias = (alias: string) => {
-    const org = registry.list().find((o) => o.alias === alias);
-    if (!org) throw new Error(`No org is called '${alias}' any more (renamed or removed). Reopen the document from the CRM view.`);
-    return manager.session(org.key);
-  };
-  const crmFiles = new CrmFileSystem(new CrmFiles({ org: orgByAlias, knowledgeSobject: () => readSettings().knowledgeSobject, store: context.workspaceState }), manager);
+  const crmFiles = new CrmFileSystem(new CrmFiles({ org: (alias) => manager.sessionByAlias(alias), knowledgeSobject: () => readSettings().knowledgeSobject, store: context.workspaceState }), manager);
   const preview = previewPanels(panelDeps, async (uri) => {
     const p = crmFiles.files.parse(uri.path);
     if (p?.kind !== "articleFile" || !p.file.endsWith(".html")) throw new Error("Only an article's .html document has a preview.");
@@ -124,6 +119,12 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
     }),
     soqlOrgs.onDidChange(() => soqlDiagnostics.refreshAll()),
     new OrgStatusBar(manager),
+    // Told once, with the way back; views then show the org signed out instead of failing call after call.
+    manager.onDidLoseSession(async ({ org, reason }) => {
+      log.warn(`[${org.alias}] signed out: the org refused its session (${reason})`);
+      const choice = await vscode.window.showWarningMessage(`${org.alias} is signed out: the org refused its session (${redactor.redact(reason)}). Sign in again to keep using it.`, "Sign In Again");
+      if (choice) await vscode.commands.executeCommand("crm.org.signInAgain", org.key);
+    }),
   );
   const clearDescribeCache = async () => {
     await manager.clearCaches();
@@ -136,6 +137,17 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
   if (demoHelper) void importDemoHelper(registry, demoHelper).catch((err: unknown) => log.error("importing the demo org's helper file failed", err));
   log.info(`CRM Explorer ${String(context.extension.packageJSON.version)} activated`);
   return { manager, registry };
+}
+
+/** The production guard's question: modal, naming the org and the change; only the explicit button sends it. */
+async function confirmProductionWrite(org: OrgRecord, change: string): Promise<boolean> {
+  const send = "Send to Production";
+  const choice = await vscode.window.showWarningMessage(
+    `${org.alias} is a production org. ${change[0]!.toUpperCase()}${change.slice(1)}?`,
+    { modal: true, detail: `This changes live data in ${new URL(org.instanceUrl).host}. Cancel sends nothing. To stop asking for this org, use "CRM: Production Write Confirmations…".` },
+    send,
+  );
+  return choice === send;
 }
 
 export function deactivate(): void {}

@@ -3,7 +3,7 @@
  * request (never in the query string); the token response is kept with its org and user IDs.
  */
 import { createHash, createSign, randomBytes } from "node:crypto";
-import { AuthenticationError, MissingRequiredDataError } from "./errors";
+import { AuthenticationError, CancelledError, MissingRequiredDataError } from "./errors";
 import { checkOrgUrl, tokenEndpoint } from "./urls";
 
 /** An authenticated session: what the client needs to call the org. */
@@ -330,4 +330,61 @@ export function exchangeAuthorizationCode(post: TokenPoster, c: CodeExchange): P
   const form: Record<string, string> = { grant_type: "authorization_code", code: c.code, client_id: c.clientId, redirect_uri: c.redirectUri, code_verifier: c.codeVerifier };
   if (c.clientSecret) form.client_secret = c.clientSecret;
   return grant(post, c.loginUrl, form);
+}
+
+// ---- device sign-in (OAuth 2.0 device flow) ------------------------------------------------
+
+export interface DeviceCode {
+  /** What the client polls with; never shown. */
+  deviceCode: string;
+  /** What the person types at `verificationUri` (on any device with a browser). */
+  userCode: string;
+  verificationUri: string;
+  /** How long to wait between polls. */
+  intervalMs: number;
+}
+
+/**
+ * Starts a device sign-in: the org answers with a code for the person to enter at its verification page,
+ * from any browser. Needs no redirect back to this machine, so it works from remote windows.
+ */
+export async function requestDeviceCode(post: TokenPoster, o: { loginUrl: string; clientId: string; scope?: string }): Promise<DeviceCode> {
+  for (const key of ["loginUrl", "clientId"] as const) required(o[key], key, "Device");
+  const { status, body } = await post(tokenEndpoint(o.loginUrl), { response_type: "device_code", client_id: o.clientId, scope: o.scope ?? "api refresh_token" });
+  const data = (body && typeof body === "object" ? body : {}) as Record<string, unknown>;
+  if (status !== 200 || typeof data.device_code !== "string" || typeof data.user_code !== "string" || typeof data.verification_uri !== "string") {
+    const error = typeof data.error === "string" ? data.error : `http_${status}`;
+    const description = typeof data.error_description === "string" ? data.error_description : "the org did not start a device sign-in (is the device flow enabled for the app?)";
+    throw new AuthenticationError(`Device sign-in at ${new URL(o.loginUrl).origin} failed: ${description} (${error})`, status, error, description);
+  }
+  const interval = Number(data.interval);
+  return { deviceCode: data.device_code, userCode: data.user_code, verificationUri: data.verification_uri, intervalMs: (Number.isFinite(interval) && interval > 0 ? interval : 5) * 1000 };
+}
+
+/**
+ * Polls until the person approves the device sign-in, then resolves with the session. Waits the org's
+ * interval between polls (longer after `slow_down`); stops on any other refusal, on `signal`, or after
+ * `timeoutMs` (default 10 minutes).
+ */
+export async function pollDeviceToken(post: TokenPoster, o: { loginUrl: string; clientId: string; device: DeviceCode; signal?: AbortSignal; timeoutMs?: number }): Promise<AuthSession> {
+  const deadline = Date.now() + (o.timeoutMs ?? 600_000);
+  let interval = o.device.intervalMs;
+  for (;;) {
+    await new Promise<void>((resolve, reject) => {
+      if (o.signal?.aborted) return reject(new CancelledError("The device sign-in was cancelled"));
+      const timer = setTimeout(resolve, interval);
+      o.signal?.addEventListener("abort", () => {
+        clearTimeout(timer);
+        reject(new CancelledError("The device sign-in was cancelled"));
+      }, { once: true });
+    });
+    const { status, body } = await post(tokenEndpoint(o.loginUrl), { grant_type: "device", client_id: o.clientId, code: o.device.deviceCode });
+    const error = body && typeof body === "object" ? (body as Record<string, unknown>).error : undefined;
+    if (error === "authorization_pending" || error === "slow_down") {
+      if (error === "slow_down") interval += 5000;
+      if (Date.now() > deadline) throw new AuthenticationError("The device sign-in was not approved in time; start it again", status, "expired_token", "not approved in time");
+      continue;
+    }
+    return sessionFromTokenResponse(status, body, o.loginUrl);
+  }
 }

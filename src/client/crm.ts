@@ -10,7 +10,7 @@ import * as feedModule from "./feed";
 import { get18CharId, requireRecordId } from "./ids";
 import * as knowledgeModule from "./knowledge";
 import { escapeSoslTerm, replaceDoubleQuotes, soqlLiteral } from "./soql-text";
-import { type ApiUsage, type CrmResponse, type HttpMethod, type Logger, type RequestInfo, type RetryOptions, Transport } from "./transport";
+import { type ApiUsage, type CrmResponse, type HttpMethod, type Logger, type PendingWrite, type RequestInfo, type RetryOptions, Transport } from "./transport";
 
 export interface CrmOptions {
   /** The spec's connection dictionary (`client_key` accepted for `client_id`), or a helper `connection` section. */
@@ -42,6 +42,23 @@ export interface CrmOptions {
   loadUserInfo?: boolean;
   /** Asked per request: include request and response bodies in the `request` event (for opt-in logging). */
   captureBodies?: () => boolean;
+  /** Called before every write is sent (not reads, not sign-in); throw to cancel it with nothing sent. */
+  beforeWrite?: (write: PendingWrite) => Promise<void> | void;
+}
+
+/** What an org is, from its Organization record. */
+export type OrgKind = "production" | "sandbox" | "scratch" | "developer" | "trial";
+
+/**
+ * The kind of an org from its Organization record: a sandbox with a trial expiry is a scratch org, a
+ * sandbox otherwise; a Developer Edition org is a developer org; another org with a trial expiry is a
+ * trial; anything else is production.
+ */
+export function orgKindOf(organization: { IsSandbox?: unknown; OrganizationType?: unknown; TrialExpirationDate?: unknown }): OrgKind {
+  const trial = typeof organization.TrialExpirationDate === "string" && organization.TrialExpirationDate !== "";
+  if (organization.IsSandbox === true) return trial ? "scratch" : "sandbox";
+  if (organization.OrganizationType === "Developer Edition") return "developer";
+  return trial ? "trial" : "production";
 }
 
 export interface HelperCallOptions {
@@ -86,6 +103,11 @@ export interface RecordAccess {
 
 export interface CrmEvents {
   tokenRefreshed: [session: AuthSession];
+  /**
+   * The session cannot be renewed or is refused even when fresh (a revoked or expired refresh token, API
+   * access blocked, an inactive user): the caller should ask for a new sign-in. Emitted once per failure.
+   */
+  sessionRejected: [error: Error];
   apiUsage: [usage: ApiUsage];
   request: [info: RequestInfo];
 }
@@ -158,6 +180,7 @@ export class Crm extends EventEmitter<CrmEvents> {
   readonly #options: CrmOptions;
   private connecting?: Promise<AuthSession>;
   private refreshing?: Promise<AuthSession>;
+  private rejected?: Error;
   private readonly transport: Transport;
   private readonly logger: Logger;
 
@@ -176,6 +199,8 @@ export class Crm extends EventEmitter<CrmEvents> {
           this.emit("apiUsage", usage);
         },
         onRequest: (info) => this.emit("request", info),
+        onSessionRejected: (error) => this.rejectSession(error),
+        beforeWrite: options.beforeWrite,
       },
       { timeoutMs: options.timeoutMs, retry: options.retry, logger: this.logger, captureBodies: options.captureBodies },
     );
@@ -246,6 +271,7 @@ export class Crm extends EventEmitter<CrmEvents> {
   /** Signs in, resolves the API version (the org's latest unless given) and loads the current user's info. */
   connect(): Promise<AuthSession> {
     this.connecting ??= (async () => {
+      this.rejected = undefined;
       try {
         this.#strategy = this.resolveStrategy();
         this.#session = await this.#strategy.authenticate(this.transport.postForm);
@@ -268,20 +294,38 @@ export class Crm extends EventEmitter<CrmEvents> {
     return this.connecting;
   }
 
+  /** Remembers that the org refused the session for good, tells listeners once, and returns the error. */
+  private rejectSession(err: Error): Error {
+    if (!this.rejected) {
+      this.rejected = err;
+      this.emit("sessionRejected", err);
+    }
+    return err;
+  }
+
   private async ensureSession(): Promise<AuthSession> {
+    // A refused session is not tried again with the same credentials: only connect() (a new sign-in) clears it.
+    if (this.rejected) throw this.rejected;
     if (this.#session) return this.#session;
     return this.connecting ?? this.connect();
   }
 
   /** One re-authentication for every call that got a 401 with the same token. */
   private refreshSession(failed: AuthSession): Promise<AuthSession> {
+    if (this.rejected) return Promise.reject(this.rejected);
     if (this.#session && this.#session.accessToken !== failed.accessToken) return Promise.resolve(this.#session);
     this.refreshing ??= (async () => {
       const strategy = this.#strategy;
       if (!strategy?.reauthenticate) {
-        throw new AuthenticationError("The session expired or was revoked, and this sign-in (a bare access token) cannot renew it: sign in again", 401, "INVALID_SESSION_ID", "Session expired or invalid");
+        throw this.rejectSession(new AuthenticationError("The session expired or was revoked, and this sign-in (a bare access token) cannot renew it: sign in again", 401, "INVALID_SESSION_ID", "Session expired or invalid"));
       }
-      const next = await strategy.reauthenticate(this.transport.postForm, failed);
+      let next: AuthSession;
+      try {
+        next = await strategy.reauthenticate(this.transport.postForm, failed);
+      } catch (err) {
+        // The token endpoint refused (not an outage): no amount of retrying will bring the session back.
+        throw err instanceof AuthenticationError && err.status < 500 ? this.rejectSession(err) : err;
+      }
       this.#session = { ...next, orgId: next.orgId || failed.orgId, userId: next.userId || failed.userId, refreshToken: next.refreshToken ?? failed.refreshToken };
       this.logger.info?.("access token renewed");
       this.emit("tokenRefreshed", { ...this.#session });
@@ -385,6 +429,14 @@ export class Crm extends EventEmitter<CrmEvents> {
 
   async getRestResources(): Promise<Record<string, string>> {
     return this.getJson(await this.apiPath("/"));
+  }
+
+  /** Beyond the spec: whether the org is production, a sandbox, a scratch, developer or trial org. */
+  async getOrgKind(): Promise<OrgKind> {
+    const result = await this.soqlQuery<Record<string, unknown>>("SELECT IsSandbox, OrganizationType, TrialExpirationDate FROM Organization", { replaceQuotes: false });
+    const organization = result.records[0];
+    if (!organization) throw new CrmError("The org returned no Organization record, so its kind is unknown");
+    return orgKindOf(organization);
   }
 
   async getOrgLimits(): Promise<Record<string, { Max: number; Remaining: number } & Record<string, unknown>>> {

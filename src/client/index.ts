@@ -1,18 +1,18 @@
 /** CRM client library: public entry (`crm-explorer/client`). */
-export { Crm, type CrmOptions, type HelperCallOptions, type QueryResult, type QueryAllResult, type QueryOptions, type RecordAccess, type UserInfo, type CrmEvents } from "./crm";
+export { Crm, orgKindOf, type OrgKind, type CrmOptions, type HelperCallOptions, type QueryResult, type QueryAllResult, type QueryOptions, type RecordAccess, type UserInfo, type CrmEvents } from "./crm";
 export * as knowledge from "./knowledge";
 export * as feed from "./feed";
 export * as api from "./api";
 export { compileConnectionInfo, defineConnectionInfo, readHelperFile, strategyFromConnection, type ConnectionInfo, type HelperConnection, type HelperContent } from "./connection-info";
 export {
   PasswordAuth, RefreshTokenAuth, ClientCredentialsAuth, JwtBearerAuth, AccessTokenAuth, createPkcePair, createOAuthState, buildAuthorizationUrl,
-  exchangeAuthorizationCode, sessionFromTokenResponse, type AuthSession, type AuthStrategy, type TokenPoster, type PkcePair,
+  exchangeAuthorizationCode, sessionFromTokenResponse, requestDeviceCode, pollDeviceToken, type DeviceCode, type AuthSession, type AuthStrategy, type TokenPoster, type PkcePair,
 } from "./auth";
 export { CrmError, MissingRequiredDataError, DataMismatchError, InvalidURLError, InvalidFieldError, APIRequestError, AuthenticationError, NetworkError, InvalidResponseError, CancelledError, type ApiErrorEntry } from "./errors";
 export { get18CharId, isRecordId, sameRecordId } from "./ids";
 export { deprecated, type DeprecationOptions } from "./deprecated";
 export { soqlLiteral, escapeSoslTerm } from "./soql-text";
 export { DEFAULT_TIMEOUT_MS, DEFAULT_KNOWLEDGE_SOBJECT, ARTICLE_SORT_FIELDS, type ArticleSortField, type SortOrder } from "./constants";
-export { createTokenPoster, type CrmResponse, type ApiUsage, type Logger, type RetryOptions, type RequestInfo, type HttpMethod } from "./transport";
+export { createTokenPoster, type PendingWrite, type CrmResponse, type ApiUsage, type Logger, type RetryOptions, type RequestInfo, type HttpMethod } from "./transport";
 export { checkOrgUrl, isLoopbackHost, richTextImageUrls } from "./urls";
 export { decodeEntities } from "./entities";

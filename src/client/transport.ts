@@ -72,12 +72,26 @@ export interface RequestInfo {
   responseBody?: string;
 }
 
+/** A write about to be sent: method, resource (no query) and the JSON body. */
+export interface PendingWrite {
+  method: HttpMethod;
+  path: string;
+  body?: unknown;
+}
+
 export interface TransportHooks {
   session(): Promise<AuthSession>;
   /** Returns a new session after `failed` was refused with 401 (single-flight is the caller's job). */
   refresh(failed: AuthSession): Promise<AuthSession>;
   onApiUsage?(usage: ApiUsage): void;
   onRequest?(info: RequestInfo): void;
+  /**
+   * Called once before each write (any method but GET and HEAD) is sent, with what it will change; throwing
+   * cancels it before anything leaves (a confirmation on production orgs).
+   */
+  beforeWrite?(write: PendingWrite): Promise<void> | void;
+  /** The org still answered 401 after the one re-authentication: the session cannot be used any more. */
+  onSessionRejected?(error: APIRequestError): void;
 }
 
 const IDEMPOTENT = new Set<HttpMethod>(["GET", "HEAD", "PUT", "DELETE"]);
@@ -205,6 +219,9 @@ export class Transport {
 
   async request<T = unknown>(o: RequestOptions): Promise<CrmResponse<T>> {
     let session = await this.hooks.session();
+    if (o.method !== "GET" && o.method !== "HEAD" && this.hooks.beforeWrite) {
+      await this.hooks.beforeWrite({ method: o.method, path: pathOnly(resolveEndpoint(session.instanceUrl, o.endpoint)), body: o.body });
+    }
     let refreshed = false;
     const idempotent = o.retryable ?? IDEMPOTENT.has(o.method);
     const timeout = o.timeoutMs === undefined ? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS : requireTimeoutMs(o.timeoutMs);
@@ -260,7 +277,10 @@ export class Transport {
         const message = o.showFullError === false
           ? `${o.method} ${path} failed with status ${res.status} (${first.errorCode})`
           : `${o.method} ${path} failed with status ${res.status}: ${serverWords}`;
-        throw new APIRequestError({ status: res.status, errorCode: errors.length > 1 ? "MULTIPLE_API_ERRORS" : first.errorCode, message, fields: first.fields, method: o.method, path, errors });
+        const error = new APIRequestError({ status: res.status, errorCode: errors.length > 1 ? "MULTIPLE_API_ERRORS" : first.errorCode, message, fields: first.fields, method: o.method, path, errors });
+        // A 401 after a fresh token: revoked, blocked API access, inactive user. No further attempt.
+        if (res.status === 401) this.hooks.onSessionRejected?.(error);
+        throw error;
       }
       let data: T | undefined;
       if (body.length && contentType.includes("json")) {

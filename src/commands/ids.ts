@@ -7,6 +7,8 @@ export const COMMAND_IDS = [
   "crm.org.setActive",
   "crm.org.switch",
   "crm.org.rename",
+  "crm.org.writeGuard",
+  "crm.org.refreshAll",
   "crm.org.remove",
   "crm.org.openInBrowser",
   "crm.org.showInfo",

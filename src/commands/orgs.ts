@@ -1,11 +1,12 @@
 /** Org commands: add (every sign-in method), sign in again, sign out, set active, switch, rename, remove, open. */
 import * as vscode from "vscode";
 import { addOrgSteps, loginUrlOf, newOrgFromAnswers, runFlow, type AnswerKey, type Answers } from "../connections/addOrgFlow";
-import { browserSignIn } from "../connections/browserSignIn";
+import { browserSignIn, deviceSignIn } from "../connections/browserSignIn";
 import { DEMO_ORG } from "../connections/demo";
 import { NotSignedInError, type NewOrg, type OrgManager } from "../connections/orgManager";
 import { METHOD_LABELS, type OrgRecord } from "../connections/orgRegistry";
 import { quickInputFlow } from "../connections/quickInputFlow";
+import { guardsWrites } from "../connections/writeGuard";
 import { displayCliOrg, listCliOrgs } from "../connections/sfCli";
 import { describeError, UserCancelled } from "../platform/errorMessages";
 import type { Log } from "../platform/log";
@@ -47,10 +48,32 @@ async function orgFromAnswers(answers: Answers, log: Log): Promise<NewOrg> {
       (_progress, token) => {
         const controller = new AbortController();
         token.onCancellationRequested(() => controller.abort());
-        return browserSignIn({ loginUrl, clientId: answers.clientId!.trim(), signal: controller.signal, openExternal: (url) => Promise.resolve(vscode.env.openExternal(vscode.Uri.parse(url, true))) });
+        return browserSignIn({ loginUrl, clientId: answers.clientId!.trim(), callbackPort: settings.callbackPort, signal: controller.signal, openExternal: (url) => Promise.resolve(vscode.env.openExternal(vscode.Uri.parse(url, true))) });
       },
     );
     return { method: "browser", alias: answers.alias?.trim() || undefined, loginUrl, connection };
+  }
+  if (answers.method === "device") {
+    const loginUrl = loginUrlOf(answers, settings);
+    const connection = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: "Sign-in with a code", cancellable: true },
+      (progress, token) => {
+        const controller = new AbortController();
+        token.onCancellationRequested(() => controller.abort());
+        return deviceSignIn({
+          loginUrl, clientId: answers.clientId!.trim(), signal: controller.signal,
+          show: ({ userCode, verificationUri }) => {
+            progress.report({ message: `enter ${userCode} at ${verificationUri} in any browser; waiting…` });
+            void vscode.window.showInformationMessage(`To sign in, open ${verificationUri} in any browser and enter the code ${userCode}.`, "Copy Code and Open").then(async (choice) => {
+              if (!choice) return;
+              await vscode.env.clipboard.writeText(userCode);
+              await vscode.env.openExternal(vscode.Uri.parse(verificationUri, true));
+            });
+          },
+        });
+      },
+    );
+    return { method: "device", alias: answers.alias?.trim() || undefined, loginUrl, connection };
   }
   if (answers.method === "sfCli") {
     const details = await displayCliOrg(answers.cliOrg!);
@@ -161,6 +184,35 @@ export function orgCommands(deps: OrgCommandDeps): Record<Extract<CommandId, `cr
       );
       if (choice !== "Remove") throw new UserCancelled();
       await manager.remove(org.key);
+    },
+
+    "crm.org.writeGuard": async (arg) => {
+      const org = await resolveOrg(manager, arg, "Production write confirmations for which org?");
+      const on = guardsWrites(org);
+      const picked = await vscode.window.showQuickPick([
+        { label: "Ask before every write", description: on ? "current" : "", on: true },
+        { label: "Do not ask", description: on ? "" : "current", detail: org.kind === "production" || org.kind === undefined ? "Saves, publishes, posts and other writes go to this org without a question." : undefined, on: false },
+      ], { title: `Production write confirmations for ${org.alias} (${org.kind ?? "kind unknown"})` });
+      if (!picked) throw new UserCancelled();
+      await manager.setWriteGuard(org.key, picked.on);
+      void vscode.window.showInformationMessage(picked.on ? `Writes to ${org.alias} ask first${org.kind && org.kind !== "production" ? ` once it is a production org (it is a ${org.kind} org)` : ""}.` : `Writes to ${org.alias} no longer ask first.`);
+    },
+
+    "crm.org.refreshAll": async () => {
+      const orgs = manager.registry.list().filter((o) => o.signedIn);
+      if (!orgs.length) return void vscode.window.showInformationMessage("No org is signed in.");
+      const outcomes = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Checking ${orgs.length} org(s)` }, async (progress) =>
+        Promise.all(orgs.map(async (o) => {
+          const outcome = await manager.check(o.key);
+          progress.report({ increment: 100 / orgs.length, message: o.alias });
+          return { org: o, outcome };
+        })));
+      const failed = outcomes.filter((r) => !r.outcome.ok);
+      const summary = `${outcomes.length - failed.length} of ${outcomes.length} org(s) answered.${failed.length ? ` ${failed.map((f) => `${f.org.alias}: ${f.outcome.reason}`).join("; ")}` : ""}`;
+      if (!failed.length) return void vscode.window.showInformationMessage(summary);
+      const signedOut = failed.filter((f) => !manager.registry.get(f.org.key)?.signedIn);
+      const choice = await vscode.window.showWarningMessage(summary, ...(signedOut.length ? ["Sign In Again"] : []));
+      if (choice) await vscode.commands.executeCommand("crm.org.signInAgain", signedOut[0]!.org.key);
     },
 
     "crm.org.openInBrowser": async (arg) => {

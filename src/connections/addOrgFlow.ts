@@ -75,7 +75,8 @@ export function addOrgSteps(settings: FlowSettings, cliOrgs: () => Promise<PickI
     {
       key: "method", kind: "pick", title: "How do you sign in to this org?",
       items: () => [
-        { value: "browser", label: METHOD_LABELS.browser, detail: "Opens the org's login page in your browser (OAuth with PKCE); recommended" },
+        { value: "browser", label: METHOD_LABELS.browser, detail: "Opens the org's login page in your browser (OAuth with PKCE); recommended on your own machine" },
+        { value: "device", label: METHOD_LABELS.device, detail: "You enter a code at the org's page in any browser; for remote windows (SSH, WSL, Codespaces, code-server)" },
         { value: "password", label: METHOD_LABELS.password, detail: "Username, password and security token, with a connected app's consumer key and secret" },
         { value: "clientCredentials", label: METHOD_LABELS.clientCredentials, detail: "A connected app's consumer key and secret; runs as its integration user" },
         { value: "jwt", label: METHOD_LABELS.jwt, detail: "Username, consumer key and the private key of the connected app's certificate" },
@@ -85,7 +86,7 @@ export function addOrgSteps(settings: FlowSettings, cliOrgs: () => Promise<PickI
       ],
     },
     {
-      key: "loginKind", kind: "pick", title: "Where do you log in?", when: is("browser", "password", "jwt"),
+      key: "loginKind", kind: "pick", title: "Where do you log in?", when: is("browser", "device", "password", "jwt"),
       items: () => [
         { value: "production", label: "Production or Developer Edition", description: settings.productionUrl },
         { value: "sandbox", label: "Sandbox", description: settings.sandboxUrl },
@@ -99,7 +100,7 @@ export function addOrgSteps(settings: FlowSettings, cliOrgs: () => Promise<PickI
     { key: "username", kind: "input", title: "Username", placeholder: "ada@acme.com", when: is("password", "jwt"), validate: required("username") },
     { key: "password", kind: "input", title: "Password", password: true, when: is("password"), validate: required("password") },
     { key: "securityToken", kind: "input", title: "Security token", prompt: "Leave empty when your IP range is trusted", password: true, optional: true, when: is("password") },
-    { key: "clientId", kind: "input", title: "Consumer key", prompt: "The connected app's consumer key (default from the crm.oauth.clientId setting)", when: is("browser", "password", "clientCredentials", "jwt"), validate: required("consumer key") },
+    { key: "clientId", kind: "input", title: "Consumer key", prompt: "The connected app's consumer key (default from the crm.oauth.clientId setting)", when: is("browser", "device", "password", "clientCredentials", "jwt"), validate: required("consumer key") },
     { key: "clientSecret", kind: "input", title: "Consumer secret", password: true, when: is("password", "clientCredentials"), validate: required("consumer secret") },
     { key: "privateKeyFile", kind: "file", title: "Private key file (PEM)", when: is("jwt"), fileFilters: { "PEM private key": ["pem", "key"] } },
     { key: "instanceUrl", kind: "input", title: "Instance URL", placeholder: "https://acme.my.salesforce.com", when: is("accessToken"), validate: (v) => urlProblem(v.trim()) },

@@ -1,11 +1,12 @@
 /**
- * The redirect end of the browser sign-in: a one-shot HTTP server on 127.0.0.1 with a random port that
- * waits for `/OauthRedirect?code=…&state=…`, checks the state, and thanks the browser. Its root `/`
- * redirects to the org's authorize page, so the browser can be sent to the bare loopback address: hosts
- * such as code-server rewrite localhost URLs given to openExternal and keep only the host and port.
+ * The redirect end of the browser sign-in: a one-shot HTTP server on a fixed loopback port (orgs match
+ * callback URLs exactly, so the app lists `http://localhost:<port>/OauthRedirect`; 1717 by default, as the
+ * Salesforce CLI uses) that waits for `/OauthRedirect?code=…&state=…`, checks the state, and thanks the
+ * browser. Its root `/` redirects to the org's authorize page, so the browser can be sent to the bare
+ * loopback address: hosts such as code-server rewrite localhost URLs given to openExternal and keep only
+ * the host and port.
  */
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer, type Server } from "node:http";
 import { CancelledError, CrmError } from "../client/errors";
 
 export interface PendingRedirect {
@@ -21,11 +22,36 @@ export interface PendingRedirect {
 const page = (title: string, text: string) =>
   `<!doctype html><meta charset="utf-8"><title>${title}</title><body style="font-family:sans-serif;margin:3em"><h1>${title}</h1><p>${text}</p></body>`;
 
-export async function listenForRedirect(options: { state: string; signal?: AbortSignal; timeoutMs?: number }): Promise<PendingRedirect> {
+/** The callback port of the browser sign-in unless the crm.signIn.callbackPort setting says otherwise. */
+export const DEFAULT_CALLBACK_PORT = 1717;
+
+/** The callback URL an org's app must list for browser sign-in on this port. */
+export const callbackUrl = (port: number) => `http://localhost:${port}/OauthRedirect`;
+
+/** Listens on the port on 127.0.0.1, and on [::1] where it can ("localhost" may mean either in the browser). */
+async function listenOnLoopback(handler: Parameters<typeof createServer>[1], port: number): Promise<Server[]> {
+  const listen = (host: string) => new Promise<Server>((resolve, reject) => {
+    const server = createServer(handler);
+    server.once("error", reject);
+    server.listen(port, host, () => resolve(server));
+  });
+  let v4: Server;
+  try {
+    v4 = await listen("127.0.0.1");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EADDRINUSE") throw err;
+    throw new CrmError(`Port ${port} for the browser sign-in's callback is in use (another sign-in, or the Salesforce CLI's, may be waiting). Finish or close it and try again, or set crm.signIn.callbackPort to a free port and add http://localhost:<that port>/OauthRedirect to the app's callback URLs.`);
+  }
+  const v6 = await listen("::1").catch(() => undefined);
+  return v6 ? [v4, v6] : [v4];
+}
+
+export async function listenForRedirect(options: { state: string; port?: number; signal?: AbortSignal; timeoutMs?: number }): Promise<PendingRedirect> {
   let settle: { resolve: (code: string) => void; reject: (err: Error) => void } | undefined;
   const code = new Promise<string>((resolve, reject) => (settle = { resolve, reject }));
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+  const port = options.port ?? DEFAULT_CALLBACK_PORT;
+  const handler: Parameters<typeof createServer>[1] = (req, res) => {
+    const url = new URL(req.url ?? "/", "http://localhost");
     if (url.pathname === "/" && pending.authorizeUrl) {
       res.writeHead(302, { location: pending.authorizeUrl }).end();
       return;
@@ -47,22 +73,20 @@ export async function listenForRedirect(options: { state: string; signal?: Abort
       settle!.resolve(url.searchParams.get("code") ?? "");
     }
     close();
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve());
-  });
+  };
+  const servers = await listenOnLoopback(handler, port);
   const timer = setTimeout(() => settle!.reject(new CrmError("The browser sign-in was not completed within 5 minutes; start it again")), options.timeoutMs ?? 300_000);
   const onAbort = () => settle!.reject(new CancelledError("The browser sign-in was cancelled"));
   options.signal?.addEventListener("abort", onAbort, { once: true });
   function close() {
     clearTimeout(timer);
     options.signal?.removeEventListener("abort", onAbort);
-    server.close();
-    server.closeAllConnections?.();
+    for (const server of servers) {
+      server.close();
+      server.closeAllConnections?.();
+    }
   }
   code.catch(() => undefined).finally(close);
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const pending: PendingRedirect = { redirectUri: `${origin}/OauthRedirect`, startUri: `${origin}/`, code, close };
+  const pending: PendingRedirect = { redirectUri: callbackUrl(port), startUri: `http://localhost:${port}/`, code, close };
   return pending;
 }

@@ -1,10 +1,11 @@
 /** Every org's session, created on first use; adding (with verification), signing out and removing orgs. */
-import type { ApiUsage, AuthSession, HelperConnection } from "../client";
-import { APIRequestError, CrmError } from "../client/errors";
+import type { ApiUsage, AuthSession, HelperConnection, OrgKind, PendingWrite } from "../client";
+import { APIRequestError, AuthenticationError, CancelledError, CrmError } from "../client/errors";
 import { Emitter, type Disposable } from "../shared/events";
 import { OrgRegistry, type OrgRecord, type SignInMethod } from "./orgRegistry";
 import type { ClientSettings, OrgSession, OrgWrite, SessionDeps } from "./orgSession";
 import { secretsOf } from "./secrets";
+import { describeWrite, guardsWrites } from "./writeGuard";
 
 /** The client (axios, js-yaml) loads on first use, not at activation. */
 const sessionModule = () => import("./orgSession");
@@ -31,6 +32,8 @@ export interface VerifiedOrg {
   instanceUrl: string;
   apiVersion: string;
   apiUsage?: ApiUsage;
+  /** Undefined when the Organization record could not be read (then writes are guarded as for production). */
+  kind?: OrgKind;
 }
 
 /** Signs in with a connection and reads who and where: an org is saved only after this succeeds. */
@@ -44,7 +47,9 @@ export async function verifyConnection(connection: HelperConnection, settings: C
     await crm.getOrgLimits().catch((err: unknown) => {
       if (!(err instanceof APIRequestError) || err.status !== 403) throw err;
     });
+    const kind = await crm.getOrgKind().catch(() => undefined);
     return {
+      kind,
       username: String(info.preferred_username ?? connection.username ?? ""),
       orgId: session.orgId || String(info.organization_id ?? ""),
       userId: session.userId || String(info.user_id ?? ""),
@@ -56,6 +61,17 @@ export async function verifyConnection(connection: HelperConnection, settings: C
     crm.close();
   }
 }
+
+export interface ManagerDeps {
+  /**
+   * Asks the person to confirm a write to a guarded (production) org, naming the org and the change;
+   * resolves true to send it. Without it, such writes are refused.
+   */
+  confirmWrite?(org: OrgRecord, change: string): Promise<boolean>;
+}
+
+/** "Last used" is written at most this often per org (it is a hint, not a log). */
+const LAST_USED_EVERY_MS = 10 * 60_000;
 
 export class OrgManager implements Disposable {
   private readonly sessions = new Map<string, OrgSession>();
@@ -69,7 +85,11 @@ export class OrgManager implements Disposable {
   /** Latest Sforce-Limit-Info reading per org, from its session or from its sign-in check. */
   private readonly usage = new Map<string, ApiUsage>();
 
-  constructor(readonly registry: OrgRegistry, private readonly deps: Omit<SessionDeps, "onTokenRefreshed">) {}
+  private readonly sessionLost = new Emitter<{ org: OrgRecord; reason: string }>();
+  /** An org was signed out because it refused its session for good: the person is asked to sign in again. */
+  readonly onDidLoseSession = this.sessionLost.event;
+
+  constructor(readonly registry: OrgRegistry, private readonly deps: Omit<SessionDeps, "onTokenRefreshed" | "onSessionRejected" | "beforeWrite" | "onUsed"> & ManagerDeps) {}
 
   /** The org's session, signing in on first use (no network until a feature asks). */
   session(key: string): Promise<OrgSession> {
@@ -83,7 +103,13 @@ export class OrgManager implements Disposable {
         const connection = await this.registry.readConnection(key);
         if (!connection || !record.signedIn) throw new NotSignedInError(record);
         const { OrgSession } = await sessionModule();
-        const session = new OrgSession(record, connection, { ...this.deps, onTokenRefreshed: (k, s) => void this.storeRefreshedToken(k, s) });
+        const session = new OrgSession(record, connection, {
+          ...this.deps,
+          onTokenRefreshed: (k, s) => void this.storeRefreshedToken(k, s),
+          onSessionRejected: (k, err) => void this.loseSession(k, err),
+          beforeWrite: (k, write) => this.guardWrite(k, write),
+          onUsed: (k) => void this.noteUsed(k),
+        });
         session.onDidChangeApiUsage((u) => this.noteUsage(key, u));
         session.onDidWrite((write) => this.writes.fire({ ...write, orgKey: key }));
         this.sessions.set(key, session);
@@ -92,6 +118,16 @@ export class OrgManager implements Disposable {
       this.opening.set(key, pending);
     }
     return pending;
+  }
+
+  /**
+   * The session of the org a document names by alias: documents and panels are pinned to their org, so
+   * this never falls back to the active org (a renamed or removed org is an error, not a redirect).
+   */
+  sessionByAlias(alias: string): Promise<OrgSession> {
+    const org = this.registry.list().find((o) => o.alias === alias);
+    if (!org) return Promise.reject(new CrmError(`No org is called '${alias}' any more (renamed or removed). Reopen the document from the CRM view.`));
+    return this.session(org.key);
   }
 
   apiUsage(key: string): ApiUsage | undefined {
@@ -121,7 +157,7 @@ export class OrgManager implements Disposable {
     const verified = await verifyConnection(org.connection, this.deps.settings());
     const alias = org.alias?.trim() || verified.username || new URL(verified.instanceUrl).hostname.split(".")[0]!;
     const record = await this.registry.add(
-      { alias, method: org.method, username: verified.username, loginUrl: org.loginUrl ?? org.connection.endpoint_url, instanceUrl: verified.instanceUrl, orgId: verified.orgId, userId: verified.userId, clientId: org.connection.client_id, apiVersion: verified.apiVersion },
+      { alias, method: org.method, username: verified.username, loginUrl: org.loginUrl ?? org.connection.endpoint_url, instanceUrl: verified.instanceUrl, orgId: verified.orgId, userId: verified.userId, clientId: org.connection.client_id, apiVersion: verified.apiVersion, kind: verified.kind, lastUsedAt: new Date().toISOString() },
       org.connection,
     );
     this.noteUsage(record.key, verified.apiUsage);
@@ -135,7 +171,7 @@ export class OrgManager implements Disposable {
     this.closeSession(key);
     await this.registry.writeConnection(key, connection);
     this.noteUsage(key, verified.apiUsage);
-    return this.registry.update(key, { username: verified.username, instanceUrl: verified.instanceUrl, orgId: verified.orgId, userId: verified.userId, apiVersion: verified.apiVersion, signedIn: true });
+    return this.registry.update(key, { username: verified.username, instanceUrl: verified.instanceUrl, orgId: verified.orgId, userId: verified.userId, apiVersion: verified.apiVersion, kind: verified.kind, lastUsedAt: new Date().toISOString(), signedIn: true });
   }
 
   /** Revokes the token at the org (best effort: the org may be unreachable) and deletes the secrets. */
@@ -160,6 +196,62 @@ export class OrgManager implements Disposable {
     await this.deps.describeStore?.clear(key);
   }
 
+  /** The production guard: a write to a guarded org goes out only once the person confirms it. */
+  private async guardWrite(key: string, write: PendingWrite): Promise<void> {
+    let org = this.registry.get(key);
+    if (!org) throw new CrmError("That org was removed");
+    if (org.kind === undefined) org = await this.learnKind(key);
+    if (!guardsWrites(org)) return;
+    const confirmed = (await this.deps.confirmWrite?.(org, describeWrite(write))) ?? false;
+    if (!confirmed) throw new CancelledError(`Nothing was sent to ${org.alias}: the change was not confirmed`);
+  }
+
+  /** Reads the kind of an org added before kinds were kept (once); a failure leaves it unknown, so guarded. */
+  private async learnKind(key: string): Promise<OrgRecord> {
+    const session = this.sessions.get(key);
+    const kind = await session?.crm.getOrgKind().catch(() => undefined);
+    return kind ? this.registry.update(key, { kind }) : this.registry.get(key)!;
+  }
+
+  private async noteUsed(key: string): Promise<void> {
+    const org = this.registry.get(key);
+    if (!org || (org.lastUsedAt && Date.now() - Date.parse(org.lastUsedAt) < LAST_USED_EVERY_MS)) return;
+    await this.registry.update(key, { lastUsedAt: new Date().toISOString() });
+  }
+
+  /**
+   * Signs in to an org afresh and makes one API call: proves its stored credentials still work (an idle
+   * refresh token may have expired). A refused session signs the org out, as in use.
+   */
+  async check(key: string): Promise<{ ok: boolean; reason?: string }> {
+    try {
+      const session = await this.session(key);
+      await session.crm.connect();
+      await session.crm.getOrgLimits().catch((err: unknown) => {
+        if (!(err instanceof APIRequestError) || err.status !== 403) throw err;
+      });
+      await this.registry.update(key, { lastUsedAt: new Date().toISOString() });
+      return { ok: true };
+    } catch (err) {
+      return { ok: false, reason: err instanceof AuthenticationError ? `${err.errorDescription} (${err.error})` : (err as Error).message };
+    }
+  }
+
+  /** Turns the production write confirmation on or off for one org. */
+  async setWriteGuard(key: string, on: boolean): Promise<void> {
+    await this.registry.update(key, { writeGuard: on });
+  }
+
+  /** One refused renewal is final: the org is signed out (its dead tokens deleted) and shown so, not retried. */
+  private async loseSession(key: string, err: Error): Promise<void> {
+    const org = this.registry.get(key);
+    if (!org?.signedIn) return;
+    this.closeSession(key);
+    await this.registry.signOut(key);
+    const reason = err instanceof AuthenticationError ? `${err.errorDescription} (${err.error})` : err.message;
+    this.sessionLost.fire({ org, reason });
+  }
+
   private closeSession(key: string): void {
     this.sessions.get(key)?.dispose();
     this.sessions.delete(key);
@@ -182,5 +274,6 @@ export class OrgManager implements Disposable {
     for (const key of [...this.sessions.keys()]) this.closeSession(key);
     this.usageChanged.dispose();
     this.writes.dispose();
+    this.sessionLost.dispose();
   }
 }

@@ -4,7 +4,7 @@
  * (VS Code's SecretStorage), keyed per org. Nothing here touches settings.
  */
 import { randomUUID } from "node:crypto";
-import type { HelperConnection } from "../client";
+import type { HelperConnection, OrgKind } from "../client";
 import { Emitter } from "../shared/events";
 
 /** VS Code's Memento, as far as the registry needs it. */
@@ -20,10 +20,10 @@ export interface SecretStore {
   delete(key: string): Thenable<void>;
 }
 
-export type SignInMethod = "browser" | "password" | "clientCredentials" | "jwt" | "accessToken" | "helper" | "sfCli";
+export type SignInMethod = "browser" | "device" | "password" | "clientCredentials" | "jwt" | "accessToken" | "helper" | "sfCli";
 
 export const METHOD_LABELS: Record<SignInMethod, string> = {
-  browser: "Browser sign-in", password: "Username and password", clientCredentials: "Client credentials", jwt: "JWT bearer",
+  browser: "Browser sign-in", device: "Sign-in with a code", password: "Username and password", clientCredentials: "Client credentials", jwt: "JWT bearer",
   accessToken: "Access token", helper: "Helper file", sfCli: "Salesforce CLI",
 };
 
@@ -41,6 +41,12 @@ export interface OrgRecord {
   apiVersion?: string;
   addedAt: string;
   signedIn: boolean;
+  /** Production, sandbox, scratch, developer or trial: read from the org at sign-in. */
+  kind?: OrgKind;
+  /** False when the person turned the production write confirmation off for this org. */
+  writeGuard?: boolean;
+  /** When the org last answered a request (ISO time; written at most every few minutes). */
+  lastUsedAt?: string;
 }
 
 const ORGS_KEY = "crm.orgs";

@@ -1,5 +1,5 @@
 /** One signed-in org: its client, its caches, and the events the views listen to. */
-import { Crm, type ApiUsage, type AuthSession, type HelperConnection, type Logger, type RequestInfo } from "../client";
+import { Crm, type ApiUsage, type AuthSession, type HelperConnection, type Logger, type PendingWrite, type RequestInfo } from "../client";
 import { Emitter, type Disposable } from "../shared/events";
 import type { OrgRecord } from "./orgRegistry";
 import type { DescribeStore, StoredDescribe } from "./describeStore";
@@ -18,6 +18,12 @@ export interface SessionDeps {
   log: { info(line: string): void; debug(line: string): void; warn(line: string): void };
   remember(...secrets: (string | undefined)[]): void;
   onTokenRefreshed(key: string, session: AuthSession): void;
+  /** The org refused the session for good (see the client's `sessionRejected`). */
+  onSessionRejected(key: string, error: Error): void;
+  /** Before each write: the production guard (throws to cancel, with nothing sent). */
+  beforeWrite(key: string, write: PendingWrite): Promise<void>;
+  /** The org answered a request (for "last used"). */
+  onUsed?(key: string): void;
   /** Describes kept across windows (none: in memory only). */
   describeStore?: DescribeStore;
 }
@@ -27,13 +33,14 @@ export function requestLine(alias: string, info: RequestInfo): string {
   return `[${alias}] ${info.method} ${info.path} → ${info.status} (${info.durationMs.toFixed(0)} ms)${retry}`;
 }
 
-export function buildClient(connection: HelperConnection, settings: ClientSettings, extra: { logger?: Logger; version?: string; captureBodies?: () => boolean } = {}): Crm {
+export function buildClient(connection: HelperConnection, settings: ClientSettings, extra: { logger?: Logger; version?: string; captureBodies?: () => boolean; beforeWrite?: (write: PendingWrite) => Promise<void> } = {}): Crm {
   return new Crm({
     connectionInfo: connection,
     version: settings.apiVersion || extra.version || undefined,
     timeoutMs: settings.timeoutMs,
     logger: extra.logger,
     captureBodies: extra.captureBodies,
+    beforeWrite: extra.beforeWrite,
   });
 }
 
@@ -62,17 +69,20 @@ export class OrgSession implements Disposable {
       version: record.apiVersion,
       logger: { warn: (m) => deps.log.warn(`[${record.alias}] ${m}`), info: (m) => deps.log.debug(`[${record.alias}] ${m}`) },
       captureBodies: () => deps.settings().logRequestBodies,
+      beforeWrite: (write) => deps.beforeWrite(record.key, write),
     });
     this.crm.on("request", (info) => {
       deps.log.info(requestLine(this.record.alias, info));
       if (info.requestBody) deps.log.debug(`[${this.record.alias}] request body: ${info.requestBody}`);
       if (info.responseBody) deps.log.debug(`[${this.record.alias}] response body: ${info.responseBody}`);
+      if (info.status < 400) deps.onUsed?.(record.key);
       if (!READS.has(info.method) && info.status < 400 && !info.path.startsWith("/services/oauth2/")) this.written.fire({ method: info.method, path: info.path });
     });
     this.crm.on("apiUsage", (usage) => {
       this.usage = usage;
       this.usageChanged.fire(usage);
     });
+    this.crm.on("sessionRejected", (error) => deps.onSessionRejected(record.key, error));
     this.crm.on("tokenRefreshed", (session) => {
       deps.remember(session.accessToken, session.refreshToken);
       deps.onTokenRefreshed(record.key, session);

@@ -17,16 +17,25 @@ export interface CliOrgDetails {
   apiVersion?: string;
 }
 
+/** Why the CLI refused, as it said it (no token ever appears in these answers). */
+class CliRefusal extends CrmError {
+  constructor(message: string, readonly notACommand: boolean) {
+    super(message);
+  }
+}
+
 function run(args: string[], command = "sf"): Promise<unknown> {
   return new Promise((resolve, reject) => {
-    execFile(command, args, { timeout: 60_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, SF_DISABLE_TELEMETRY: "true", SF_AUTOUPDATE_DISABLE: "true" } }, (err, stdout) => {
+    execFile(command, args, { timeout: 60_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, SF_DISABLE_TELEMETRY: "true", SF_AUTOUPDATE_DISABLE: "true" } }, (err, stdout, stderr) => {
       if (err && (err as NodeJS.ErrnoException).code === "ENOENT") return reject(new CrmError("The Salesforce CLI (sf) is not on PATH; install it or pick another sign-in method"));
+      const what = `sf ${args.filter((a) => !a.startsWith("-")).slice(0, 3).join(" ")}`;
+      const notACommand = /not a sf command|command not found|CommandNotFound/i.test(`${stdout}\n${stderr}`);
       try {
-        const parsed = JSON.parse(stdout) as { status?: number; result?: unknown; message?: string };
-        if (parsed.status !== 0) return reject(new CrmError(`sf ${args.slice(0, 2).join(" ")} failed: ${parsed.message ?? "no message"}`));
+        const parsed = JSON.parse(stdout) as { status?: number; result?: unknown; message?: string; name?: string };
+        if (parsed.status !== 0) return reject(new CliRefusal(`${what} failed: ${parsed.message ?? "no message"}`, notACommand || parsed.name === "CommandNotFoundError"));
         resolve(parsed.result);
       } catch {
-        reject(new CrmError(`sf ${args.slice(0, 2).join(" ")} did not answer with JSON${err ? `: ${err.message}` : ""}`));
+        reject(new CliRefusal(`${what} did not answer with JSON${err ? ` (exit code ${String((err as { code?: unknown }).code ?? "?")})` : ""}`, notACommand));
       }
     });
   });
@@ -47,8 +56,32 @@ export async function listCliOrgs(command?: string): Promise<CliOrg[]> {
   return orgs;
 }
 
+/** An access token as orgs issue them (`00D…!…`); a redacted placeholder ("[REDACTED] Use …") is not one. */
+export function isUsableAccessToken(value: unknown): value is string {
+  return typeof value === "string" && /^[A-Za-z0-9]{15}![A-Za-z0-9._-]{20,}$/.test(value);
+}
+
+/**
+ * The org's details and a current access token. Since CLI 2.136.8 `sf org display` redacts the token and
+ * `sf org auth show-access-token --json` gives it (refreshing it first); an older CLI has no such command
+ * but still shows the token in `sf org display`. A redacted value is never taken as a token.
+ */
 export async function displayCliOrg(username: string, command?: string): Promise<CliOrgDetails> {
-  const result = (await run(["org", "display", "--target-org", username, "--json"], command)) as Partial<CliOrgDetails> & { id?: string };
-  if (!result?.accessToken || !result.instanceUrl) throw new CrmError(`sf org display gave no access token for ${username}; run 'sf org login web' for it first`);
-  return { username: result.username ?? username, accessToken: result.accessToken, instanceUrl: result.instanceUrl, orgId: result.id, apiVersion: result.apiVersion };
+  const result = (await run(["org", "display", "--target-org", username, "--json"], command)) as { username?: string; accessToken?: string; instanceUrl?: string; id?: string; apiVersion?: string };
+  if (!result?.instanceUrl) throw new CrmError(`sf org display gave no instance URL for ${username}; run 'sf org login web --alias <name>' for it first`);
+  let accessToken: string | undefined;
+  try {
+    const shown = (await run(["org", "auth", "show-access-token", "--target-org", username, "--json"], command)) as { accessToken?: unknown };
+    if (isUsableAccessToken(shown?.accessToken)) accessToken = shown.accessToken;
+  } catch (err) {
+    if (!(err instanceof CliRefusal)) throw err;
+    if (!err.notACommand && !isUsableAccessToken(result.accessToken)) {
+      throw new CrmError(`The Salesforce CLI would not give the access token of ${username} (${err.message}). Run 'sf org login web --target-org ${username}' and try again.`);
+    }
+  }
+  accessToken ??= isUsableAccessToken(result.accessToken) ? result.accessToken : undefined;
+  if (!accessToken) {
+    throw new CrmError(`This Salesforce CLI hides access tokens in 'sf org display' but has no 'sf org auth show-access-token': update it ('sf update', or 'npm install --global @salesforce/cli'), then import ${username} again.`);
+  }
+  return { username: result.username ?? username, accessToken, instanceUrl: result.instanceUrl, orgId: result.id, apiVersion: result.apiVersion };
 }

@@ -21,7 +21,7 @@ export class OrgStatusBar implements vscode.Disposable {
       this.item.hide();
       return;
     }
-    const view = statusText(record.alias, this.manager.apiUsage(record.key), record.signedIn);
+    const view = statusText(record.alias, this.manager.apiUsage(record.key), record.signedIn, record.kind);
     this.item.text = view.text;
     // Plain text first (an alias may contain Markdown), then links trusted for these two commands only.
     const tooltip = new vscode.MarkdownString(undefined, true);

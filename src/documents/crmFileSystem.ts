@@ -1,7 +1,8 @@
 /**
  * The `crm:` file system in VS Code: the model's documents as editors. A failed save throws, so VS Code
  * keeps the document dirty and says why; refused fields are marked on their lines; a concurrent change
- * asks Compare / Overwrite and never overwrites silently.
+ * asks Compare / Overwrite and never overwrites silently. VS Code's own "Failed to save" message that follows
+ * a refused save offers Discard; an edit discarded that way is offered back, so it cannot be lost.
  */
 import * as vscode from "vscode";
 import type { OrgManager } from "../connections/orgManager";
@@ -29,6 +30,9 @@ export class CrmFileSystem implements vscode.FileSystemProvider, vscode.TextDocu
   private readonly theirs = new Map<string, string>();
 
   private readonly closing: vscode.Disposable;
+  /** The text of each document whose save was refused, until a save succeeds: what Discard must not lose. */
+  private readonly refused = new Map<string, string>();
+  private readonly discarding: vscode.Disposable;
 
   constructor(readonly files: CrmFiles, private readonly manager: OrgManager) {
     // A record's remembered baseline goes when the last of its documents closes without unsaved edits
@@ -39,6 +43,24 @@ export class CrmFileSystem implements vscode.FileSystemProvider, vscode.TextDocu
       const stillOpen = vscode.workspace.textDocuments.some((d) => d !== closed && d.uri.scheme === CRM_SCHEME && files.recordOf(d.uri.path) === record);
       if (!stillOpen) void files.forget(closed.uri.path);
     });
+    // A refused edit that turns into the org's text without being saved was discarded (the toast's Discard, Revert File).
+    this.discarding = vscode.workspace.onDidChangeTextDocument(({ document }) => {
+      const kept = this.refused.get(document.uri.toString());
+      if (kept === undefined || document.isDirty || document.getText() === kept) return;
+      this.refused.delete(document.uri.toString());
+      void this.offerRestore(document.uri, kept);
+    });
+  }
+
+  private async offerRestore(uri: vscode.Uri, text: string): Promise<void> {
+    const name = uri.path.split("/").pop() ?? uri.path;
+    const choice = await vscode.window.showWarningMessage(`Your edit of '${name}' was not saved to the org and has been discarded. Restore it?`, "Restore Edit");
+    if (choice !== "Restore Edit") return;
+    const document = await vscode.workspace.openTextDocument(uri);
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(uri, new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)), text);
+    await vscode.workspace.applyEdit(edit);
+    await vscode.window.showTextDocument(document);
   }
 
   /** The key of the org a `crm:` URI names by its alias. */
@@ -75,14 +97,20 @@ export class CrmFileSystem implements vscode.FileSystemProvider, vscode.TextDocu
     if (!orgKey || !p || !("sobject" in p)) throw vscode.FileSystemError.FileNotFound(uri);
     let result: { createdId?: string };
     try {
-      result = await this.files.writeFile(uri.path, content);
-    } catch (err) {
-      if (err instanceof ConflictError) result = await this.resolveConflict(uri, content, err);
-      else {
-        if (err instanceof DocumentError) this.markFields(uri, content, err);
-        throw vscode.FileSystemError.Unavailable(err instanceof Error ? err.message : String(err));
+      try {
+        result = await this.files.writeFile(uri.path, content);
+      } catch (err) {
+        if (err instanceof ConflictError) result = await this.resolveConflict(uri, content, err);
+        else {
+          if (err instanceof DocumentError) this.markFields(uri, content, err);
+          throw vscode.FileSystemError.Unavailable(err instanceof Error ? err.message : String(err));
+        }
       }
+    } catch (err) {
+      this.refused.set(uri.toString(), new TextDecoder().decode(content));
+      throw err;
     }
+    this.refused.delete(uri.toString());
     this.diagnostics.delete(uri);
     this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);
     this.saved.fire({ uri, orgKey, sobject: p.sobject, createdId: result.createdId });
@@ -146,6 +174,7 @@ export class CrmFileSystem implements vscode.FileSystemProvider, vscode.TextDocu
 
   dispose(): void {
     this.closing.dispose();
+    this.discarding.dispose();
     this.changed.dispose();
     this.saved.dispose();
     this.diagnostics.dispose();

@@ -9,6 +9,8 @@ export interface ExtensionSettings extends ClientSettings, FlowSettings {
   queryPageSize: number;
   /** Community (Experience Cloud site) ID for feeds; "" for the internal org. */
   feedSiteId: string;
+  /** The loopback port of the browser sign-in's callback URL (http://localhost:<port>/OauthRedirect). */
+  callbackPort: number;
 }
 
 export function readSettings(): ExtensionSettings {
@@ -24,5 +26,6 @@ export function readSettings(): ExtensionSettings {
     productionUrl: c.get<string>("login.productionUrl", "https://login.salesforce.com"),
     sandboxUrl: c.get<string>("login.sandboxUrl", "https://test.salesforce.com"),
     clientId: c.get<string>("oauth.clientId", ""),
+    callbackPort: c.get<number>("signIn.callbackPort", 1717),
   };
 }

@@ -1,7 +1,9 @@
-/** The Orgs view: one node per org (alias, user, host, signed-in state); the active one marked. */
+/** The Orgs view: one node per org (alias, kind, user, host, signed-in state, idle); the active one marked, production in warning colour. */
 import * as vscode from "vscode";
 import { METHOD_LABELS, type OrgRecord } from "../connections/orgRegistry";
 import type { OrgManager } from "../connections/orgManager";
+import { guardsWrites } from "../connections/writeGuard";
+import { orgDescription } from "./orgLabels";
 
 export class OrgNode {
   constructor(readonly org: OrgRecord, readonly active: boolean) {}
@@ -24,18 +26,23 @@ export class OrgsTreeProvider implements vscode.TreeDataProvider<OrgNode>, vscod
 
   getTreeItem(node: OrgNode): vscode.TreeItem {
     const { org, active } = node;
-    const host = new URL(org.instanceUrl).host;
     const item = new vscode.TreeItem(org.alias, vscode.TreeItemCollapsibleState.None);
     item.id = `org:${org.key}`;
-    item.description = `${org.username ?? ""}${org.username ? " · " : ""}${host}${org.signedIn ? "" : " · signed out"}`;
-    item.iconPath = new vscode.ThemeIcon(!org.signedIn ? "debug-disconnect" : active ? "cloud" : "circle-outline", active && org.signedIn ? new vscode.ThemeColor("charts.green") : undefined);
-    item.contextValue = ["crm.org", org.signedIn ? "signedIn" : "signedOut", active ? "active" : "inactive"].join(";");
+    const idleAfter = vscode.workspace.getConfiguration("crm").get<number>("orgs.idleDays", 30);
+    item.description = orgDescription(org, Date.now(), idleAfter);
+    const production = org.kind === "production";
+    // Production stands out in the theme's warning colour, whatever else the icon says.
+    const colour = production ? new vscode.ThemeColor("list.warningForeground") : active && org.signedIn ? new vscode.ThemeColor("charts.green") : undefined;
+    item.iconPath = new vscode.ThemeIcon(!org.signedIn ? "debug-disconnect" : production ? "warning" : active ? "cloud" : "circle-outline", colour);
+    item.contextValue = ["crm.org", org.signedIn ? "signedIn" : "signedOut", active ? "active" : "inactive", guardsWrites(org) ? "guarded" : "unguarded"].join(";");
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.appendMarkdown(`**${escape(org.alias)}**${active ? " (active)" : ""}\n\n`);
     tooltip.appendMarkdown(`- User: ${escape(org.username ?? "—")}\n- Instance: ${escape(org.instanceUrl)}\n- Org ID: ${escape(org.orgId ?? "—")}\n`);
+    tooltip.appendMarkdown(`- Kind: ${org.kind ?? "unknown (writes are confirmed as for production)"}${guardsWrites(org) ? " — every write asks first" : ""}\n`);
     tooltip.appendMarkdown(`- Sign-in: ${METHOD_LABELS[org.method]}${org.signedIn ? "" : " (signed out)"}\n- API version: ${escape(org.apiVersion ?? "latest")}`);
+    if (org.lastUsedAt) tooltip.appendMarkdown(`\n- Last used: ${escape(org.lastUsedAt.slice(0, 16).replace("T", " "))} UTC`);
     item.tooltip = tooltip;
-    item.accessibilityInformation = { label: `${org.alias}, ${org.username ?? ""}, ${host}, ${org.signedIn ? "signed in" : "signed out"}${active ? ", active" : ""}` };
+    item.accessibilityInformation = { label: `${org.alias}, ${org.kind ?? ""} org, ${item.description}${active ? ", active" : ""}` };
     if (!active) item.command = { command: "crm.org.setActive", title: "Set Active", arguments: [node] };
     return item;
   }

@@ -52,10 +52,14 @@ export interface PanelKind<Request extends { type: string }, Data> {
   handle?(panel: Panel<Request, Data>, request: Request): Promise<void> | void;
 }
 
+const keyOf = (t: PanelTarget) => `${t.orgKey}\u0000${t.id}`;
+
 export class Panel<Request extends { type: string }, Data> {
   private loading = 0;
   /** What the panel shows now (undefined until the first load succeeds). */
   data?: Data;
+  /** Which target `data` was read for (a panel can be pointed at another entity). */
+  private dataTarget?: string;
   /** The last state message shown (loading, data or error). */
   private state?: unknown;
 
@@ -98,14 +102,18 @@ export class Panel<Request extends { type: string }, Data> {
   /** Reads and posts the entity; a newer load supersedes an older one still in flight. */
   async load(): Promise<void> {
     const ticket = ++this.loading;
+    const target = this.target;
     const post = (message: unknown) => ticket === this.loading && this.show(message);
-    post(this.kind.loading?.(this.target) ?? { type: "loading" });
+    post(this.kind.loading?.(target) ?? { type: "loading" });
+    // The tab names what is being read from the start: a failure must not leave the previous entity's name.
+    this.webviewPanel.title = this.kind.title(target, this.dataTarget === keyOf(target) ? this.data : undefined);
     try {
-      const data = await this.kind.read(this.target, this.data);
+      const data = await this.kind.read(target, this.data);
       if (ticket !== this.loading) return;
       this.data = data;
-      this.webviewPanel.title = this.kind.title(this.target, data);
-      post(this.kind.update(data, this.target));
+      this.dataTarget = keyOf(target);
+      this.webviewPanel.title = this.kind.title(target, data);
+      post(this.kind.update(data, target));
     } catch (err) {
       if (ticket === this.loading) this.showError(err);
     }
@@ -129,8 +137,6 @@ export class Panel<Request extends { type: string }, Data> {
     if (report.message) this.show(this.kind.failed?.(this.target, report.message) ?? { type: "error", message: report.message });
   }
 }
-
-const keyOf = (t: PanelTarget) => `${t.orgKey}\u0000${t.id}`;
 
 export class PanelSet<Request extends { type: string }, Data> implements vscode.Disposable {
   private readonly panels = new Map<string, Panel<Request, Data>>();

@@ -118,7 +118,7 @@ test("browser flow pieces: PKCE pair, authorization URL, code exchange, then ref
   assert.equal(pkce.challenge, createHash("sha256").update(pkce.verifier).digest("base64url"));
   assert.ok(pkce.verifier.length >= 43);
   const state = createOAuthState();
-  const redirectUri = "http://127.0.0.1:7777/callback";
+  const redirectUri = "http://localhost:1717/OauthRedirect";
   const url = buildAuthorizationUrl({ loginUrl: c.loginUrl, clientId: c.clientId, redirectUri, codeChallenge: pkce.challenge, state });
   assert.equal(new URL(url).searchParams.get("code_challenge_method"), "S256");
   const redirect = new URL((await fetch(url, { redirect: "manual" })).headers.get("location")!);

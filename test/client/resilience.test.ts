@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Crm, APIRequestError, AuthenticationError, AccessTokenAuth, NetworkError, CancelledError, type AuthSession, type RequestInfo } from "../../src/client";
+import { Crm, APIRequestError, AuthenticationError, AccessTokenAuth, NetworkError, CancelledError, RefreshTokenAuth, type AuthSession, type RequestInfo } from "../../src/client";
+import { browserSession } from "../helpers/oauth";
 import { useEmulator, demoClient, demoOptions } from "../helpers/emulator";
 
 const emu = useEmulator();
@@ -128,4 +129,44 @@ test("calls made while connect() is between sign-in and the version wait for it:
   }
   assert.equal(emu().requests.filter((r) => r.path.includes("vundefined")).length, 0);
   assert.equal(emu().requests.filter((r) => r.path === "/services/data").length >= 1, true);
+});
+
+test("a session the org refuses even after renewal: one attempt, sessionRejected once, and later calls fail at once without sending", async () => {
+  const start = await browserSession(emu());
+  const c = emu().credentials;
+  const crm = new Crm({ auth: new RefreshTokenAuth({ loginUrl: c.loginUrl, clientId: c.clientId, clientSecret: c.clientSecret, refreshToken: start.refreshToken! }) });
+  try {
+    await crm.connect();
+    const rejected: Error[] = [];
+    crm.on("sessionRejected", (e) => rejected.push(e));
+    await fetch(`${c.loginUrl}/services/oauth2/revoke`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ token: crm.getSession()!.refreshToken! }) });
+    emu().setFault("expireTokens", true);
+    await assert.rejects(crm.getOrgLimits(), (e: unknown) => e instanceof AuthenticationError && e.error === "invalid_grant");
+    const sent = emu().requests.length;
+    await assert.rejects(crm.getOrgLimits(), AuthenticationError);
+    await assert.rejects(crm.soqlQuery("SELECT Id FROM Account"), AuthenticationError);
+    assert.equal(emu().requests.length, sent, "nothing more is sent with dead credentials");
+    assert.equal(rejected.length, 1);
+  } finally {
+    crm.close();
+  }
+});
+
+test("beforeWrite sees every write (not reads, not sign-in) before it leaves; throwing sends nothing", async () => {
+  const seen: string[] = [];
+  let refuse = false;
+  const crm = await demoClient(emu(), {
+    beforeWrite: (w) => {
+      seen.push(`${w.method} ${w.path.replace(/v\d+\.\d/, "vX")}`);
+      if (refuse) throw new CancelledError("not confirmed");
+    },
+  });
+  await crm.getOrgLimits();
+  const created = await crm.createSobjectRecord("Account", { Name: "Guarded" });
+  assert.deepEqual(seen, ["POST /services/data/vX/sobjects/Account"]);
+  refuse = true;
+  const before = emu().requests.length;
+  await assert.rejects(crm.updateSobjectRecord("Account", created.id, { Name: "Never sent" }), CancelledError);
+  assert.equal(emu().requests.length, before, "a refused write sends nothing");
+  assert.equal((await crm.getSobjectRecord("Account", created.id)).Name, "Guarded");
 });

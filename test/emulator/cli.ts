@@ -5,6 +5,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { startEmulator } from "./server";
 import type { SeedName } from "./seed";
+import type { OrgKind } from "./server";
 
 const { values } = parseArgs({
   options: {
@@ -13,16 +14,22 @@ const { values } = parseArgs({
     "token-ttl": { type: "string" },
     "no-gzip": { type: "boolean", default: false },
     "rotate-refresh-tokens": { type: "boolean", default: false },
+    "org-kind": { type: "string", default: "developer" },
     help: { type: "boolean", short: "h" },
   },
 });
 if (values.help) {
-  console.log("usage: npm run emulator -- [--port 8787] [--seed demo|large|empty] [--token-ttl seconds] [--no-gzip] [--rotate-refresh-tokens]");
+  console.log("usage: npm run emulator -- [--port 8787] [--seed demo|large|empty] [--token-ttl seconds] [--no-gzip] [--rotate-refresh-tokens] [--org-kind production|sandbox|scratch|developer|trial]");
   process.exit(0);
 }
 const seed = values.seed as SeedName;
 if (!["demo", "large", "empty"].includes(seed)) {
   console.error(`--seed must be demo, large or empty (got '${values.seed}')`);
+  process.exit(2);
+}
+const kinds = ["production", "sandbox", "scratch", "developer", "trial"];
+if (!kinds.includes(values["org-kind"] as string)) {
+  console.error(`--org-kind must be ${kinds.join(", ")} (got '${values["org-kind"]}')`);
   process.exit(2);
 }
 const port = Number(values.port);
@@ -31,7 +38,7 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2);
 }
 async function main() {
-const emulator = await startEmulator({ port, seed, tokenTtlMs: values["token-ttl"] ? Number(values["token-ttl"]) * 1000 : undefined, gzip: !values["no-gzip"], rotateRefreshTokens: values["rotate-refresh-tokens"] });
+const emulator = await startEmulator({ port, seed, tokenTtlMs: values["token-ttl"] ? Number(values["token-ttl"]) * 1000 : undefined, gzip: !values["no-gzip"], rotateRefreshTokens: values["rotate-refresh-tokens"], orgKind: values["org-kind"] as OrgKind });
 const keyFile = path.join(mkdtempSync(path.join(tmpdir(), "crm-emulator-")), "jwt-private-key.pem");
 writeFileSync(keyFile, emulator.credentials.jwtPrivateKeyPem, { mode: 0o600 });
 const c = emulator.credentials;

@@ -1,2 +1,2 @@
-export { startEmulator, type Emulator, type EmulatorOptions, type Faults, type FaultName, type LoggedRequest } from "./server";
+export { startEmulator, type Emulator, type EmulatorOptions, type Faults, type FaultName, type LoggedRequest, type OrgKind } from "./server";
 export { DEMO, HOSTILE_BODIES, type SeedName } from "./seed";

@@ -73,7 +73,7 @@ test("jsforce: Chatter GET and POST", async () => {
 
 test("jsforce: an expired session is refreshed through the OAuth2 refresh token", async () => {
   const c = emu().credentials;
-  const oauthConn = new Connection({ oauth2: { loginUrl: emu().url, clientId: c.clientId, clientSecret: c.clientSecret, redirectUri: "http://127.0.0.1:9/cb" }, version: "62.0" });
+  const oauthConn = new Connection({ oauth2: { loginUrl: emu().url, clientId: c.clientId, clientSecret: c.clientSecret, redirectUri: "http://localhost:1717/OauthRedirect" }, version: "62.0" });
   const code = new URL((await fetch(oauthConn.oauth2.getAuthorizationUrl({ scope: "api refresh_token" }), { redirect: "manual" })).headers.get("location")!).searchParams.get("code")!;
   await oauthConn.authorize(code);
   emu().setFault("expireTokens", true);

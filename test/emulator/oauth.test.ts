@@ -73,7 +73,7 @@ test("browser flow: authorize redirects back with code and state; the code excha
   const c = emu().credentials;
   const verifier = "v".repeat(50);
   const challenge = createHash("sha256").update(verifier).digest("base64url");
-  const redirect = "http://127.0.0.1:54321/callback";
+  const redirect = "http://localhost:1717/OauthRedirect";
   const authorize = async () => {
     const res = await fetch(`${emu().url}/services/oauth2/authorize?${new URLSearchParams({ response_type: "code", client_id: c.clientId, redirect_uri: redirect, state: "s-123", code_challenge: challenge, code_challenge_method: "S256", scope: "api refresh_token" })}`, { redirect: "manual" });
     assert.equal(res.status, 302);

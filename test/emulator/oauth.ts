@@ -33,7 +33,7 @@ export interface ConnectedApp {
   clientSecret: string;
   /** Client-credentials flow runs as this user. */
   runAsUserId: string;
-  /** Callback URLs; loopback URLs on any port are accepted too, as for a desktop app. */
+  /** Callback URLs, matched exactly (scheme, host, port and path). */
   callbackUrls: string[];
 }
 
@@ -58,6 +58,26 @@ export class OAuthServer {
     public tokenTtlMs: number,
   ) {
     this.app = { clientId: DEMO.clientId, clientSecret: DEMO.clientSecret, runAsUserId: seeded.integrationUserId, callbackUrls: ["http://localhost:1717/OauthRedirect"] };
+  }
+
+  private readonly devices = new Map<string, { userCode: string; scope: string; expiresAt: number; intervalMs: number; lastPoll: number; approvedBy?: string }>();
+  /** The polling interval the device flow asks for, in seconds (tests shorten it). */
+  deviceIntervalSeconds = 5;
+
+  private startDevice(clientId: string | undefined, scope: string): OAuthReply {
+    if (clientId !== this.app.clientId) return oauthError("invalid_client_id", "client identifier invalid");
+    const deviceCode = base64url(randomBytes(32));
+    const userCode = randomBytes(4).toString("hex").toUpperCase();
+    this.devices.set(deviceCode, { userCode, scope, expiresAt: Date.now() + 10 * 60_000, intervalMs: this.deviceIntervalSeconds * 1000, lastPoll: 0 });
+    return { status: 200, body: { device_code: deviceCode, user_code: userCode, verification_uri: `${this.baseUrl()}/setup/connect`, interval: this.deviceIntervalSeconds } };
+  }
+
+  /** The verification page (`/setup/connect?user_code=…`): the signed-in person (the demo admin here) approves the device. */
+  approveDevice(userCode: string | null, username?: string | null): OAuthReply {
+    const pending = [...this.devices.values()].find((d) => d.userCode === (userCode ?? "").trim().toUpperCase());
+    if (!pending) return { status: 400, body: "<!doctype html><title>Connect a device</title><p>That code is not valid or has expired.</p>", headers: { "content-type": "text/html" } };
+    pending.approvedBy = ((username && this.userByName(username)) || this.seeded.store.find(this.seeded.adminId)!.rec).Id;
+    return { status: 200, body: "<!doctype html><title>Device connected</title><p>You can return to your device.</p>", headers: { "content-type": "text/html" } };
   }
 
   /** Looks up a live session for a bearer token; undefined when unknown, revoked or expired. */
@@ -114,7 +134,22 @@ export class OAuthServer {
     }
     const grant = form.get("grant_type");
     const client = this.clientCredentials(form, authorization);
+    if (form.get("response_type") === "device_code") return this.startDevice(client.id, form.get("scope") ?? "api refresh_token");
     switch (grant) {
+      case "device": {
+        if (client.id !== this.app.clientId) return oauthError("invalid_client_id", "client identifier invalid");
+        const pending = this.devices.get(form.get("code") ?? "");
+        if (!pending || Date.now() > pending.expiresAt) return oauthError("invalid_grant", "expired device code");
+        const now = Date.now();
+        if (now - pending.lastPoll < pending.intervalMs) {
+          pending.lastPoll = now;
+          return oauthError("slow_down", "polling too fast");
+        }
+        pending.lastPoll = now;
+        if (!pending.approvedBy) return oauthError("authorization_pending", "authorization pending");
+        this.devices.delete(form.get("code")!);
+        return this.issue(pending.approvedBy, this.app.clientId, pending.scope, pending.scope.split(" ").includes("refresh_token"));
+      }
       case "password": {
         if (client.id !== this.app.clientId) return oauthError("invalid_client_id", "client identifier invalid");
         if (client.secret !== this.app.clientSecret) return oauthError("invalid_client", "invalid client credentials");
@@ -191,7 +226,8 @@ export class OAuthServer {
   /** Auto-approving authorize page: redirects back with a code and the state (or an error). */
   authorize(query: URLSearchParams): OAuthReply {
     const redirectUri = query.get("redirect_uri") ?? "";
-    const allowed = this.app.callbackUrls.includes(redirectUri) || /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\//.test(redirectUri);
+    // Exactly one of the app's callback URLs, as orgs match them (no loopback wildcard: the port counts).
+    const allowed = this.app.callbackUrls.includes(redirectUri);
     if (query.get("client_id") !== this.app.clientId) return { status: 400, body: "error=invalid_client_id&error_description=client+identifier+invalid", headers: { "content-type": "text/plain" } };
     if (!allowed) return { status: 400, body: "error=redirect_uri_mismatch&error_description=redirect_uri+must+match+configuration", headers: { "content-type": "text/plain" } };
     const target = new URL(redirectUri);

@@ -50,7 +50,7 @@ export const KNOWLEDGE_FIELDS: FieldDef[] = [
 
 export function baseSpecs(): ObjectSpec[] {
   return [
-    { name: "Organization", keyPrefix: "00D", owned: false, createable: false, updateable: false, deletable: false, fields: [str("Name", { nameField: true }), str("OrganizationType"), str("InstanceName"), { name: "IsSandbox", type: "boolean" }] },
+    { name: "Organization", keyPrefix: "00D", owned: false, createable: false, updateable: false, deletable: false, fields: [str("Name", { nameField: true }), str("OrganizationType"), str("InstanceName"), { name: "IsSandbox", type: "boolean" }, { name: "TrialExpirationDate", type: "datetime" }] },
     { name: "Profile", keyPrefix: "00e", owned: false, createable: false, deletable: false, fields: [str("Name", { nameField: true }), str("UserType")] },
     {
       name: "User", keyPrefix: "005", owned: false, deletable: false, feedEnabled: true,
@@ -185,7 +185,7 @@ export function seedOrg(name: SeedName, instanceHost: string): Seeded {
   store.clock = () => clock;
   const tick = (minutes: number) => { clock += minutes * 60_000; };
 
-  const org = store.insert("Organization", { Name: "Demo Org", OrganizationType: "Developer Edition", InstanceName: "EMU1", IsSandbox: false }, "005000000000000AAA");
+  const org = store.insert("Organization", { Name: "Demo Org", OrganizationType: "Developer Edition", InstanceName: "EMU1", IsSandbox: false, TrialExpirationDate: null }, "005000000000000AAA");
   const adminProfile = store.insert("Profile", { Name: "System Administrator", UserType: "Standard" }, "005000000000000AAA");
   const standardProfile = store.insert("Profile", { Name: "Standard User", UserType: "Standard" }, "005000000000000AAA");
   const passwords = new Map<string, { password: string; securityToken: string }>();

@@ -30,12 +30,25 @@ export interface Faults {
 
 export type FaultName = keyof Faults | "expireTokens";
 
+export type OrgKind = "production" | "sandbox" | "scratch" | "developer" | "trial";
+
+/** The Organization fields each kind of org has (a scratch org is a sandbox with a trial expiry date). */
+const ORG_KIND_FIELDS: Record<OrgKind, { IsSandbox: boolean; OrganizationType: string; TrialExpirationDate: string | null }> = {
+  production: { IsSandbox: false, OrganizationType: "Enterprise Edition", TrialExpirationDate: null },
+  sandbox: { IsSandbox: true, OrganizationType: "Enterprise Edition", TrialExpirationDate: null },
+  scratch: { IsSandbox: true, OrganizationType: "Developer Edition", TrialExpirationDate: "2030-01-31T00:00:00.000+0000" },
+  developer: { IsSandbox: false, OrganizationType: "Developer Edition", TrialExpirationDate: null },
+  trial: { IsSandbox: false, OrganizationType: "Enterprise Edition", TrialExpirationDate: "2030-01-31T00:00:00.000+0000" },
+};
+
 export interface EmulatorOptions {
   port?: number;
   seed?: SeedName;
   faults?: Partial<Faults>;
   /** Access-token lifetime; afterwards calls get 401 INVALID_SESSION_ID. Default two hours. */
   tokenTtlMs?: number;
+  /** What kind of org the Organization record describes. Default "developer" (a Developer Edition org). */
+  orgKind?: OrgKind;
   /** Rotate refresh tokens on every refresh (as apps with rotation on do). Default false. */
   rotateRefreshTokens?: boolean;
   /** Daily API request allocation reported in Sforce-Limit-Info. Default 15,000. */
@@ -63,6 +76,8 @@ export interface Emulator {
   url: string;
   close(): Promise<void>;
   setFault<K extends FaultName>(name: K, value: K extends keyof Faults ? Faults[K] : true): void;
+  /** What the Organization record says this org is (IsSandbox, OrganizationType, TrialExpirationDate). */
+  setOrgKind(kind: OrgKind): void;
   requests: LoggedRequest[];
   seeded: Seeded;
   oauth: OAuthServer;
@@ -175,7 +190,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       return send(res, { status: 404, body: [{ errorCode: "NOT_FOUND", message: "The requested resource does not exist" }] }, logged, false);
     }
     try {
-      if (parsed.pathname.startsWith("/services/oauth2/") || parsed.pathname.startsWith("/id/")) return oauthRequest(req, parsed, raw, res, logged);
+      if (parsed.pathname.startsWith("/services/oauth2/") || parsed.pathname.startsWith("/id/") || parsed.pathname === "/setup/connect") return oauthRequest(req, parsed, raw, res, logged);
       const match = DATA_PREFIX.exec(parsed.pathname);
       if (parsed.pathname === "/services/data" || parsed.pathname === "/services/data/") {
         return send(res, { status: 200, body: versionList(latestVersion) }, logged, false);
@@ -235,6 +250,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       const reply = oauth.token(form, req.headers.authorization, parsed.searchParams);
       return send(res, { status: reply.status, body: reply.body, headers: reply.headers }, logged, false);
     }
+    if (path === "/setup/connect" && req.method === "GET") {
+      const reply = oauth.approveDevice(parsed.searchParams.get("user_code"), parsed.searchParams.get("username"));
+      return send(res, { status: reply.status, body: reply.body, headers: reply.headers }, logged, false);
+    }
     if (path === "/services/oauth2/authorize" && req.method === "GET") {
       const reply = oauth.authorize(parsed.searchParams);
       return send(res, { status: reply.status, body: reply.body, headers: reply.headers }, logged, false);
@@ -285,6 +304,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     oauth,
     apiUsage: org.apiUsage,
     credentials: { ...DEMO, loginUrl: url, jwtPrivateKeyPem: privateKey, siteId: seeded.siteId },
+    setOrgKind(kind) {
+      const org = seeded.store.liveRecords("Organization")[0]!;
+      Object.assign(org, ORG_KIND_FIELDS[kind]);
+    },
     setFault(name, value) {
       if (name === "expireTokens") {
         oauth.expireAll();
@@ -299,5 +322,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         server.close(() => resolve());
       }),
   };
+  if (options.orgKind) emulator.setOrgKind(options.orgKind);
   return emulator;
 }

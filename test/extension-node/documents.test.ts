@@ -142,3 +142,22 @@ test("templates: a new record lists its required fields first and saving creates
   assert.equal(emu().seeded.store.liveRecords("Knowledge__kav").find((v) => v.Id === made.createdId)?.PublishStatus, "Draft");
   manager.dispose();
 });
+
+test("a document is pinned to the org it names: with another org active, its save still goes to its own org", async () => {
+  const { manager, org } = await managerWithDemoOrg(emu().credentials);
+  const c = emu().credentials;
+  const other = await manager.add({ method: "password", alias: "Other", connection: { grant_type: "password", endpoint_url: c.loginUrl, username: c.username, password: c.password, security_token: c.securityToken, client_id: c.clientId, client_secret: c.clientSecret } });
+  const model = new CrmFiles({ org: (alias) => manager.sessionByAlias(alias), knowledgeSobject: () => "Knowledge__kav", store: new MemoryState() });
+  const contact = emu().seeded.store.liveRecords("Contact")[1]!;
+  const path = recordPath("Demo", "Contact", String(contact.Id));
+  const doc = JSON.parse(text(await model.readFile(path))) as Record<string, unknown>;
+  await manager.registry.setActive(other.key);
+  const sentBy: string[] = [];
+  (await manager.session(org.key)).crm.on("request", (i) => i.method === "PATCH" && sentBy.push("Demo"));
+  (await manager.session(other.key)).crm.on("request", (i) => i.method === "PATCH" && sentBy.push("Other"));
+  await model.writeFile(path, bytes(JSON.stringify({ ...doc, Title: "Pinned" }, null, 2)));
+  assert.deepEqual(sentBy, ["Demo"], "saved through the document's own org, not the active one");
+  await manager.registry.rename(org.key, "Renamed");
+  await assert.rejects(model.readFile(recordPath("Demo", "Contact", String(contact.Id))), /No org is called 'Demo' any more/);
+  manager.dispose();
+});

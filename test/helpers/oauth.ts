@@ -15,3 +15,19 @@ export async function browserSession(emu: Emulator): Promise<AuthSession> {
     poster.close();
   }
 }
+
+/**
+ * A free loopback port for a browser sign-in in a test, listed in the emulated app's callback URLs (orgs
+ * match them exactly), so parallel test files never meet on the default port.
+ */
+export async function freeCallbackPort(emu: Emulator): Promise<number> {
+  const { createServer } = await import("node:net");
+  const port = await new Promise<number>((resolve) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port: free } = server.address() as { port: number };
+      server.close(() => resolve(free));
+    });
+  });
+  emu.oauth.app.callbackUrls.push(`http://localhost:${port}/OauthRedirect`);
+  return port;
+}

@@ -84,7 +84,14 @@ export class Driver {
   async collapsePane(viewTitle: string): Promise<void> {
     const header = this.pane(viewTitle).locator(".pane-header");
     await header.waitFor();
-    if ((await header.getAttribute("aria-expanded")) === "true") await header.click();
+    // The title, not the header's middle: the view's action buttons sit there.
+    if ((await header.getAttribute("aria-expanded")) === "true") await header.locator(".title").click();
+  }
+
+  /** Scrolls a view's tree to its first or last row by keyboard (rows outside the visible area are not rendered). */
+  async scrollTree(viewTitle: string, to: "Home" | "End"): Promise<void> {
+    await this.pane(viewTitle).locator(".monaco-list").first().focus();
+    await this.page.keyboard.press(to);
   }
 
   rowIn(viewTitle: string, label: string): Locator {

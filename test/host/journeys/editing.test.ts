@@ -88,10 +88,27 @@ journey("Editing: an article body saved from an HTML tab updates the draft; a co
   assert.equal(draft.Answer__c, "<p>Their change.</p>", "nothing was overwritten");
   await ui.notification(/Not saved: the record changed in the org/);
   await ui.screenshot("14-edit-conflict");
+  // VS Code's own "Failed to save" message offers Revert (Discard in newer versions): taking it cannot lose the edit, which is offered back.
+  const failedToSave = page.locator(".notifications-toasts .notification-list-item", { hasText: /Not saved: the record changed in the org/ }).first();
+  await failedToSave.hover();
+  await failedToSave.locator(".monaco-button", { hasText: /^(Revert|Discard)$/ }).click();
+  const restore = page.locator(".notifications-toasts .notification-list-item", { hasText: /has been discarded\. Restore it\?/ }).first();
+  await restore.waitFor({ timeout: 15_000 });
+  await restore.locator(".monaco-button", { hasText: /^Restore Edit$/ }).click();
+  await editorShows(page, "<p>Mine.</p><p>Edited in a tab.</p>");
   // Back in my document (still dirty), saving again replaces theirs now that I have seen it.
   await page.locator(".part.editor .tab.dirty", { hasText: `${title} — Answer__c` }).click();
   await page.keyboard.press("Control+S");
-  await waitFor(page, () => String(draft.Answer__c).startsWith("<p>Mine.</p><p>Edited in a tab.</p>"), "my version to be saved after comparing");
+  // The restored edit was typed over the reverted text, so VS Code itself may first ask Compare / Overwrite: I overwrite, having compared.
+  const newer = page.locator(".notifications-toasts .notification-list-item", { hasText: /content of the file is newer/ }).first();
+  const saved = () => String(draft.Answer__c).startsWith("<p>Mine.</p><p>Edited in a tab.</p>");
+  const deadline = Date.now() + 20_000;
+  while (!saved() && !(await newer.isVisible()) && Date.now() < deadline) await page.waitForTimeout(150);
+  if (!saved()) {
+    await newer.hover();
+    await newer.locator(".monaco-button", { hasText: /^Overwrite$/ }).click();
+  }
+  await waitFor(page, saved, "my version to be saved after comparing");
 
   // Compare Draft with Online: one tab with the changes of each file.
   await ui.runCommand("CRM: Compare Draft with Online");

@@ -81,6 +81,21 @@ journey("Add Org with the browser: the org's authorize page redirects back to VS
   await ui.waitForRow("Orgs", "Browser org", /admin@demo\.crm/);
 });
 
+journey("Add Org from a remote window: sign-in with a code, entered at the org's page in any browser", async ({ ui, emulator }) => {
+  emulator.oauth.deviceIntervalSeconds = 1;
+  await ui.runCommand("CRM: Add Org…");
+  await ui.pick("How do you sign in", "Sign-in with a code");
+  await ui.pick("Where do you log in", "My Domain or another URL");
+  await ui.answer("Login URL", emulator.url);
+  await ui.answer("Consumer key", emulator.credentials.clientId);
+  await ui.answer("Name for this org", "Remote org");
+  const text = await ui.notification(/To sign in, open \S+ in any browser and enter the code \w+/);
+  const [, uri, code] = /open (\S+) in any browser and enter the code (\w+)/.exec(text)!;
+  // The person, in a browser on their own machine: nothing has to reach back to the (remote) extension host.
+  assert.ok((await fetch(`${uri}?user_code=${code}`)).ok);
+  await ui.waitForRow("Orgs", "Remote org", /admin@demo\.crm/);
+});
+
 journey("switching orgs moves the status bar; its API usage grows with use", async ({ ui, emulator }) => {
   await ui.row("Acme").click();
   const before = await ui.statusBarText(/Acme · API/);
@@ -96,7 +111,7 @@ journey("switching orgs moves the status bar; its API usage grows with use", asy
 });
 
 journey("Sign Out revokes at the org and marks the org signed out; its menu then offers Sign In Again", async ({ ui, emulator }) => {
-  assert.deepEqual(await ui.contextMenuEntries("Integration"), ["Open Org in Browser", "Show Org Info (Limits and User)", "Set Active Org", "Sign In Again", "Sign Out", "Rename Org…", "Remove Org…"]);
+  assert.deepEqual(await ui.contextMenuEntries("Integration"), ["Open Org in Browser", "Show Org Info (Limits and User)", "Set Active Org", "Sign In Again", "Sign Out", "Rename Org…", "Remove Org…", "Production Write Confirmations…"]);
   const revokes = emulator.requests.filter((r) => r.path === "/services/oauth2/revoke").length;
   await ui.runCommand("CRM: Sign Out");
   await ui.pick("Sign out of which org", "Integration");

@@ -169,6 +169,13 @@ journey("Results: the Tooling API toggle runs the document on the Tooling API; a
   await page.keyboard.press("Control+Enter");
   const refused = await ui.webview(/No such column 'Nme'/);
   assert.equal((await refused.locator("pre.statement").innerText()).trim(), "SELECT Id, Nme FROM ApexClass");
+  // A refused statement on another object: the tab names the object of the statement that failed, not the last that ran.
+  await page.locator(".part.editor .tab", { hasText: "Untitled" }).last().click();
+  await typeQuery(page, "SELECT Id FROM NoSuchObject__c");
+  await page.keyboard.press("Control+Enter");
+  await ui.webview(/SELECT Id FROM NoSuchObject__c/);
+  await page.locator(".part.editor .tab", { hasText: "NoSuchObject__c results" }).waitFor({ timeout: 15_000 });
+  assert.ok(!(await ui.tabs()).some((t) => /ApexClass results/.test(t)), (await ui.tabs()).join(", "));
 
   await ui.runCommand("CRM: Run SOSL Search…");
   await ui.answer("Search the org (SOSL)", "Acme");

@@ -1,0 +1,46 @@
+/**
+ * Production guard rails: what a write will change, in words a person can judge in a confirmation.
+ * No VS Code here: tested in Node.
+ */
+import type { PendingWrite } from "../client";
+
+const ACTIONS: Record<string, string> = {
+  publishKnowledgeArticles: "publish",
+  archiveKnowledgeArticles: "archive",
+  deleteKnowledgeArticles: "delete",
+  createDraftFromOnlineKnowledgeArticle: "create a draft of",
+};
+
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+
+/** One line saying what a write changes: "update Account 001… (Name, Phone)", "publish 3 knowledge articles". */
+export function describeWrite(write: PendingWrite): string {
+  const path = write.path.replace(/^\/services\/data\/v[\d.]+/, "").replace(/^\/connect\/communities\/[^/]+/, "");
+  const body = (write.body && typeof write.body === "object" ? write.body : {}) as Record<string, unknown>;
+  const fields = Object.keys(body).filter((k) => k !== "attributes");
+  const action = /^\/actions\/standard\/(\w+)/.exec(path);
+  if (action) {
+    const inputs = Array.isArray(body.inputs) ? body.inputs.length : 1;
+    const verb = ACTIONS[action[1]!];
+    return verb ? `${verb} ${count(inputs, "knowledge article")}` : `run the ${action[1]} action`;
+  }
+  if (/^\/chatter\/feed-elements\/[^/]+\/capabilities\/comments\/items/.test(path)) return "comment on a feed post";
+  if (/^\/chatter\/feed-elements\/?$/.test(path)) return "post to a feed";
+  if (/^\/knowledgeManagement\/articleVersions\/masterVersions\/\w+/.test(path)) return "change a knowledge article version";
+  if (/^\/knowledgeManagement\/articleVersions\/masterVersions\/?$/.test(path)) return "create a draft of a knowledge article";
+  const record = /^\/sobjects\/(\w+)(?:\/(\w+))?\/?$/.exec(path);
+  if (record) {
+    const [, sobject, id] = record;
+    const what = fields.length ? ` (${fields.slice(0, 6).join(", ")}${fields.length > 6 ? ", …" : ""})` : "";
+    if (/DataCategorySelection$/.test(sobject!)) return write.method === "DELETE" ? "remove a data category from an article" : "assign a data category to an article";
+    if (write.method === "POST" && !id) return `create a ${sobject} record${what}`;
+    if (write.method === "PATCH") return `update ${sobject} ${id}${what}`;
+    if (write.method === "DELETE") return `delete ${sobject} ${id}`;
+  }
+  return `${write.method} ${path}`;
+}
+
+/** Whether writes to an org need a confirmation: production (or a kind that could not be read), unless turned off for it. */
+export function guardsWrites(org: { kind?: string; writeGuard?: boolean }): boolean {
+  return org.writeGuard !== false && (org.kind === undefined || org.kind === "production");
+}

@@ -1,4 +1,4 @@
-import { after, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,17 +9,11 @@ import {
   buildAuthorizationUrl, createOAuthState, createPkcePair, exchangeAuthorizationCode,
 } from "../../src/client";
 import { Transport } from "../../src/client/transport";
-import { useEmulator, demoOptions } from "../helpers/emulator";
+import { closedAfterTests, useEmulator, demoOptions } from "../helpers/emulator";
 
 const emu = useEmulator();
 
-const opened: Crm[] = [];
-after(() => opened.forEach((crm) => crm.close()));
-/** Closes the client after the file's tests even when an assertion fails first. */
-function track(crm: Crm): Crm {
-  opened.push(crm);
-  return crm;
-}
+const track = closedAfterTests();
 
 test("new Crm() does no I/O; connect() signs in, takes the org's latest version and loads the user", async () => {
   const before = emu().requests.length;

@@ -4,7 +4,7 @@
  * values, and the origin rule. The extension's log line and error message for the same failures are checked
  * with them, since that is where a person sees them.
  */
-import { after, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -16,15 +16,10 @@ import {
 import { describeError } from "../../src/platform/errorMessages";
 import { errorLogLine } from "../../src/platform/errorLogLine";
 import { Redactor } from "../../src/platform/redact";
-import { useEmulator, demoClient, demoOptions } from "../helpers/emulator";
+import { closedAfterTests, useEmulator, demoClient, demoOptions } from "../helpers/emulator";
 
 const emu = useEmulator();
-const opened: Crm[] = [];
-after(() => opened.forEach((crm) => crm.close()));
-function track(crm: Crm): Crm {
-  opened.push(crm);
-  return crm;
-}
+const track = closedAfterTests();
 
 /** Every form a printed error or object can take: what console.error, an unhandled rejection and a log show. */
 function printed(value: unknown): string {

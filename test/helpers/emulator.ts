@@ -27,6 +27,16 @@ export function demoOptions(emu: Emulator, extra: Partial<CrmOptions> = {}): Crm
   };
 }
 
+/** `track(crm)` closes a client after the file's tests, even when an assertion fails before its own close. */
+export function closedAfterTests(): (crm: Crm) => Crm {
+  const opened: Crm[] = [];
+  after(() => opened.forEach((crm) => crm.close()));
+  return (crm) => {
+    opened.push(crm);
+    return crm;
+  };
+}
+
 /** A connected client for the demo admin; closed after the file's tests. */
 export async function demoClient(emu: Emulator, extra: Partial<CrmOptions> = {}): Promise<Crm> {
   const crm = await Crm.create(demoOptions(emu, extra));

@@ -55,9 +55,14 @@ export class Driver {
     return widget;
   }
 
-  /** Picks the item with this label in the open quick pick. */
+  /**
+   * Picks the item with this label in the open quick pick. The label is typed as the filter first: a list
+   * that re-renders under the pointer (items arriving, an org signed out) must not take the click elsewhere.
+   */
   async pick(title: string, label: string): Promise<void> {
     const widget = await this.quickInput(title);
+    const input = widget.locator(".quick-input-box input");
+    if (await input.isEditable().catch(() => false)) await input.fill(label);
     await widget.locator(".monaco-list-row", { hasText: label }).first().click();
   }
 

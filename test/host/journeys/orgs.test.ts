@@ -25,7 +25,7 @@ journey("Try the Demo Org: the org appears in the Orgs view and the status bar s
   await ui.runCommand("CRM: Try the Demo Org");
   await ui.answer("Try the Demo Org", emulator.url);
   const row = await ui.waitForRow("Orgs", "Demo org");
-  assert.equal(row.description, `admin@demo.crm · ${new URL(emulator.url).host}`);
+  assert.equal(row.description, `developer · admin@demo.crm · ${new URL(emulator.url).host}`);
   const status = await ui.statusBarText(/Demo org/);
   assert.match(status, /Demo org · API \d+\/15,000/);
   await ui.screenshot("02-demo-org");

@@ -22,7 +22,12 @@ async function typeQuery(page: Page, text: string): Promise<void> {
 
 const resultsFrame = (ui: { webview(text: RegExp, timeout?: number): Promise<Frame> }, rows: RegExp) => ui.webview(rows, 30_000);
 const headerLabels = (frame: Frame) => frame.locator(".grid .header [role=columnheader]").allInnerTexts();
-const cellsOfRow = (frame: Frame, row: number) => frame.locator(`.grid .body .row[data-row="${row}"] [role=gridcell]`).allInnerTexts();
+/** A row's cell texts, once the row has arrived (rows come in windows after the status line). */
+async function cellsOfRow(frame: Frame, row: number): Promise<string[]> {
+  const cells = frame.locator(`.grid .body .row[data-row="${row}"] [role=gridcell]`);
+  await cells.first().waitFor({ timeout: 15_000 });
+  return cells.allInnerTexts();
+}
 
 journey("Results: a query runs from the CodeLens into a grid with SELECT-order columns, flattened parents and child rows", async ({ ui, emulator, workbench }) => {
   const page = workbench.page;

@@ -7,7 +7,7 @@ import { type AuthSession, type AuthStrategy } from "./auth";
 import { checkHelper, type ConnectionInfo, type HelperConnection, type HelperContent, normalizeConnection, readHelperFile, strategyFromConnection } from "./connection-info";
 import { APIRequestError, AuthenticationError, CrmError, DataMismatchError, InvalidFieldError, MissingRequiredDataError } from "./errors";
 import * as feedModule from "./feed";
-import { get18CharId, requireRecordId } from "./ids";
+import { get18CharId, requireRecordId, requireSobjectName } from "./ids";
 import * as knowledgeModule from "./knowledge";
 import { escapeSoslTerm, replaceDoubleQuotes, soqlLiteral } from "./soql-text";
 import { type ApiUsage, type CrmResponse, type HttpMethod, type Logger, type PendingWrite, type RequestInfo, type RetryOptions, Transport } from "./transport";
@@ -113,7 +113,6 @@ export interface CrmEvents {
 }
 
 const RELEVANT_USER_FIELDS = ["user_id", "nickname", "name", "email", "user_type", "language", "locale", "utcOffset", "is_salesforce_integration_user"] as const;
-const SOBJECT_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
 /** A rich-text image's reference: a ContentReference record ID (prefix 0EM), 15 or 18 characters. */
 const CONTENT_REFERENCE_ID = /^0EM[A-Za-z0-9]{12}(?:[A-Za-z0-9]{3})?$/;
 
@@ -135,11 +134,6 @@ export function richTextImageRefid(imageUrl: string): string {
   return refid;
 }
 
-export function requireSobjectName(value: unknown, argument = "sobject"): string {
-  if (typeof value !== "string") throw new TypeError(`${argument} must be an sObject API name string such as 'Account', got ${typeof value}`);
-  if (!SOBJECT_NAME.test(value)) throw new RangeError(`${argument} '${value}' is not an sObject API name (letters, digits and underscores)`);
-  return value;
-}
 
 function requirePayload(payload: unknown, argument = "payload"): Record<string, unknown> | unknown[] {
   if (payload === null || typeof payload !== "object") {
@@ -155,8 +149,16 @@ function normalizeVersion(value: string | number): string {
   return normalized;
 }
 
+/**
+ * A module function with the client bound as its first argument, keeping up to three overloads (an
+ * option such as `fullResponse` changes what it resolves to): fewer overloads match the same pattern.
+ */
+type BoundFunction<F> = F extends { (crm: Crm, ...a: infer A1): infer R1; (crm: Crm, ...a: infer A2): infer R2; (crm: Crm, ...a: infer A3): infer R3 }
+  ? { (...a: A1): R1; (...a: A2): R2; (...a: A3): R3 }
+  : never;
+
 /** A group of module functions with the client bound as their first argument. */
-type Bound<M> = { [K in keyof M]: M[K] extends (crm: Crm, ...args: infer A) => infer R ? (...args: A) => R : never };
+type Bound<M> = { [K in keyof M]: BoundFunction<M[K]> };
 
 function bindGroup<M extends object>(crm: Crm, module: M): Bound<M> {
   const group: Record<string, unknown> = {};
@@ -381,19 +383,32 @@ export class Crm extends EventEmitter<CrmEvents> {
     return returnJson && response.data !== undefined ? response.data : response;
   }
 
+  // With `returnJson: false` these resolve to the response; otherwise to the parsed JSON, or to the response
+  // when the org answered without JSON (an empty 204, say) — hence `T | CrmResponse<T>`.
+  get<T = unknown>(endpoint: string, options: HelperCallOptions & { returnJson: false }): Promise<CrmResponse<T>>;
+  get<T = unknown>(endpoint: string, options?: HelperCallOptions): Promise<T | CrmResponse<T>>;
   get<T = unknown>(endpoint: string, options?: HelperCallOptions): Promise<T | CrmResponse<T>> {
     return this.call<T>("GET", endpoint, undefined, options);
   }
+  post<T = unknown>(endpoint: string, payload: unknown, options: HelperCallOptions & { returnJson: false }): Promise<CrmResponse<T>>;
+  post<T = unknown>(endpoint: string, payload: unknown, options?: HelperCallOptions): Promise<T | CrmResponse<T>>;
   post<T = unknown>(endpoint: string, payload: unknown, options?: HelperCallOptions): Promise<T | CrmResponse<T>> {
     return this.call<T>("POST", endpoint, requirePayload(payload), options);
   }
+  put<T = unknown>(endpoint: string, payload: unknown, options: HelperCallOptions & { returnJson: false }): Promise<CrmResponse<T>>;
+  put<T = unknown>(endpoint: string, payload: unknown, options?: HelperCallOptions): Promise<T | CrmResponse<T>>;
   put<T = unknown>(endpoint: string, payload: unknown, options?: HelperCallOptions): Promise<T | CrmResponse<T>> {
     return this.call<T>("PUT", endpoint, requirePayload(payload), options);
   }
   /** PATCH returns the response unless `returnJson: true` (most PATCH calls answer 204 with no body). */
+  patch<T = unknown>(endpoint: string, payload: unknown, options: HelperCallOptions & { returnJson: true }): Promise<T | CrmResponse<T>>;
+  patch<T = unknown>(endpoint: string, payload: unknown, options?: HelperCallOptions & { returnJson?: false }): Promise<CrmResponse<T>>;
+  patch<T = unknown>(endpoint: string, payload: unknown, options?: HelperCallOptions): Promise<T | CrmResponse<T>>;
   patch<T = unknown>(endpoint: string, payload: unknown, options?: HelperCallOptions): Promise<T | CrmResponse<T>> {
     return this.call<T>("PATCH", endpoint, requirePayload(payload), options, false);
   }
+  delete<T = unknown>(endpoint: string, options: HelperCallOptions & { returnJson: false }): Promise<CrmResponse<T>>;
+  delete<T = unknown>(endpoint: string, options?: HelperCallOptions): Promise<T | CrmResponse<T>>;
   delete<T = unknown>(endpoint: string, options?: HelperCallOptions): Promise<T | CrmResponse<T>> {
     return this.call<T>("DELETE", endpoint, undefined, options);
   }

@@ -50,3 +50,12 @@ export function requireRecordId(value: unknown, argument: string): string {
   }
   return value;
 }
+
+const SOBJECT_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
+
+/** An sObject (or field) API name: letters, digits and underscores, starting with a letter. */
+export function requireSobjectName(value: unknown, argument = "sobject"): string {
+  if (typeof value !== "string") throw new TypeError(`${argument} must be an sObject API name string such as 'Account', got ${typeof value}`);
+  if (!SOBJECT_NAME.test(value)) throw new RangeError(`${argument} '${value}' is not an sObject API name (letters, digits and underscores)`);
+  return value;
+}

@@ -4,10 +4,9 @@
  */
 import { ARTICLE_SORT_FIELDS, type ArticleSortField, DEFAULT_ARTICLE_PAGE_SIZE, DEFAULT_KNOWLEDGE_SOBJECT, type SortOrder } from "./constants";
 import type { Crm, QueryResult } from "./crm";
-import { requireSobjectName } from "./crm";
 import { deprecated } from "./deprecated";
 import { CrmError, DataMismatchError, MissingRequiredDataError } from "./errors";
-import { requireRecordId } from "./ids";
+import { requireRecordId, requireSobjectName } from "./ids";
 import { soqlLiteral } from "./soql-text";
 import type { CrmResponse } from "./transport";
 
@@ -51,10 +50,16 @@ function checkArticleData(data: unknown, requireTitleAndUrl: boolean): ArticleDa
 }
 
 /** Looks an article up by exact title: its number (default), its version ID, or both; "" when none. */
-export async function checkForExistingArticle(
-  crm: Crm, title: string,
-  options: { sobject?: string; returnId?: boolean; returnIdAndNumber?: boolean; includeArchived?: boolean } = {},
-): Promise<string | [string, string]> {
+export interface ExistingArticleOptions {
+  sobject?: string;
+  returnId?: boolean;
+  returnIdAndNumber?: boolean;
+  includeArchived?: boolean;
+}
+export async function checkForExistingArticle(crm: Crm, title: string, options: ExistingArticleOptions & { returnIdAndNumber: true; returnId?: false }): Promise<[id: string, articleNumber: string]>;
+export async function checkForExistingArticle(crm: Crm, title: string, options: ExistingArticleOptions & { returnId: true }): Promise<string>;
+export async function checkForExistingArticle(crm: Crm, title: string, options?: ExistingArticleOptions & { returnId?: false; returnIdAndNumber?: false }): Promise<string>;
+export async function checkForExistingArticle(crm: Crm, title: string, options: ExistingArticleOptions = {}): Promise<string | [string, string]> {
   if (typeof title !== "string" || !title) throw new TypeError("title must be a non-empty string");
   const sobject = sobjectOf(options.sobject);
   let soql = `SELECT Id, ArticleNumber FROM ${sobject} WHERE Title = ${soqlLiteral(title)}`;
@@ -231,15 +236,31 @@ export async function getArticleUrl(
   return style === "lightning" ? `${base}/lightning/r/${sobject}/${id}/view` : `${base}/knowledge/publishing/articleDraftDetail.apexp?id=${id}`;
 }
 
+/** What a record create answers. */
+export interface SaveResult {
+  id: string;
+  success: boolean;
+  errors: unknown[];
+}
+
 /** Creates a draft article; resolves to its version ID, or the whole response with `fullResponse`. */
-export async function createArticle(crm: Crm, articleData: ArticleData, options: { sobject?: string; fullResponse?: boolean } = {}): Promise<string | { id: string; success: boolean; errors: unknown[] }> {
+export async function createArticle(crm: Crm, articleData: ArticleData, options: { sobject?: string; fullResponse: true }): Promise<SaveResult>;
+export async function createArticle(crm: Crm, articleData: ArticleData, options?: { sobject?: string; fullResponse?: false }): Promise<string>;
+export async function createArticle(crm: Crm, articleData: ArticleData, options: { sobject?: string; fullResponse?: boolean } = {}): Promise<string | SaveResult> {
   const data = checkArticleData(articleData, true);
   const response = await crm.createSobjectRecord(sobjectOf(options.sobject), data);
   return options.fullResponse ? response : response.id;
 }
 
 /** Updates a draft's fields (any subset). Resolves to true, or `[true, status]` with `includeStatusCode`. */
-export async function updateArticle(crm: Crm, recordId: string, articleData: ArticleData, options: { sobject?: string; includeStatusCode?: boolean; ifUnmodifiedSince?: Date } = {}): Promise<boolean | [boolean, number]> {
+export interface UpdateArticleOptions {
+  sobject?: string;
+  includeStatusCode?: boolean;
+  ifUnmodifiedSince?: Date;
+}
+export async function updateArticle(crm: Crm, recordId: string, articleData: ArticleData, options: UpdateArticleOptions & { includeStatusCode: true }): Promise<[ok: boolean, status: number]>;
+export async function updateArticle(crm: Crm, recordId: string, articleData: ArticleData, options?: UpdateArticleOptions & { includeStatusCode?: false }): Promise<boolean>;
+export async function updateArticle(crm: Crm, recordId: string, articleData: ArticleData, options: UpdateArticleOptions = {}): Promise<boolean | [boolean, number]> {
   requireRecordId(recordId, "recordId");
   const data = checkArticleData(articleData, false);
   const response = await crm.updateSobjectRecord(sobjectOf(options.sobject), recordId, data, { ifUnmodifiedSince: options.ifUnmodifiedSince });
@@ -268,10 +289,16 @@ export async function createDraftFromOnlineArticle(crm: Crm, articleId: string, 
  * A new draft from the master article (KnowledgeArticleId): given directly, read from `articleData`,
  * or looked up from a version ID. Resolves to the draft's version ID, or the response with `fullResponse`.
  */
-export async function createDraftFromMasterVersion(
-  crm: Crm,
-  options: { articleId?: string; knowledgeArticleId?: string; articleData?: ArticleData; sobject?: string; fullResponse?: boolean },
-): Promise<string | Record<string, unknown>> {
+export interface DraftFromMasterOptions {
+  articleId?: string;
+  knowledgeArticleId?: string;
+  articleData?: ArticleData;
+  sobject?: string;
+  fullResponse?: boolean;
+}
+export async function createDraftFromMasterVersion(crm: Crm, options: DraftFromMasterOptions & { fullResponse: true }): Promise<Record<string, unknown>>;
+export async function createDraftFromMasterVersion(crm: Crm, options: DraftFromMasterOptions & { fullResponse?: false }): Promise<string>;
+export async function createDraftFromMasterVersion(crm: Crm, options: DraftFromMasterOptions): Promise<string | Record<string, unknown>> {
   if (!options || (!options.articleId && !options.knowledgeArticleId && !options.articleData)) {
     throw new MissingRequiredDataError("createDraftFromMasterVersion needs articleId, knowledgeArticleId or articleData", "knowledgeArticleId");
   }
@@ -288,6 +315,8 @@ export async function createDraftFromMasterVersion(
 }
 
 /** Publishes a draft as a major (default) or minor version. Resolves to true, or the response with `fullResponse`. */
+export async function publishArticle(crm: Crm, articleId: string, options: { majorVersion?: boolean; fullResponse: true }): Promise<CrmResponse>;
+export async function publishArticle(crm: Crm, articleId: string, options?: { majorVersion?: boolean; fullResponse?: false }): Promise<boolean>;
 export async function publishArticle(crm: Crm, articleId: string, options: { majorVersion?: boolean; fullResponse?: boolean } = {}): Promise<boolean | CrmResponse> {
   requireRecordId(articleId, "articleId");
   const body: Record<string, string> = { publishStatus: "Online" };

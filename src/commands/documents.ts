@@ -108,7 +108,7 @@ export function documentCommands(deps: DocumentCommandDeps): Record<Extract<Comm
         const crm = (await manager.session(a.orgKey)).crm;
         draftId = a.status === "Online"
           ? String(await crm.knowledge.createDraftFromOnlineArticle(a.id, { unpublish: false }))
-          : String(await crm.knowledge.createDraftFromMasterVersion({ knowledgeArticleId: a.knowledgeArticleId, sobject: knowledgeSobject() }));
+          : await crm.knowledge.createDraftFromMasterVersion({ knowledgeArticleId: a.knowledgeArticleId, sobject: knowledgeSobject() });
         await vscode.commands.executeCommand("crm.knowledge.refresh");
       }
       await openCrmDocument(files, articleFilePath(aliasOf(a.orgKey), knowledgeSobject(), draftId, `${await bodyField(a.orgKey)}.html`));

@@ -115,7 +115,7 @@ export function knowledgeCommands(active: ActiveOrg, provider: KnowledgeTreeProv
         if (body === undefined) throw new UserCancelled();
       }
       const data: Record<string, unknown> = { Title: title.trim(), UrlName: urlName, ...(summary ? { Summary: summary } : {}), ...(bodyField && body ? { [bodyField.name]: body } : {}) };
-      const id = (await withViewProgress("Creating the article", () => session.crm.knowledge.createArticle(data, { sobject: sobject() }))) as string;
+      const id = await withViewProgress("Creating the article", () => session.crm.knowledge.createArticle(data, { sobject: sobject() }));
       await provider.refreshOrg(undefined, "Draft");
       void vscode.window.showInformationMessage(`Created the draft '${title.trim()}' (${id}).`);
       articles.show({ orgKey: session.record.key, id }, { preserveFocus: true });
@@ -177,7 +177,7 @@ export function knowledgeCommands(active: ActiveOrg, provider: KnowledgeTreeProv
     "crm.knowledge.findByTitle": async () => {
       const title = await vscode.window.showInputBox({ title: "Find an article by its exact title", ignoreFocusOut: true });
       if (!title) throw new UserCancelled();
-      const found = (await (await crm()).knowledge.checkForExistingArticle(title, { sobject: sobject(), returnIdAndNumber: true, includeArchived: true })) as [string, string];
+      const found = await (await crm()).knowledge.checkForExistingArticle(title, { sobject: sobject(), returnIdAndNumber: true, includeArchived: true });
       if (!found[0]) return void vscode.window.showInformationMessage(`No article is titled '${title}'.`);
       const choice = await vscode.window.showInformationMessage(`'${title}' is article #${found[1]} (version ID ${found[0]}).`, "Copy ID", "Open in Browser");
       if (choice === "Copy ID") await vscode.env.clipboard.writeText(found[0]);
@@ -215,7 +215,7 @@ export function knowledgeCommands(active: ActiveOrg, provider: KnowledgeTreeProv
     },
     "crm.knowledge.createDraftFromMaster": async (node) => {
       const a = await one(active, node, undefined, "Create a new draft of which article?");
-      const draftId = (await withViewProgress("Creating the draft", async () => (await crm(node)).knowledge.createDraftFromMasterVersion({ knowledgeArticleId: a.knowledgeArticleId, sobject: sobject() }))) as string;
+      const draftId = await withViewProgress("Creating the draft", async () => (await crm(node)).knowledge.createDraftFromMasterVersion({ knowledgeArticleId: a.knowledgeArticleId, sobject: sobject() }));
       await provider.refreshOrg(orgOf(node), "Draft");
       void vscode.window.showInformationMessage(`Created a draft of '${a.title}' (${draftId}).`);
     },

@@ -34,10 +34,14 @@ export class Driver {
     }
     await this.page.keyboard.press("Enter");
     // A busy workbench can drop that Enter (the list re-renders under it): the palette then stays open on
-    // the same text. Press again once rather than wait for a step that never comes.
-    const stillOpen = () => input.inputValue().then((v) => v === `>${title}`, () => false);
-    await this.page.waitForTimeout(1_000);
-    if ((await input.isVisible()) && (await stillOpen())) await this.page.keyboard.press("Enter");
+    // the same text. Press again once rather than wait for a step that never comes — but only when the
+    // palette still shows the command: a command that opens its own picker reuses this widget, and a
+    // second Enter there would accept (and so close) that picker while its items are still loading.
+    const stillThePalette = async () => (await input.isVisible()) && (await input.inputValue().catch(() => "")) === `>${title}` &&
+      (await this.page.locator(".quick-input-widget .quick-input-list .monaco-list-row.focused .label-name", { hasText: title }).count()) > 0;
+    const settled = Date.now() + 2_000;
+    while (Date.now() < settled && (await stillThePalette())) await this.page.waitForTimeout(100);
+    if (await stillThePalette()) await this.page.keyboard.press("Enter");
   }
 
   /** Opens the CRM view and adds the emulator's demo org with "Try the Demo Org". */

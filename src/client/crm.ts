@@ -4,6 +4,7 @@ import { inspect } from "node:util";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { type AuthSession, type AuthStrategy } from "./auth";
+import type { DescribeGlobal, SObjectDescribe } from "./describe";
 import { checkHelper, type ConnectionInfo, type HelperConnection, type HelperContent, normalizeConnection, readHelperFile, strategyFromConnection } from "./connection-info";
 import { APIRequestError, AuthenticationError, CrmError, DataMismatchError, InvalidFieldError, MissingRequiredDataError } from "./errors";
 import * as feedModule from "./feed";
@@ -459,18 +460,20 @@ export class Crm extends EventEmitter<CrmEvents> {
   }
 
   /** Describe global. With `ifModifiedSince`, resolves to undefined when nothing changed (HTTP 304). */
-  async getAllSobjects(options: { ifModifiedSince?: Date } = {}): Promise<{ encoding: string; maxBatchSize: number; sobjects: Record<string, unknown>[] } | undefined> {
+  async getAllSobjects(options: { ifModifiedSince?: Date } = {}): Promise<DescribeGlobal | undefined> {
     return this.conditionalGet(await this.apiPath("/sobjects"), options.ifModifiedSince);
   }
 
   /** Basic info of an sObject, or its full describe with `{ describe: true }`. */
+  async getSobject(objectName: string, options: { describe: true }): Promise<SObjectDescribe>;
+  async getSobject(objectName: string, options?: { describe?: false }): Promise<Record<string, unknown>>;
   async getSobject(objectName: string, options: { describe?: boolean } = {}): Promise<Record<string, unknown>> {
     requireSobjectName(objectName, "objectName");
     return this.getJson(await this.apiPath(`/sobjects/${objectName}${options.describe ? "/describe" : ""}`));
   }
 
   /** Full describe. With `ifModifiedSince`, resolves to undefined when it has not changed (HTTP 304). */
-  async describeObject(objectName: string, options: { ifModifiedSince?: Date } = {}): Promise<Record<string, unknown> | undefined> {
+  async describeObject(objectName: string, options: { ifModifiedSince?: Date } = {}): Promise<SObjectDescribe | undefined> {
     requireSobjectName(objectName, "objectName");
     return this.conditionalGet(await this.apiPath(`/sobjects/${objectName}/describe`), options.ifModifiedSince);
   }

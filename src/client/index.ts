@@ -16,3 +16,4 @@ export { DEFAULT_TIMEOUT_MS, DEFAULT_KNOWLEDGE_SOBJECT, ARTICLE_SORT_FIELDS, typ
 export { createTokenPoster, type PendingWrite, type CrmResponse, type ApiUsage, type Logger, type RetryOptions, type RequestInfo, type HttpMethod } from "./transport";
 export { checkOrgUrl, isLoopbackHost, richTextImageUrls } from "./urls";
 export { decodeEntities } from "./entities";
+export type { DescribeGlobal, GlobalSObject, SObjectDescribe, FieldDescribe, ChildRelationship, PicklistValue, RecordTypeInfo } from "./describe";

@@ -158,9 +158,10 @@ export const MAX_WINDOW_ROWS = 500;
 export type HostToResults =
   | { type: "loading" }
   /** A run starts: the statement and API, which the panel shows (and records for a reload) while it waits. */
-  | { type: "running"; api: QueryApiName; query: string }
+  /** `title` names what runs (the panel's heading): a failure must not keep the previous statement's. */
+  | { type: "running"; api: QueryApiName; query: string; title: string }
   /** A run failed: why, and the statement that failed. */
-  | { type: "failed"; message: string; api: QueryApiName; query: string }
+  | { type: "failed"; message: string; api: QueryApiName; query: string; title: string }
   | { type: "error"; message: string }
   | { type: "results"; summary: ResultsSummary }
   | { type: "rows"; viewVersion: number; start: number; rows: ResultRow[] }
@@ -241,10 +242,11 @@ export function parseResultsUpdate(raw: unknown): HostToResults | undefined {
     }
     case "progress": return isIndex(raw.fetched) && isIndex(raw.totalSize) ? { type: "progress", fetched: raw.fetched, totalSize: raw.totalSize } : undefined;
     case "notice": return typeof raw.text === "string" ? { type: "notice", text: raw.text } : undefined;
-    case "running": return typeof raw.query === "string" && isQueryApi(raw.api) ? { type: "running", api: raw.api, query: raw.query } : undefined;
+    case "running":
+      return allStrings(raw, ["query", "title"]) && isQueryApi(raw.api) ? { type: "running", api: raw.api, query: raw.query as string, title: raw.title as string } : undefined;
     case "failed":
-      return allStrings(raw, ["message", "query"]) && isQueryApi(raw.api)
-        ? { type: "failed", message: raw.message as string, api: raw.api, query: raw.query as string } : undefined;
+      return allStrings(raw, ["message", "query", "title"]) && isQueryApi(raw.api)
+        ? { type: "failed", message: raw.message as string, api: raw.api, query: raw.query as string, title: raw.title as string } : undefined;
     default: return parseCommonUpdate(raw);
   }
 }

@@ -68,11 +68,13 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
     if (!completed) panel.post({ type: "notice", text: `Stopped: ${formatCount(run.fetched)} of ${formatCount(run.totalSize)} rows fetched.` });
   }
 
+  const title = (target: PanelTarget) => `${aliasOf(target.orgKey)}: ${subjectOf(specOf(target))} results`;
+
   return new PanelSet<ResultsToHost, QueryRun>({
     viewType: "crm.results",
     script: "results",
     noun: "Query results",
-    title: (target) => `${aliasOf(target.orgKey)}: ${subjectOf(specOf(target))} results`,
+    title,
     parseRequest: parseResultsRequest,
     read: async (target, previous) => {
       previous?.cancel();
@@ -83,11 +85,11 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
     update,
     loading: (target) => {
       const spec = specOf(target);
-      return { type: "running", api: spec.api, query: spec.text };
+      return { type: "running", api: spec.api, query: spec.text, title: title(target) };
     },
     failed: (target, message) => {
       const spec = specOf(target);
-      return { type: "failed", message, api: spec.api, query: spec.text };
+      return { type: "failed", message, api: spec.api, query: spec.text, title: title(target) };
     },
     handle: async (panel, request) => {
       const run = panel.data;

@@ -100,9 +100,10 @@ test("protocol: the host refuses windows over the cap, malformed ranges and non-
   assert.equal(parseResultsRequest({ type: "view", filter: "x", sort: { column: "Name" } }), undefined);
   assert.equal(parseResultsUpdate({ type: "rows", viewVersion: 1, start: 0, rows: [{ index: 0, cells: [{ evil: true }] }] }), undefined);
   assert.ok(parseResultsUpdate({ type: "rows", viewVersion: 1, start: 0, rows: [{ index: 0, cells: ["a", 1, true, null, { children: 2, more: false }] }] }));
-  assert.deepEqual(parseResultsUpdate({ type: "running", api: "sosl", query: "FIND {x}" }), { type: "running", api: "sosl", query: "FIND {x}" });
-  assert.equal(parseResultsUpdate({ type: "running", api: "graphql", query: "{}" }), undefined);
-  assert.deepEqual(parseResultsUpdate({ type: "failed", message: "MALFORMED_QUERY", api: "soql", query: "SELEC" }), { type: "failed", message: "MALFORMED_QUERY", api: "soql", query: "SELEC" });
+  assert.deepEqual(parseResultsUpdate({ type: "running", api: "sosl", query: "FIND {x}", title: "Demo: Search results" }), { type: "running", api: "sosl", query: "FIND {x}", title: "Demo: Search results" });
+  assert.equal(parseResultsUpdate({ type: "running", api: "graphql", query: "{}", title: "x" }), undefined);
+  assert.equal(parseResultsUpdate({ type: "running", api: "soql", query: "SELECT Id FROM Account" }), undefined, "a run names what runs");
+  assert.deepEqual(parseResultsUpdate({ type: "failed", message: "MALFORMED_QUERY", api: "soql", query: "SELEC", title: "Demo: Query results" }), { type: "failed", message: "MALFORMED_QUERY", api: "soql", query: "SELEC", title: "Demo: Query results" });
 });
 
 test("CSV fields: commas, quotes, line breaks and edge spaces are quoted; plain text is not", () => {

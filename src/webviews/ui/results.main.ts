@@ -462,7 +462,8 @@ window.addEventListener("message", (event: MessageEvent<unknown>) => {
     case "loading": case "running": case "error": case "failed": {
       grid = undefined;
       const failed = message.type === "error" || message.type === "failed";
-      showMessage(app, failed ? message.message : "Running the statement…", failed ? "error" : "info", refresh);
+      const heading = message.type === "running" || message.type === "failed" ? (document.title = message.title) : undefined;
+      showMessage(app, failed ? message.message : "Running the statement…", failed ? "error" : "info", refresh, heading);
       if (message.type === "running" || message.type === "failed") {
         // Recorded now too, in case the run fails: a reload then tries the same statement again.
         vscode.setState({ ...panelTarget(), params: { api: message.api, text: message.query } });

@@ -1,0 +1,89 @@
+/**
+ * The describe resources' shapes (REST API: sObject Describe, Describe Global). The fields named here are
+ * the ones the client and its callers read; every other field the org sends is kept and typed `unknown`.
+ */
+
+export interface PicklistValue {
+  value: string;
+  label: string | null;
+  active: boolean;
+  defaultValue: boolean;
+  [field: string]: unknown;
+}
+
+export interface FieldDescribe {
+  name: string;
+  label: string;
+  /** `string`, `textarea`, `reference`, `picklist`, `boolean`, `double`, `date`, `datetime`, `id`, … */
+  type: string;
+  length: number;
+  precision?: number;
+  scale?: number;
+  nillable: boolean;
+  createable: boolean;
+  updateable: boolean;
+  defaultedOnCreate: boolean;
+  unique: boolean;
+  externalId: boolean;
+  referenceTo: string[];
+  relationshipName: string | null;
+  picklistValues: PicklistValue[];
+  inlineHelpText: string | null;
+  [field: string]: unknown;
+}
+
+export interface ChildRelationship {
+  childSObject: string;
+  field: string;
+  relationshipName: string | null;
+  cascadeDelete: boolean;
+  [field: string]: unknown;
+}
+
+export interface RecordTypeInfo {
+  recordTypeId: string;
+  name: string;
+  developerName: string;
+  active: boolean;
+  available: boolean;
+  defaultRecordTypeMapping: boolean;
+  master: boolean;
+  [field: string]: unknown;
+}
+
+export interface SObjectDescribe {
+  name: string;
+  label: string;
+  labelPlural: string;
+  keyPrefix: string | null;
+  custom: boolean;
+  queryable: boolean;
+  createable: boolean;
+  updateable: boolean;
+  deletable: boolean;
+  fields: FieldDescribe[];
+  childRelationships: ChildRelationship[];
+  recordTypeInfos: RecordTypeInfo[];
+  [field: string]: unknown;
+}
+
+/** One object of Describe Global. */
+export interface GlobalSObject {
+  name: string;
+  label: string;
+  labelPlural: string;
+  keyPrefix: string | null;
+  custom: boolean;
+  queryable: boolean;
+  createable: boolean;
+  updateable: boolean;
+  deletable: boolean;
+  [field: string]: unknown;
+}
+
+export interface DescribeGlobal {
+  encoding: string;
+  maxBatchSize: number;
+  sobjects: GlobalSObject[];
+  [field: string]: unknown;
+}

@@ -51,22 +51,6 @@ export interface RecordTypeInfo {
   [field: string]: unknown;
 }
 
-export interface SObjectDescribe {
-  name: string;
-  label: string;
-  labelPlural: string;
-  keyPrefix: string | null;
-  custom: boolean;
-  queryable: boolean;
-  createable: boolean;
-  updateable: boolean;
-  deletable: boolean;
-  fields: FieldDescribe[];
-  childRelationships: ChildRelationship[];
-  recordTypeInfos: RecordTypeInfo[];
-  [field: string]: unknown;
-}
-
 /** One object of Describe Global. */
 export interface GlobalSObject {
   name: string;
@@ -79,6 +63,13 @@ export interface GlobalSObject {
   updateable: boolean;
   deletable: boolean;
   [field: string]: unknown;
+}
+
+/** An sObject's full describe: what Describe Global says of it, and its fields, relationships and record types. */
+export interface SObjectDescribe extends GlobalSObject {
+  fields: FieldDescribe[];
+  childRelationships: ChildRelationship[];
+  recordTypeInfos: RecordTypeInfo[];
 }
 
 export interface DescribeGlobal {

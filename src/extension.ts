@@ -143,7 +143,7 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
 async function confirmProductionWrite(org: OrgRecord, change: string): Promise<boolean> {
   const send = "Send to Production";
   const choice = await vscode.window.showWarningMessage(
-    `${org.alias} is a production org. ${change[0]!.toUpperCase()}${change.slice(1)}?`,
+    `${org.alias} ${org.kind === "production" ? "is a production org" : "may be a production org (its kind could not be read)"}. ${change[0]!.toUpperCase()}${change.slice(1)}?`,
     { modal: true, detail: `This changes live data in ${new URL(org.instanceUrl).host}. Cancel sends nothing. To stop asking for this org, use "CRM: Production Write Confirmations…".` },
     send,
   );

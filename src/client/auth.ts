@@ -3,7 +3,8 @@
  * request (never in the query string); the token response is kept with its org and user IDs.
  */
 import { createHash, createSign, randomBytes } from "node:crypto";
-import { AuthenticationError, CancelledError, MissingRequiredDataError } from "./errors";
+import { delay } from "./delay";
+import { AuthenticationError, MissingRequiredDataError } from "./errors";
 import { checkOrgUrl, tokenEndpoint } from "./urls";
 
 /** An authenticated session: what the client needs to call the org. */
@@ -370,14 +371,7 @@ export async function pollDeviceToken(post: TokenPoster, o: { loginUrl: string; 
   const deadline = Date.now() + (o.timeoutMs ?? 600_000);
   let interval = o.device.intervalMs;
   for (;;) {
-    await new Promise<void>((resolve, reject) => {
-      if (o.signal?.aborted) return reject(new CancelledError("The device sign-in was cancelled"));
-      const timer = setTimeout(resolve, interval);
-      o.signal?.addEventListener("abort", () => {
-        clearTimeout(timer);
-        reject(new CancelledError("The device sign-in was cancelled"));
-      }, { once: true });
-    });
+    await delay(interval, o.signal, "The device sign-in was cancelled");
     const { status, body } = await post(tokenEndpoint(o.loginUrl), { grant_type: "device", client_id: o.clientId, code: o.device.deviceCode });
     const error = body && typeof body === "object" ? (body as Record<string, unknown>).error : undefined;
     if (error === "authorization_pending" || error === "slow_down") {

@@ -135,7 +135,6 @@ export function richTextImageRefid(imageUrl: string): string {
   return refid;
 }
 
-
 function requirePayload(payload: unknown, argument = "payload"): Record<string, unknown> | unknown[] {
   if (payload === null || typeof payload !== "object") {
     throw new TypeError(`${argument} must be an object (the JSON body), got ${payload === null ? "null" : typeof payload}`);

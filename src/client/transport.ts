@@ -7,6 +7,7 @@ import https from "node:https";
 import axios, { type AxiosInstance, type AxiosResponse, isAxiosError } from "axios";
 import type { AuthSession, TokenPoster } from "./auth";
 import { DEFAULT_TIMEOUT_MS } from "./constants";
+import { delay } from "./delay";
 import { createNodeAdapter } from "./node-adapter";
 import { APIRequestError, CancelledError, InvalidResponseError, NetworkError, type ApiErrorEntry } from "./errors";
 import { pathOnly, resolveEndpoint } from "./urls";
@@ -313,14 +314,7 @@ export class Transport {
   }
 
   private backoff(attempt: number, signal?: AbortSignal): Promise<void> {
-    const delay = this.baseDelayMs * 2 ** attempt * (1 + Math.random() * 0.5);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(resolve, delay);
-      signal?.addEventListener("abort", () => {
-        clearTimeout(timer);
-        reject(new CancelledError("the request was cancelled while waiting to retry"));
-      }, { once: true });
-    });
+    return delay(this.baseDelayMs * 2 ** attempt * (1 + Math.random() * 0.5), signal, "the request was cancelled while waiting to retry");
   }
 
   close(): void {

@@ -1,5 +1,5 @@
 /** Every org's session, created on first use; adding (with verification), signing out and removing orgs. */
-import type { ApiUsage, AuthSession, HelperConnection, OrgKind, PendingWrite } from "../client";
+import type { ApiUsage, AuthSession, Crm, HelperConnection, OrgKind, PendingWrite } from "../client";
 import { APIRequestError, AuthenticationError, CancelledError, CrmError } from "../client/errors";
 import { Emitter, type Disposable } from "../shared/events";
 import { OrgRegistry, type OrgRecord, type SignInMethod } from "./orgRegistry";
@@ -36,17 +36,26 @@ export interface VerifiedOrg {
   kind?: OrgKind;
 }
 
+/**
+ * One data API call: proves the user can use the API, and its Sforce-Limit-Info gives the usage figure.
+ * Users without "View Setup and Configuration" get 403 here, which still carries the header.
+ */
+async function proveApiAccess(crm: Crm): Promise<void> {
+  await crm.getOrgLimits().catch((err: unknown) => {
+    if (!(err instanceof APIRequestError) || err.status !== 403) throw err;
+  });
+}
+
+/** Why an org refused a sign-in or a session, in the words to show: the OAuth description and code when there are some. */
+const refusalWords = (err: unknown): string => (err instanceof AuthenticationError ? `${err.errorDescription} (${err.error})` : (err as Error).message);
+
 /** Signs in with a connection and reads who and where: an org is saved only after this succeeds. */
 export async function verifyConnection(connection: HelperConnection, settings: ClientSettings): Promise<VerifiedOrg> {
   const crm = (await sessionModule()).buildClient(connection, settings);
   try {
     const session = await crm.connect();
     const info = crm.currentUserInfo ?? {};
-    // A data API call proves the user can use the API, and its Sforce-Limit-Info gives the usage figure.
-    // Users without "View Setup and Configuration" get 403 here, which still carries the header.
-    await crm.getOrgLimits().catch((err: unknown) => {
-      if (!(err instanceof APIRequestError) || err.status !== 403) throw err;
-    });
+    await proveApiAccess(crm);
     const kind = await crm.getOrgKind().catch(() => undefined);
     return {
       kind,
@@ -227,13 +236,11 @@ export class OrgManager implements Disposable {
     try {
       const session = await this.session(key);
       await session.crm.connect();
-      await session.crm.getOrgLimits().catch((err: unknown) => {
-        if (!(err instanceof APIRequestError) || err.status !== 403) throw err;
-      });
+      await proveApiAccess(session.crm);
       await this.registry.update(key, { lastUsedAt: new Date().toISOString() });
       return { ok: true };
     } catch (err) {
-      return { ok: false, reason: err instanceof AuthenticationError ? `${err.errorDescription} (${err.error})` : (err as Error).message };
+      return { ok: false, reason: refusalWords(err) };
     }
   }
 
@@ -248,8 +255,7 @@ export class OrgManager implements Disposable {
     if (!org?.signedIn) return;
     this.closeSession(key);
     await this.registry.signOut(key);
-    const reason = err instanceof AuthenticationError ? `${err.errorDescription} (${err.error})` : err.message;
-    this.sessionLost.fire({ org, reason });
+    this.sessionLost.fire({ org, reason: refusalWords(err) });
   }
 
   private closeSession(key: string): void {

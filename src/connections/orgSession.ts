@@ -75,8 +75,9 @@ export class OrgSession implements Disposable {
       deps.log.info(requestLine(this.record.alias, info));
       if (info.requestBody) deps.log.debug(`[${this.record.alias}] request body: ${info.requestBody}`);
       if (info.responseBody) deps.log.debug(`[${this.record.alias}] response body: ${info.responseBody}`);
-      if (info.status < 400) deps.onUsed?.(record.key);
-      if (!READS.has(info.method) && info.status < 400 && !info.path.startsWith("/services/oauth2/")) this.written.fire({ method: info.method, path: info.path });
+      if (info.status >= 400) return;
+      deps.onUsed?.(record.key);
+      if (!READS.has(info.method) && !info.path.startsWith("/services/oauth2/")) this.written.fire({ method: info.method, path: info.path });
     });
     this.crm.on("apiUsage", (usage) => {
       this.usage = usage;

@@ -97,15 +97,7 @@ export class CrmFileSystem implements vscode.FileSystemProvider, vscode.TextDocu
     if (!orgKey || !p || !("sobject" in p)) throw vscode.FileSystemError.FileNotFound(uri);
     let result: { createdId?: string };
     try {
-      try {
-        result = await this.files.writeFile(uri.path, content);
-      } catch (err) {
-        if (err instanceof ConflictError) result = await this.resolveConflict(uri, content, err);
-        else {
-          if (err instanceof DocumentError) this.markFields(uri, content, err);
-          throw vscode.FileSystemError.Unavailable(err instanceof Error ? err.message : String(err));
-        }
-      }
+      result = await this.save(uri, content);
     } catch (err) {
       this.refused.set(uri.toString(), new TextDecoder().decode(content));
       throw err;
@@ -114,6 +106,17 @@ export class CrmFileSystem implements vscode.FileSystemProvider, vscode.TextDocu
     this.diagnostics.delete(uri);
     this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);
     this.saved.fire({ uri, orgKey, sobject: p.sobject, createdId: result.createdId });
+  }
+
+  /** Sends a document to the org: a conflict asks Compare / Overwrite, a refusal marks its fields and throws. */
+  private async save(uri: vscode.Uri, content: Uint8Array): Promise<{ createdId?: string }> {
+    try {
+      return await this.files.writeFile(uri.path, content);
+    } catch (err) {
+      if (err instanceof ConflictError) return this.resolveConflict(uri, content, err);
+      if (err instanceof DocumentError) this.markFields(uri, content, err);
+      throw vscode.FileSystemError.Unavailable(err instanceof Error ? err.message : String(err));
+    }
   }
 
   /** Compare shows theirs beside yours and keeps your edit unsaved; Overwrite replaces theirs; anything else cancels. */

@@ -4,6 +4,7 @@
  */
 import { decodeEntities } from "../client/entities";
 import { Emitter } from "../shared/events";
+import { newById } from "../shared/lists";
 
 export type FeedRef = { kind: "news" } | { kind: "group"; id: string; name: string } | { kind: "user"; id: string; name: string };
 
@@ -102,8 +103,7 @@ export class FeedsModel {
       const token = state.loaded ? state.nextPage ?? undefined : undefined;
       const page = ref.kind === "news" ? await this.source.myNewsFeed(token) : ref.kind === "group" ? await this.source.groupFeed(ref.id, token) : await this.source.userFeed(ref.id, token);
       // A feed posted to meanwhile can repeat an item on the next page: each item once.
-      const known = new Set(state.items.map((i) => i.id));
-      state.items.push(...((page.elements as Record<string, unknown>[]) ?? []).map(itemRow).filter((i) => !known.has(i.id) && known.add(i.id)));
+      state.items.push(...newById(state.items, ((page.elements as Record<string, unknown>[]) ?? []).map(itemRow)));
       state.nextPage = tokenOf(page.nextPageUrl) ?? (page.nextPageToken as string | null) ?? null;
       state.loaded = true;
     } catch (err) {
@@ -143,8 +143,7 @@ export class FeedsModel {
     const state = await this.comments(itemId);
     if (!state.olderPage) return state;
     const page = await this.source.comments(itemId, state.olderPage);
-    const known = new Set(state.rows.map((r) => r.id));
-    state.rows.unshift(...((page.items as Record<string, unknown>[]) ?? []).map(commentRow).filter((r) => !known.has(r.id)));
+    state.rows.unshift(...newById(state.rows, ((page.items as Record<string, unknown>[]) ?? []).map(commentRow)));
     state.olderPage = tokenOf(page.nextPageUrl);
     return state;
   }

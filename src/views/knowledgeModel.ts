@@ -4,6 +4,7 @@
  */
 import type { ArticleSortField, SortOrder } from "../client/constants";
 import { Emitter } from "../shared/events";
+import { newById } from "../shared/lists";
 
 export type PublishStatus = "Draft" | "Online" | "Archived";
 export const KNOWLEDGE_GROUPS: { status: PublishStatus; label: string }[] = [
@@ -78,8 +79,7 @@ export class KnowledgeModel {
     try {
       const page = await this.source.listArticleVersions({ publishStatus: status, sort: this.sort, order: this.order, pageSize, pageNum: state.pages + 1, titleContains: this.titleFilter || undefined, sobject });
       // An article published or edited between two pages can move into the next page: each version once.
-      const known = new Set(state.rows.map((r) => r.id));
-      state.rows.push(...page.records.map(toArticleRow).filter((r) => !known.has(r.id) && known.add(r.id)));
+      state.rows.push(...newById(state.rows, page.records.map(toArticleRow)));
       state.hasMore = page.hasMore;
       state.pages++;
     } catch (err) {

@@ -8,7 +8,7 @@ import { Crm } from "../src/client";
 import type { SoqlCatalog } from "../src/soql/catalog";
 import { completionsAt } from "../src/soql/completion";
 import { diagnose } from "../src/soql/diagnostics";
-import { ObjectsModel, type ObjectDetails } from "../src/views/objectsModel";
+import { OrgSchema } from "../src/connections/schema";
 import { DEMO } from "../test/emulator/seed";
 import { startEmulatorProcess } from "./emulator-process";
 
@@ -17,14 +17,12 @@ const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Ma
 async function main() {
   const emu = await startEmulatorProcess("large");
   const crm = await Crm.create({ endpointUrl: emu.url, clientId: DEMO.clientId, clientSecret: DEMO.clientSecret, username: DEMO.username, password: DEMO.password, securityToken: DEMO.securityToken });
-  const store = new Map<string, unknown>();
-  const model = new ObjectsModel({ describeGlobal: (s) => crm.getAllSobjects({ ifModifiedSince: s }), describe: async (n) => (await crm.describeObject(n))! }, { get: (k, d) => (store.get(k) ?? d) as never, update: async (k, v) => void store.set(k, v) }, "bench");
-  const objects = await model.objects();
-  const details = new Map<string, ObjectDetails>();
-  for (const name of ["Wide_Object__c", "Account", "Contact", "User", "Big_Table__c"]) details.set(name, await model.details(name));
+  const schema = new OrgSchema(crm);
+  const objects = await schema.objects();
+  for (const name of ["Wide_Object__c", "Account", "Contact", "User", "Big_Table__c"]) await schema.details(name);
   crm.close();
   emu.stop();
-  const catalog: SoqlCatalog = { objects: () => objects, fields: (n) => details.get(n)?.fields, childRelationships: (n) => details.get(n)?.childRelationships };
+  const catalog: SoqlCatalog = { objects: () => objects, fields: (n) => schema.peek(n)?.fields, childRelationships: (n) => schema.peek(n)?.childRelationships };
 
   const completionMs: number[] = [];
   const cases = ["SELECT Id, Field_0| FROM Wide_Object__c", "SELECT Id FROM Wide_Object__c WHERE Field_0002__c = |", "SELECT Id FROM Wide_Object__c ORDER BY |", "SELECT Id FROM Wi|", "SELECT Account__r.Owner.| FROM Big_Table__c"];
@@ -47,7 +45,7 @@ async function main() {
     diagnosticsMs.push(performance.now() - t);
   }
   const result = {
-    date: new Date().toISOString(), fields: details.get("Wide_Object__c")!.fields.length,
+    date: new Date().toISOString(), fields: schema.peek("Wide_Object__c")!.fields.length,
     completionP50Ms: Number(percentile(completionMs, 0.5).toFixed(3)), completionP95Ms: Number(percentile(completionMs, 0.95).toFixed(3)),
     diagnosticsMedianMs: Number(percentile(diagnosticsMs, 0.5).toFixed(2)), diagnosticsLines: 200,
   };

@@ -50,7 +50,7 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
     return { pageSize: settings.knowledgePageSize, sobject: settings.knowledgeSobject };
   });
   const soqlOrgs = new SoqlDocumentOrgs(manager, context.workspaceState);
-  const soqlCatalogs = new SoqlCatalogs(objects, (uri) => soqlOrgs.orgKeyFor(uri));
+  const soqlCatalogs = new SoqlCatalogs(async (key) => (await active.sessionFor(key)).schema, (uri) => soqlOrgs.orgKeyFor(uri));
   const soqlDiagnostics = new SoqlDiagnostics(soqlCatalogs);
   const history = new QueryHistory(context.globalState, () => vscode.workspace.getConfiguration("crm").get<number>("soql.historySize", 500));
   const siteId = () => readSettings().feedSiteId || undefined;
@@ -67,7 +67,7 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
   const results = resultsPanels(panelDeps, {
     onRun: (orgKey, run) => void history.add(orgKey, { text: run.spec.text, api: run.spec.api, ranAt: run.ranAt.toISOString(), rows: run.totalSize, durationMs: run.elapsedMs }),
     exportRows: (orgKey, spec, format) => exportRows(manager, orgKey, spec, format),
-    openId: (orgKey, id) => openId({ objects, articles }, orgKey, id),
+    openId: (orgKey, id) => openId({ manager, articles }, orgKey, id),
   });
   context.subscriptions.push(
     log,
@@ -118,6 +118,7 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
       soqlDiagnostics.refreshAll();
     }),
     soqlOrgs.onDidChange(() => soqlDiagnostics.refreshAll()),
+    manager.onDidChangeSchema(() => soqlDiagnostics.refreshAll()),
     new OrgStatusBar(manager),
     // Told once, with the way back; views then show the org signed out instead of failing call after call.
     manager.onDidLoseSession(async ({ org, reason }) => {
@@ -126,13 +127,7 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
       if (choice) await vscode.commands.executeCommand("crm.org.signInAgain", org.key);
     }),
   );
-  const clearDescribeCache = async () => {
-    await manager.clearCaches();
-    objects.clear();
-    soqlCatalogs.clear();
-    soqlDiagnostics.refreshAll();
-  };
-  registerCommands(context, { manager, log, redactor, orgInfo, articles, results, orgs: soqlOrgs, history, active, objects, knowledge, feeds, siteId, clearDescribeCache, files: crmFiles, preview: preview.panels });
+  registerCommands(context, { manager, log, redactor, orgInfo, articles, results, orgs: soqlOrgs, history, active, objects, knowledge, feeds, siteId, files: crmFiles, preview: preview.panels });
   const demoHelper = process.env.CRM_DEMO_HELPER;
   if (demoHelper) void importDemoHelper(registry, demoHelper).catch((err: unknown) => log.error("importing the demo org's helper file failed", err));
   log.info(`CRM Explorer ${String(context.extension.packageJSON.version)} activated`);

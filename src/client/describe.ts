@@ -29,6 +29,14 @@ export interface FieldDescribe {
   relationshipName: string | null;
   picklistValues: PicklistValue[];
   inlineHelpText: string | null;
+  /** A formula or roll-up field: read-only whatever `updateable` says of the running user. */
+  calculated: boolean;
+  /** The field that names a record (Name, Subject, Title, …). */
+  nameField: boolean;
+  /** Rich text: the value is HTML. */
+  htmlFormatted: boolean;
+  /** `richtextarea`, `plaintextarea`, `imageurl`, … or null. */
+  extraTypeInfo: string | null;
   [field: string]: unknown;
 }
 

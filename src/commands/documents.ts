@@ -4,13 +4,13 @@
  */
 import * as vscode from "vscode";
 import type { OrgManager } from "../connections/orgManager";
-import { articleFilePath, isRichText, newPath, recordPath } from "../documents/crmFiles";
+import { isRichText } from "../connections/schema";
+import { articleFilePath, newPath, recordPath } from "../documents/crmFiles";
 import { CRM_SCHEME, type CrmFileSystem } from "../documents/crmFileSystem";
 import { UserCancelled } from "../platform/errorMessages";
 import { readSettings } from "../platform/settings";
 import type { ActiveOrg } from "../views/activeOrg";
 import { ArticleNode } from "../views/knowledgeView";
-import type { ObjectsTreeProvider } from "../views/objectsView";
 import type { PanelTarget } from "../webviews/panels";
 import type { CommandId } from "./ids";
 import { articleOf } from "./knowledge";
@@ -18,7 +18,6 @@ import { articleOf } from "./knowledge";
 export interface DocumentCommandDeps {
   manager: OrgManager;
   active: ActiveOrg;
-  objects: ObjectsTreeProvider;
   files: CrmFileSystem;
   preview: { show(target: PanelTarget, options?: { preserveFocus?: boolean; beside?: boolean }): unknown };
 }
@@ -34,16 +33,15 @@ export async function openCrmDocument(files: CrmFileSystem, path: string, option
   await vscode.commands.executeCommand("vscode.open", uri, { preview: false, preserveFocus: options.preserveFocus }, label);
 }
 
-/** The object an ID belongs to, by its key prefix (from the org's describe global, cached). */
-export async function sobjectOfId(objects: ObjectsTreeProvider, orgKey: string, id: string): Promise<string> {
-  const prefix = id.slice(0, 3);
-  const sobject = (await (await objects.current(orgKey)).objects()).find((o) => o.keyPrefix === prefix);
-  if (!sobject) throw new Error(`No object in this org has the key prefix ${prefix}, so ID ${id} cannot be opened.`);
+/** The object an ID belongs to, by its key prefix (from the org's schema). */
+export async function sobjectOfId(manager: OrgManager, orgKey: string, id: string): Promise<string> {
+  const sobject = await (await manager.session(orgKey)).schema.objectOfId(id);
+  if (!sobject) throw new Error(`No object in this org has the key prefix ${id.slice(0, 3)}, so ID ${id} cannot be opened.`);
   return sobject.name;
 }
 
 export function documentCommands(deps: DocumentCommandDeps): Record<Extract<CommandId, `crm.document.${string}`>, (...args: unknown[]) => unknown> {
-  const { manager, active, objects, files } = deps;
+  const { manager, active, files } = deps;
   const aliasOf = (orgKey: string) => manager.registry.get(orgKey)?.alias ?? orgKey;
   const knowledgeSobject = () => readSettings().knowledgeSobject;
 
@@ -53,8 +51,8 @@ export function documentCommands(deps: DocumentCommandDeps): Record<Extract<Comm
 
   /** The article's first rich-text field: the body a person means when they edit "the article". */
   async function bodyField(orgKey: string): Promise<string> {
-    const describe = await (await manager.session(orgKey)).describe(knowledgeSobject());
-    const field = ((describe.fields ?? []) as { name: string }[]).find((f) => isRichText(f as Record<string, unknown>));
+    const describe = await (await manager.session(orgKey)).schema.describe(knowledgeSobject());
+    const field = describe.fields.find(isRichText);
     if (!field) throw new Error(`${knowledgeSobject()} has no rich-text field to edit; use Edit Article Fields.`);
     return field.name;
   }
@@ -84,13 +82,13 @@ export function documentCommands(deps: DocumentCommandDeps): Record<Extract<Comm
       const orgKey = await orgKeyOr(orgKeyArg);
       const id = typeof idArg === "string" ? idArg : await vscode.window.showInputBox({ title: "Open a record in an editor", prompt: "Its 15- or 18-character ID", ignoreFocusOut: true, validateInput: (v) => (/^[a-zA-Z0-9]{15}([a-zA-Z0-9]{3})?$/.test(v.trim()) ? undefined : "A record ID has 15 or 18 letters and digits") });
       if (!id) throw new UserCancelled();
-      const sobject = await sobjectOfId(objects, orgKey, id.trim());
+      const sobject = await sobjectOfId(manager, orgKey, id.trim());
       if (sobject === knowledgeSobject()) return vscode.commands.executeCommand("crm.document.editArticle", { orgKey, id: id.trim() });
       await openCrmDocument(files, recordPath(aliasOf(orgKey), sobject, id.trim()));
     },
     "crm.document.newRecord": async () => {
       const orgKey = await orgKeyOr(undefined);
-      const all = await (await objects.current(orgKey)).objects();
+      const all = await (await manager.session(orgKey)).schema.objects();
       const picked = await vscode.window.showQuickPick(all.filter((o) => o.name !== knowledgeSobject()).map((o) => ({ label: o.label, description: o.name, name: o.name })), { title: "New record of which object?", matchOnDescription: true });
       if (!picked) throw new UserCancelled();
       await vscode.commands.executeCommand("vscode.open", crmUri(newPath(aliasOf(orgKey), picked.name)), { preview: false }, `New ${picked.label}`);

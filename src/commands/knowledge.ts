@@ -1,5 +1,6 @@
 /** Knowledge commands from the tree (one or many selected) or the palette (with a picker). */
 import * as vscode from "vscode";
+import { isRichText } from "../connections/schema";
 import { InvalidFieldError } from "../client/errors";
 import { get18CharId } from "../client/ids";
 import { richTextImageUrls } from "../client/urls";
@@ -107,8 +108,7 @@ export function knowledgeCommands(active: ActiveOrg, provider: KnowledgeTreeProv
       if (summary === undefined) throw new UserCancelled();
       // The body goes into the article type's first rich-text field, whatever the org calls it.
       const session = await active.session();
-      const fields = ((await session.describe(sobject())).fields as { name: string; label: string; htmlFormatted?: boolean; createable?: boolean }[]) ?? [];
-      const bodyField = fields.find((f) => f.htmlFormatted && f.createable !== false);
+      const bodyField = (await session.schema.describe(sobject())).fields.find((f) => isRichText(f) && f.createable !== false);
       let body: string | undefined;
       if (bodyField) {
         body = await vscode.window.showInputBox({ title: `New article (4/4): ${bodyField.label} (optional, HTML)`, placeHolder: "<p>…</p>", ignoreFocusOut: true });

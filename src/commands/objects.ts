@@ -13,7 +13,7 @@ export class DescribeDocuments implements vscode.TextDocumentContentProvider {
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const objectName = uri.path.replace(/^\//, "").replace(/\.json$/, "");
     const session = await this.active.sessionFor(uri.query || undefined);
-    return JSON.stringify(await session.describe(objectName), null, 2);
+    return JSON.stringify(await session.schema.describe(objectName), null, 2);
   }
 }
 
@@ -22,7 +22,7 @@ const orgOf = (arg: unknown) => (arg instanceof ObjectNode ? arg.orgKey : undefi
 
 async function resolveObject(provider: ObjectsTreeProvider, arg: unknown): Promise<string> {
   if (arg instanceof ObjectNode) return arg.object.name;
-  const objects = await (await provider.current()).objects();
+  const objects = await (await provider.current()).schema.objects();
   const picked = await vscode.window.showQuickPick(objects.map((o) => ({ label: o.label, description: o.name, name: o.name })), { title: "Which object?", matchOnDescription: true });
   if (!picked) throw new UserCancelled();
   return picked.name;
@@ -60,7 +60,7 @@ export function objectCommands(active: ActiveOrg, provider: ObjectsTreeProvider,
     "crm.objects.newQuery": async (arg) => {
       const name = await resolveObject(provider, arg);
       const orgKey = orgOf(arg);
-      const content = await (await provider.current(orgKey)).starterQuery(name);
+      const content = await (await provider.current(orgKey)).schema.starterQuery(name);
       const document = await vscode.workspace.openTextDocument({ language: "soql", content });
       // A query started from another org's node (all orgs shown) runs on that org.
       if (orgKey) await pinDocument(document.uri, orgKey);

@@ -4,8 +4,7 @@ import { get18CharId, isRecordId } from "../client/ids";
 import { escapeSoslTerm } from "../client/soql-text";
 import { UserCancelled } from "../platform/errorMessages";
 import type { ActiveOrg } from "../views/activeOrg";
-import type { FieldSummary } from "../views/objectsModel";
-import type { ObjectsTreeProvider } from "../views/objectsView";
+import type { FieldSummary, SobjectSummary } from "../connections/schema";
 import { ObjectNode } from "../views/objectsView";
 import { coerceFieldValue } from "../views/recordValues";
 import type { CommandId } from "./ids";
@@ -45,11 +44,11 @@ async function askValue(field: FieldSummary, title: string): Promise<unknown> {
 }
 
 /** `showSearch` runs a SOSL statement into the results panel. */
-export function recordCommands(active: ActiveOrg, objects: ObjectsTreeProvider, showSearch: (orgKey: string, sosl: string) => void): Record<Extract<CommandId, `crm.record.${string}`>, (...args: unknown[]) => unknown> {
+export function recordCommands(active: ActiveOrg, showSearch: (orgKey: string, sosl: string) => void): Record<Extract<CommandId, `crm.record.${string}`>, (...args: unknown[]) => unknown> {
   const crm = async () => (await active.session()).crm;
 
-  async function pickObject(title: string, filter: (o: { createable?: boolean }) => boolean): Promise<string> {
-    const all = (await (await crm()).getAllSobjects())!.sobjects as { name: string; label: string; createable?: boolean; updateable?: boolean }[];
+  async function pickObject(title: string, filter: (o: SobjectSummary) => boolean): Promise<string> {
+    const all = await (await active.session()).schema.objects();
     const picked = await vscode.window.showQuickPick(all.filter(filter).map((o) => ({ label: o.label, description: o.name, name: o.name })), { title, matchOnDescription: true });
     if (!picked) throw new UserCancelled();
     return picked.name;
@@ -83,8 +82,8 @@ export function recordCommands(active: ActiveOrg, objects: ObjectsTreeProvider, 
     },
     "crm.record.create": async (node) => {
       const orgKey = node instanceof ObjectNode ? node.orgKey : undefined;
-      const objectName = node instanceof ObjectNode ? node.object.name : await pickObject("Create a record of which object?", (o) => o.createable !== false);
-      const { fields } = await (await objects.current(orgKey)).details(objectName);
+      const objectName = node instanceof ObjectNode ? node.object.name : await pickObject("Create a record of which object?", (o) => o.createable);
+      const { fields } = await (await active.sessionFor(orgKey)).schema.details(objectName);
       const required = fields.filter((f) => f.required);
       const values: Record<string, unknown> = {};
       for (const [i, field] of required.entries()) values[field.name] = await askValue(field, `New ${objectName} (${i + 1}/${required.length}): ${field.label}`);
@@ -95,15 +94,13 @@ export function recordCommands(active: ActiveOrg, objects: ObjectsTreeProvider, 
     },
     "crm.record.update": async () => {
       const recordId = await askId("Update which record (ID)?");
-      const c = await crm();
-      const all = (await c.getAllSobjects())!.sobjects as { name: string; keyPrefix: string | null }[];
-      const objectName = all.find((o) => o.keyPrefix === recordId.slice(0, 3))?.name;
+      const session = await active.session();
+      const c = session.crm;
+      const objectName = (await session.schema.objectOfId(recordId))?.name;
       if (!objectName) throw new RangeError(`No object of this org has the key prefix ${recordId.slice(0, 3)} (from ${recordId})`);
-      const describe = await (await active.session()).describe(objectName);
-      const updateable = new Set(((describe.fields as { name: string; updateable?: boolean }[]) ?? []).filter((f) => f.updateable).map((f) => f.name));
-      const { fields } = await (await objects.current()).details(objectName);
+      const { fields } = await session.schema.details(objectName);
       const record = await c.getSobjectRecord(objectName, recordId);
-      const field = await vscode.window.showQuickPick(fields.filter((f) => updateable.has(f.name)).map((f) => ({ label: f.label, description: `${f.name} = ${JSON.stringify(record[f.name] ?? null)}`, f })), { title: `Update ${objectName} ${recordId}: which field?`, matchOnDescription: true });
+      const field = await vscode.window.showQuickPick(fields.filter((f) => f.updateable).map((f) => ({ label: f.label, description: `${f.name} = ${JSON.stringify(record[f.name] ?? null)}`, f })), { title: `Update ${objectName} ${recordId}: which field?`, matchOnDescription: true });
       if (!field) throw new UserCancelled();
       const value = await askValue(field.f, `${field.f.label} of ${objectName} ${recordId}`);
       await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Updating ${objectName}` }, () =>

@@ -16,15 +16,13 @@ import { documentCommands, type DocumentCommandDeps } from "./documents";
 import { soqlCommands, type SoqlCommandDeps } from "./soql";
 import { resultsTarget } from "../webviews/resultsPanel";
 
-export interface CommandDeps extends OrgCommandDeps, Omit<SoqlCommandDeps, "manager" | "objects" | "articles">, Pick<DocumentCommandDeps, "files" | "preview"> {
+export interface CommandDeps extends OrgCommandDeps, Omit<SoqlCommandDeps, "manager" | "articles">, Pick<DocumentCommandDeps, "files" | "preview"> {
   active: ActiveOrg;
   objects: ObjectsTreeProvider;
   knowledge: KnowledgeTreeProvider;
   feeds: FeedsTreeProvider;
   siteId: () => string | undefined;
   articles: { show(target: PanelTarget, options?: { preserveFocus?: boolean }): unknown };
-  /** Forgets every cached describe (sessions, Objects view, SOQL features). */
-  clearDescribeCache: () => Promise<void>;
 }
 
 export function registerCommands(context: vscode.ExtensionContext, deps: CommandDeps): void {
@@ -33,12 +31,13 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
     ...objectCommands(deps.active, deps.objects, (uri, orgKey) => deps.orgs.setPin(uri, { orgKey })),
     ...knowledgeCommands(deps.active, deps.knowledge, deps.articles),
     ...feedCommands(deps.active, deps.feeds, deps.siteId),
-    ...recordCommands(deps.active, deps.objects, (orgKey, sosl) => deps.results.open(resultsTarget(orgKey, "search", { api: "sosl", text: sosl }))),
+    ...recordCommands(deps.active, (orgKey, sosl) => deps.results.open(resultsTarget(orgKey, "search", { api: "sosl", text: sosl }))),
     ...soqlCommands(deps),
     ...documentCommands(deps),
     "crm.log.show": () => deps.log.show(),
     "crm.soql.clearDescribeCache": async () => {
-      await deps.clearDescribeCache();
+      // Every view and the SOQL features read the schema, which tells them it was cleared.
+      await deps.manager.clearCaches();
       vscode.window.setStatusBarMessage("CRM describe cache cleared", 3000);
     },
   };

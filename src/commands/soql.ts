@@ -12,7 +12,6 @@ import type { ExportFormatName } from "../shared/protocol";
 import type { QueryHistory } from "../soql/history";
 import { statementAt, type SoqlDocumentOrgs } from "../soql/runProviders";
 import { apiOf, selectColumns, stripComments } from "../soql/runText";
-import type { ObjectsTreeProvider } from "../views/objectsView";
 import type { PanelTarget } from "../webviews/panels";
 import type { RunSpec } from "../webviews/queryRun";
 import { resultsTarget, specOf, subjectOf, type ResultsPanels } from "../webviews/resultsPanel";
@@ -26,7 +25,6 @@ export interface SoqlCommandDeps {
   orgs: SoqlDocumentOrgs;
   history: QueryHistory;
   results: ResultsPanels;
-  objects: ObjectsTreeProvider;
   articles: { show(target: PanelTarget, options?: { preserveFocus?: boolean }): unknown };
 }
 
@@ -82,8 +80,8 @@ export async function exportRows(manager: OrgManager, orgKey: string, spec: RunS
 }
 
 /** Opens what an ID names: the article details for a knowledge article version, else the record in an editor. */
-export async function openId(deps: Pick<SoqlCommandDeps, "objects" | "articles">, orgKey: string, id: string): Promise<void> {
-  const sobject = await sobjectOfId(deps.objects, orgKey, id);
+export async function openId(deps: Pick<SoqlCommandDeps, "manager" | "articles">, orgKey: string, id: string): Promise<void> {
+  const sobject = await sobjectOfId(deps.manager, orgKey, id);
   if (sobject === readSettings().knowledgeSobject) deps.articles.show({ orgKey, id });
   else await vscode.commands.executeCommand("crm.document.openRecord", orgKey, id);
 }

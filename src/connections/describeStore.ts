@@ -5,9 +5,10 @@
  */
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
+import type { SObjectDescribe } from "../client";
 
 export interface StoredDescribe {
-  describe: Record<string, unknown>;
+  describe: SObjectDescribe;
   fetchedAt: Date;
 }
 
@@ -25,7 +26,7 @@ export class DescribeStore {
     const file = this.file(orgKey, objectName);
     if (!file) return undefined;
     try {
-      const saved = JSON.parse(await readFile(file, "utf8")) as { describe?: Record<string, unknown>; fetchedAt?: string };
+      const saved = JSON.parse(await readFile(file, "utf8")) as { describe?: SObjectDescribe; fetchedAt?: string };
       const fetchedAt = new Date(saved.fetchedAt ?? "");
       return saved.describe && !Number.isNaN(fetchedAt.getTime()) ? { describe: saved.describe, fetchedAt } : undefined;
     } catch {

@@ -4,6 +4,7 @@ import { APIRequestError, AuthenticationError, CancelledError, CrmError } from "
 import { Emitter, type Disposable } from "../shared/events";
 import { OrgRegistry, type OrgRecord, type SignInMethod } from "./orgRegistry";
 import type { ClientSettings, OrgSession, OrgWrite, SessionDeps } from "./orgSession";
+import type { SchemaChange } from "./schema";
 import { secretsOf } from "./secrets";
 import { describeWrite, guardsWrites } from "./writeGuard";
 
@@ -91,6 +92,9 @@ export class OrgManager implements Disposable {
   private readonly writes = new Emitter<OrgWrite & { orgKey: string }>();
   /** Every write an org accepted, with the org it went to: panels and views that show the data follow it. */
   readonly onDidWrite = this.writes.event;
+  private readonly schemaChanged = new Emitter<SchemaChange & { orgKey: string }>();
+  /** An org's schema changed (revalidated, or cleared): completion, diagnostics and the Objects view follow it. */
+  readonly onDidChangeSchema = this.schemaChanged.event;
   /** Latest Sforce-Limit-Info reading per org, from its session or from its sign-in check. */
   private readonly usage = new Map<string, ApiUsage>();
 
@@ -121,6 +125,7 @@ export class OrgManager implements Disposable {
         });
         session.onDidChangeApiUsage((u) => this.noteUsage(key, u));
         session.onDidWrite((write) => this.writes.fire({ ...write, orgKey: key }));
+        session.schema.onDidChange((change) => this.schemaChanged.fire({ ...change, orgKey: key }));
         this.sessions.set(key, session);
         return session;
       })().finally(() => this.opening.delete(key));
@@ -280,6 +285,7 @@ export class OrgManager implements Disposable {
     for (const key of [...this.sessions.keys()]) this.closeSession(key);
     this.usageChanged.dispose();
     this.writes.dispose();
+    this.schemaChanged.dispose();
     this.sessionLost.dispose();
   }
 }

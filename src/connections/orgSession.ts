@@ -2,7 +2,8 @@
 import { Crm, type ApiUsage, type AuthSession, type HelperConnection, type Logger, type PendingWrite, type RequestInfo } from "../client";
 import { Emitter, type Disposable } from "../shared/events";
 import type { OrgRecord } from "./orgRegistry";
-import type { DescribeStore, StoredDescribe } from "./describeStore";
+import type { DescribeStore } from "./describeStore";
+import { OrgSchema } from "./schema";
 import { secretsOf } from "./secrets";
 
 export interface ClientSettings {
@@ -61,7 +62,8 @@ export class OrgSession implements Disposable {
   private readonly written = new Emitter<OrgWrite>();
   /** Every write the org accepted through this session, whichever command, tree, panel or document sent it. */
   readonly onDidWrite = this.written.event;
-  private readonly describes = new Map<string, StoredDescribe>();
+  /** The org's objects and their describes: one source for every view, editor and panel. */
+  readonly schema: OrgSchema;
 
   constructor(readonly record: OrgRecord, connection: HelperConnection, private readonly deps: SessionDeps) {
     deps.remember(...secretsOf(connection));
@@ -71,6 +73,7 @@ export class OrgSession implements Disposable {
       captureBodies: () => deps.settings().logRequestBodies,
       beforeWrite: (write) => deps.beforeWrite(record.key, write),
     });
+    this.schema = new OrgSchema(this.crm, { orgKey: record.key, store: deps.describeStore, warn: (m) => deps.log.warn(`[${record.alias}] ${m}`) });
     this.crm.on("request", (info) => {
       deps.log.info(requestLine(this.record.alias, info));
       if (info.requestBody) deps.log.debug(`[${this.record.alias}] request body: ${info.requestBody}`);
@@ -94,28 +97,15 @@ export class OrgSession implements Disposable {
     return this.usage;
   }
 
-  /**
-   * The describe of an sObject, cached in memory and in the describe store; a cached one is revalidated
-   * with If-Modified-Since, so an unchanged object costs a 304 and no body.
-   */
-  async describe(objectName: string): Promise<Record<string, unknown>> {
-    const store = this.deps.describeStore;
-    const cached = this.describes.get(objectName) ?? (await store?.read(this.record.key, objectName));
-    const fresh = await this.crm.describeObject(objectName, { ifModifiedSince: cached?.fetchedAt });
-    const entry = fresh ? { describe: fresh as Record<string, unknown>, fetchedAt: new Date() } : cached!;
-    this.describes.set(objectName, entry);
-    if (fresh && store) await store.write(this.record.key, objectName, entry).catch((err: unknown) => this.deps.log.warn(`[${this.record.alias}] could not keep the ${objectName} describe: ${String(err)}`));
-    return entry.describe;
-  }
-
-  /** Forgets the describes in memory (the store is cleared by the manager, which knows every org). */
+  /** Forgets the schema in memory (the store is cleared by the manager, which knows every org). */
   clearCaches(): void {
-    this.describes.clear();
+    this.schema.clear();
   }
 
   dispose(): void {
     this.usageChanged.dispose();
     this.written.dispose();
+    this.schema.dispose();
     this.crm.removeAllListeners();
     this.crm.close();
   }

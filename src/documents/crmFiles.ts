@@ -10,19 +10,21 @@
  * Each record's LastModifiedDate and the values a document was read from are remembered (in a store that
  * outlives the window), so a save sends only the changed fields, guarded by If-Unmodified-Since. No VS Code here.
  */
+import type { FieldDescribe, SObjectDescribe } from "../client";
 import { APIRequestError } from "../client/errors";
 import type { KeyValueStore } from "../connections/orgRegistry";
+import { isRequiredOnCreate, isRichText } from "../connections/schema";
 
 type Json = Record<string, unknown>;
 
-/** What the model needs of an org: its client's record calls and cached describes. */
+/** What the model needs of an org: its client's record calls and its schema's describes. */
 export interface OrgAccess {
   crm: {
     getSobjectRecord(sobject: string, id: string, options?: { fields?: string[] }): Promise<Json>;
     updateSobjectRecord(sobject: string, id: string, payload: Json, options?: { ifUnmodifiedSince?: Date }): Promise<unknown>;
     createSobjectRecord(sobject: string, payload: Json): Promise<{ id: string }>;
   };
-  describe(sobject: string): Promise<Json>;
+  schema: { describe(sobject: string): Promise<SObjectDescribe> };
 }
 
 export interface FilesDeps {
@@ -96,15 +98,13 @@ interface FieldInfo {
   nameField: boolean;
 }
 
-/** A rich-text field (its value is HTML): shown as its own .html document. */
-export const isRichText = (f: { extraTypeInfo?: unknown; htmlFormatted?: unknown }) => f.extraTypeInfo === "richtextarea" || f.htmlFormatted === true;
-
-function fieldsOf(describe: Json): FieldInfo[] {
-  return ((describe.fields ?? []) as Json[]).map((f) => ({
-    name: String(f.name), label: String(f.label ?? f.name), type: String(f.type),
-    updateable: f.updateable === true && f.calculated !== true && f.type !== "base64",
-    createable: f.createable === true && f.calculated !== true && f.type !== "base64",
-    required: f.nillable === false && f.defaultedOnCreate !== true && f.createable === true && f.type !== "boolean",
+function fieldsOf(describe: SObjectDescribe): FieldInfo[] {
+  const writable = (f: FieldDescribe) => f.calculated !== true && f.type !== "base64";
+  return (describe.fields ?? []).map((f) => ({
+    name: f.name, label: f.label ?? f.name, type: f.type,
+    updateable: f.updateable === true && writable(f),
+    createable: f.createable === true && writable(f),
+    required: isRequiredOnCreate(f),
     richText: isRichText(f), nameField: f.nameField === true,
   }));
 }
@@ -179,7 +179,7 @@ export class CrmFiles {
   async readDirectory(path: string): Promise<[string, "file" | "directory"][]> {
     const p = this.parse(path);
     if (p?.kind !== "article") return [];
-    const fields = fieldsOf(await (await this.deps.org(p.org)).describe(p.sobject));
+    const fields = fieldsOf(await (await this.deps.org(p.org)).schema.describe(p.sobject));
     return [["fields.json", "file"], ...fields.filter((f) => f.richText).map((f) => [`${f.name}.html`, "file"] as [string, "file"])];
   }
 
@@ -189,7 +189,7 @@ export class CrmFiles {
     const p = this.parse(path);
     if (!isDocument(p)) throw new DocumentError(`${path} is not a document.`);
     const org = await this.deps.org(p.org);
-    const fields = fieldsOf(await org.describe(p.sobject));
+    const fields = fieldsOf(await org.schema.describe(p.sobject));
     let text: string;
     if (p.kind === "new") text = this.template(fields);
     else {
@@ -242,7 +242,7 @@ export class CrmFiles {
     const p = this.parse(path);
     if (!isDocument(p)) throw new DocumentError(`${path} is not a document that can be saved.`);
     const org = await this.deps.org(p.org);
-    const fields = fieldsOf(await org.describe(p.sobject));
+    const fields = fieldsOf(await org.schema.describe(p.sobject));
     const text = new TextDecoder().decode(content);
     if (p.kind === "new") return { createdId: await this.create(org, p.sobject, fields, text) };
 
@@ -295,7 +295,7 @@ export class CrmFiles {
     const p = this.parse(path);
     if (!p || !("id" in p)) return;
     const org = await this.deps.org(p.org);
-    const fields = fieldsOf(await org.describe(p.sobject));
+    const fields = fieldsOf(await org.schema.describe(p.sobject));
     const { record, name } = await this.fetch(org, p.sobject, p.id, fields);
     const known = this.baseline(p.org, p.sobject, p.id);
     await this.remember(p.org, p.sobject, p.id, { lastModified: String(record.LastModifiedDate), values: record, fileTimes: known?.fileTimes ?? {}, name });

@@ -1,5 +1,5 @@
 /** What the SOQL features know about an org, from its cached describes. Kept vscode-free. */
-import type { ChildRelationshipSummary, FieldSummary } from "../views/objectsModel";
+import type { ChildRelationshipSummary, FieldSummary } from "../connections/schema";
 import type { Scope } from "./statements";
 
 export interface SoqlCatalog {

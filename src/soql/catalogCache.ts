@@ -1,62 +1,53 @@
-/** An org's describes as the SOQL features need them: synchronous reads, loading on demand. */
+/** An org's schema as the SOQL features need it: synchronous reads of what is loaded, loading on demand. */
 import type { Uri } from "vscode";
-import type { ObjectDetails } from "../views/objectsModel";
-import type { ObjectsTreeProvider } from "../views/objectsView";
+import type { OrgSchema } from "../connections/schema";
 import type { SoqlCatalog } from "./catalog";
 
-/** A synchronous view of describes already fetched, filled on demand from the Objects models. */
+/** The schema of an org (the active org's when no key is given). */
+export type SchemaFor = (orgKey?: string) => Promise<OrgSchema>;
+
+/** A synchronous view of the describes the org's schema holds, filled on demand. */
 export class SoqlCatalogCache implements SoqlCatalog {
-  private objectList: { name: string; label: string }[] = [];
-  private readonly details = new Map<string, ObjectDetails>();
+  private schema?: OrgSchema;
   /** `orgKey`: the org whose describes these are (the active org when undefined). */
-  constructor(private readonly tree: ObjectsTreeProvider, private readonly orgKey?: string) {}
+  constructor(private readonly schemaFor: SchemaFor, private readonly orgKey?: string) {}
 
   /**
    * Describe global, once per org (needed before anything else). False when no org can answer (none is
    * active, or it is signed out): then only the syntax is checked and keywords offered.
    */
   async prepare(): Promise<boolean> {
-    if (this.objectList.length) return true;
     try {
-      this.objectList = await (await this.tree.current(this.orgKey)).objects();
+      const schema = await this.schemaFor(this.orgKey);
+      await schema.objects();
+      this.schema = schema;
       return true;
     } catch {
       return false;
     }
   }
-  /** Fetches the describes of these objects (each once; the session revalidates them). */
+
+  /** Reads the describes of these objects (the schema reads each once and shares it with every view). */
   async load(names: string[]): Promise<void> {
     if (!(await this.prepare())) return;
-    const model = await this.tree.current(this.orgKey);
-    await Promise.all(names.filter((n) => !this.details.has(n)).map(async (n) => {
-      try {
-        this.details.set(n, await model.details(n));
-      } catch {
-        // an unknown object simply has no fields to offer
-      }
-    }));
+    // An unknown object simply has no fields to offer.
+    await Promise.all(names.map((n) => this.schema!.details(n).catch(() => undefined)));
   }
-  objects = () => this.objectList;
-  fields = (name: string) => this.details.get(this.canonical(name))?.fields;
-  childRelationships = (name: string) => this.details.get(this.canonical(name))?.childRelationships;
-  private canonical(name: string): string {
-    return this.objectList.find((o) => o.name.toLowerCase() === name.toLowerCase())?.name ?? name;
-  }
-  clear(): void {
-    this.objectList = [];
-    this.details.clear();
-  }
+
+  objects = () => this.schema?.loadedObjects() ?? [];
+  fields = (name: string) => this.schema?.peek(name)?.fields;
+  childRelationships = (name: string) => this.schema?.peek(name)?.childRelationships;
 }
 
 /** One catalog per org: a SOQL document completes and checks against the org it runs on. */
 export class SoqlCatalogs {
   private readonly byOrg = new Map<string, SoqlCatalogCache>();
-  constructor(private readonly tree: ObjectsTreeProvider, private readonly orgKeyFor: (uri: Uri) => string | undefined) {}
+  constructor(private readonly schemaFor: SchemaFor, private readonly orgKeyFor: (uri: Uri) => string | undefined) {}
 
   for(uri: Uri): SoqlCatalogCache {
     const key = this.orgKeyFor(uri) ?? "";
     let catalog = this.byOrg.get(key);
-    if (!catalog) this.byOrg.set(key, (catalog = new SoqlCatalogCache(this.tree, key || undefined)));
+    if (!catalog) this.byOrg.set(key, (catalog = new SoqlCatalogCache(this.schemaFor, key || undefined)));
     return catalog;
   }
 

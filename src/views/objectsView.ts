@@ -3,7 +3,8 @@ import * as vscode from "vscode";
 import { describeError } from "../platform/errorMessages";
 import { ActiveOrg, MessageNode, OrgRootNode } from "./activeOrg";
 import { PerOrg } from "./perOrg";
-import { ObjectsModel, typeBadge, type FieldSummary, type GroupName, type SobjectSummary } from "./objectsModel";
+import { typeBadge, type FieldSummary, type SobjectSummary } from "../connections/schema";
+import { ObjectsModel, type GroupName } from "./objectsModel";
 
 export class ObjectGroupNode {
   constructor(readonly group: GroupName, readonly orgKey: string) {}
@@ -42,14 +43,18 @@ export class ObjectsTreeProvider implements vscode.TreeDataProvider<Node>, vscod
   /** One model per org shown. */
   private readonly models = new PerOrg<ObjectsModel>(async (key) => {
     const session = await this.active.sessionFor(key);
-    const model = new ObjectsModel({ describeGlobal: (since) => session.crm.getAllSobjects({ ifModifiedSince: since }), describe: (name) => session.describe(name) }, this.favorites, key);
+    const model = new ObjectsModel(session.schema, this.favorites, key);
     model.filter = this.filterText;
     return model;
   });
   private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor(private readonly active: ActiveOrg, private readonly favorites: vscode.Memento) {
-    this.subscriptions.push(active.onDidChange(() => (this.models.clear(), this.changed.fire(undefined))));
+    this.subscriptions.push(
+      active.onDidChange(() => (this.models.clear(), this.changed.fire(undefined))),
+      // A revalidated or cleared schema (Refresh, Clear Describe Cache) redraws what it shows.
+      active.manager.onDidChangeSchema(() => this.changed.fire(undefined)),
+    );
   }
 
   /** The model of an org (the active one when no key is given), created on first use. */
@@ -61,14 +66,9 @@ export class ObjectsTreeProvider implements vscode.TreeDataProvider<Node>, vscod
     this.changed.fire(node);
   }
 
-  /** Forgets every org's objects and describes (they are fetched again when shown). */
-  clear(): void {
-    this.models.clear();
-    this.changed.fire(undefined);
-  }
-
+  /** Revalidates the schema of every org shown (a 304 for each unchanged describe). */
   async reload(): Promise<void> {
-    await Promise.all(this.active.shown().map(async (o) => (await this.current(o.key)).objects(true)));
+    await Promise.all(this.active.shown().map(async (o) => (await this.active.sessionFor(o.key)).schema.refresh()));
     this.changed.fire(undefined);
   }
 
@@ -106,7 +106,7 @@ export class ObjectsTreeProvider implements vscode.TreeDataProvider<Node>, vscod
         return (["fields", "children", "recordTypes"] as const).map((section) => new SectionNode(node.object.name, section, orgKey));
       }
       if (node instanceof SectionNode) {
-        const details = await vscode.window.withProgress({ location: { viewId: "crm.objects" } }, () => model.details(node.object));
+        const details = await vscode.window.withProgress({ location: { viewId: "crm.objects" } }, () => model.schema.details(node.object));
         if (node.section === "fields") return details.fields.map((f) => new DetailNode(this.fieldItem(`${orgKey}:${node.object}`, f)));
         if (node.section === "children") {
           return details.childRelationships.map((r) => {

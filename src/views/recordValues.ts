@@ -1,5 +1,5 @@
 /** Turning what a person typed into a field value the API accepts, by the field's describe type. Pure. */
-import type { FieldSummary } from "./objectsModel";
+import type { FieldSummary } from "../connections/schema";
 
 export function coerceFieldValue(field: Pick<FieldSummary, "name" | "type" | "length" | "picklistValues">, text: string): unknown {
   const value = text.trim();

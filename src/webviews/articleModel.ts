@@ -1,6 +1,7 @@
 /** What the Article Details panel shows, read through the client; rich-text images become data: URIs here. */
 import { richTextImageUrls } from "../client/urls";
 import type { OrgSession } from "../connections/orgSession";
+import { isRichText } from "../connections/schema";
 import type { ArticleDetailsView } from "../shared/protocol";
 
 
@@ -25,14 +26,13 @@ export async function readArticleDetails(session: OrgSession, articleId: string,
   const { crm } = session;
   const [details, describe, categories] = await Promise.all([
     crm.knowledge.getArticleDetails(articleId, { sobject }),
-    session.describe(sobject),
+    session.schema.describe(sobject),
     crm.knowledge.getDataCategorySelections(articleId, { sobject }),
   ]);
-  const fields = (describe.fields ?? []) as { name: string; label: string; extraTypeInfo?: string | null; htmlFormatted?: boolean }[];
   const versions = details.KnowledgeArticleId ? await crm.knowledge.getVersionsOfArticle(text(details.KnowledgeArticleId), { sobject }) : [];
   const richText = await Promise.all(
-    fields
-      .filter((f) => (f.extraTypeInfo === "richtextarea" || f.htmlFormatted) && typeof details[f.name] === "string" && details[f.name])
+    describe.fields
+      .filter((f) => isRichText(f) && typeof details[f.name] === "string" && details[f.name])
       .map(async (f) => ({ field: f.name, label: f.label, html: await inlineImages(crm, details[f.name] as string, articleId, f.name, sobject) })),
   );
   const score = Number(details.ViewScore__c ?? details.ArticleTotalViewCount);

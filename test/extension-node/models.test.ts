@@ -1,7 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Crm } from "../../src/client";
-import { ObjectsModel, typeBadge } from "../../src/views/objectsModel";
+import { OrgSchema, typeBadge } from "../../src/connections/schema";
+import { ObjectsModel } from "../../src/views/objectsModel";
 import { KnowledgeModel } from "../../src/views/knowledgeModel";
 import { useEmulator, demoClient } from "../helpers/emulator";
 import { MemoryState } from "./fakes";
@@ -11,7 +12,7 @@ let client: Promise<Crm> | undefined;
 const crm = () => (client ??= demoClient(emu()));
 
 function objectsModel(c: Crm, state = new MemoryState()) {
-  return new ObjectsModel({ describeGlobal: (since) => c.getAllSobjects({ ifModifiedSince: since }), describe: async (name) => (await c.describeObject(name))! }, state, "org-1");
+  return new ObjectsModel(new OrgSchema(c), state, "org-1");
 }
 
 test("objects are grouped standard/custom, filtered by name or label, with favorites kept per org", async () => {
@@ -37,14 +38,14 @@ test("describe global is fetched once and revalidated with If-Modified-Since on 
   const model = objectsModel(c);
   const count = () => emu().requests.filter((r) => r.path.endsWith("/sobjects")).length;
   const before = count();
-  await model.objects();
+  await model.schema.objects();
   await model.group("custom");
   assert.equal(count() - before, 1, "one describe global for many reads");
-  await model.objects(true);
+  await model.schema.objects(true);
   const last = emu().requests.filter((r) => r.path.endsWith("/sobjects")).at(-1)!;
   assert.equal(last.status, 304);
   assert.ok(last.headers["if-modified-since"]);
-  assert.ok((await model.objects()).length > 10, "a 304 keeps the cached list");
+  assert.ok((await model.schema.objects()).length > 10, "a 304 keeps the cached list");
 });
 
 test("at start-up every group and the SOQL editor ask at once: one model per org and one describe global", async () => {
@@ -54,13 +55,13 @@ test("at start-up every group and the SOQL editor ask at once: one model per org
   const perOrg = new PerOrg(async (key) => {
     created++;
     await new Promise((r) => setTimeout(r, 10));
-    return new ObjectsModel({ describeGlobal: (since) => c.getAllSobjects({ ifModifiedSince: since }), describe: async (name) => (await c.describeObject(name))! }, new MemoryState(), key);
+    return new ObjectsModel(new OrgSchema(c), new MemoryState(), key);
   });
   const before = emu().requests.filter((r) => r.path.endsWith("/sobjects")).length;
   const models = await Promise.all(Array.from({ length: 6 }, () => perOrg.get("org-1")));
   assert.equal(created, 1, "one model for six simultaneous requests");
   assert.ok(models.every((m) => m === models[0]));
-  const lists = await Promise.all([models[0]!.group("standard"), models[0]!.group("custom"), models[0]!.group("favorites"), models[0]!.objects(), models[0]!.objects(), models[0]!.objects()]);
+  const lists = await Promise.all([models[0]!.group("standard"), models[0]!.group("custom"), models[0]!.group("favorites"), models[0]!.schema.objects(), models[0]!.schema.objects(), models[0]!.schema.objects()]);
   assert.ok(lists[0].length > 0 && lists[3].length > 0);
   assert.equal(emu().requests.filter((r) => r.path.endsWith("/sobjects")).length - before, 1, "identical describe-global requests in flight share one");
   assert.equal(perOrg.peek("org-1"), models[0]);
@@ -68,7 +69,7 @@ test("at start-up every group and the SOQL editor ask at once: one model per org
 
 test("an object's details: fields with required markers and badges, child relationships, record types", async () => {
   const c = await crm();
-  const model = objectsModel(c);
+  const model = new OrgSchema(c);
   const contact = await model.details("Contact");
   assert.equal(contact.fields[0]!.name, "LastName", "required fields first");
   const account = contact.fields.find((f) => f.name === "AccountId")!;
@@ -83,7 +84,7 @@ test("an object's details: fields with required markers and badges, child relati
 
 test("the starter query selects the object's fields and runs", async () => {
   const c = await crm();
-  const soql = await objectsModel(c).starterQuery("Account");
+  const soql = await new OrgSchema(c).starterQuery("Account");
   assert.match(soql, /^SELECT Id,\n {7}Name,/);
   const result = await c.soqlQuery(soql);
   assert.ok(result.records.length > 0);

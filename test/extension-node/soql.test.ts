@@ -1,28 +1,23 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Crm } from "../../src/client";
-import { ObjectsModel, type ObjectDetails } from "../../src/views/objectsModel";
+import { OrgSchema } from "../../src/connections/schema";
+import { SoqlCatalogCache } from "../../src/soql/catalogCache";
 import type { SoqlCatalog } from "../../src/soql/catalog";
 import { completionsAt } from "../../src/soql/completion";
 import { splitStatements } from "../../src/soql/statements";
 import { useEmulator, demoClient } from "../helpers/emulator";
-import { MemoryState } from "./fakes";
 
 const emu = useEmulator();
 let catalogPromise: Promise<SoqlCatalog> | undefined;
-const cached = new Map<string, ObjectDetails>();
 
-/** A catalog of the demo org with a few objects' describes cached (built once, lazily). */
+/** The SOQL features' catalog of the demo org's schema with a few objects' describes read (built once, lazily). */
 const getCatalog = () => (catalogPromise ??= (async (): Promise<SoqlCatalog> => {
   const c: Crm = await demoClient(emu());
-  const model = new ObjectsModel({ describeGlobal: (s) => c.getAllSobjects({ ifModifiedSince: s }), describe: async (n) => (await c.describeObject(n))! }, new MemoryState(), "k");
-  const objects = await model.objects();
-  for (const name of ["Account", "Contact", "User", "Case", "Invoice__c"]) cached.set(name, await model.details(name));
-  return {
-    objects: () => objects,
-    fields: (name) => cached.get(name)?.fields,
-    childRelationships: (name) => cached.get(name)?.childRelationships,
-  };
+  const schema = new OrgSchema(c);
+  const catalog = new SoqlCatalogCache(async () => schema);
+  await catalog.load(["Account", "Contact", "User", "Case", "Invoice__c"]);
+  return catalog;
 })());
 
 /** Completions at the `|` in the text. */

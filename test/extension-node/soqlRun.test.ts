@@ -48,12 +48,12 @@ test("describes persist per org across sessions, come back with If-Modified-Sinc
   const store = new DescribeStore(dir);
   const { manager, org } = await managerWithDemoOrg(emu().credentials, { describeStore: store });
   const session = await manager.session(org.key);
-  const first = await session.describe("Account");
+  const first = await session.schema.describe("Account");
   assert.ok(existsSync(path.join(dir, org.key, "account.json")));
   // A new window: nothing in memory, the stored describe is revalidated, not fetched again.
   session.clearCaches();
   const before = emu().requests.length;
-  assert.deepEqual(await session.describe("Account"), first);
+  assert.deepEqual(await session.schema.describe("Account"), first);
   const revalidation = emu().requests.slice(before).filter((r) => r.path.endsWith("/sobjects/Account/describe"));
   assert.equal(revalidation.length, 1);
   assert.equal(revalidation[0]!.status, 304, "an unchanged object costs a 304, no body");
@@ -61,7 +61,7 @@ test("describes persist per org across sessions, come back with If-Modified-Sinc
 
   await manager.clearCaches();
   assert.ok(!existsSync(dir), "CRM: Clear Describe Cache empties the store");
-  await session.describe("Contact");
+  await session.schema.describe("Contact");
   assert.deepEqual(await readdir(path.join(dir, org.key)), ["contact.json"]);
   await manager.remove(org.key);
   assert.ok(!existsSync(path.join(dir, org.key)), "a removed org leaves no describes behind");

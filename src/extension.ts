@@ -97,9 +97,8 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
     vscode.workspace.registerFileSystemProvider(CRM_SCHEME, crmFiles, { isCaseSensitive: true }),
     vscode.workspace.registerTextDocumentContentProvider("crm-theirs", crmFiles),
     crmFiles.onDidSave(async (saved) => {
-      const isArticle = saved.sobject === readSettings().knowledgeSobject;
-      if (isArticle) await knowledge.refreshOrg(saved.orgKey, "Draft");
       if (!saved.createdId) return;
+      const isArticle = saved.sobject === readSettings().knowledgeSobject;
       // A saved template made a record: its tab makes way for the record's own document.
       const template = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === saved.uri.toString());
       if (template) await vscode.window.tabGroups.close(template);

@@ -11,7 +11,7 @@ import * as feedModule from "./feed";
 import { get18CharId, requireRecordId, requireSobjectName } from "./ids";
 import * as knowledgeModule from "./knowledge";
 import { escapeSoslTerm, replaceDoubleQuotes, soqlLiteral } from "./soql-text";
-import { type ApiUsage, type CrmResponse, type HttpMethod, type Logger, type PendingWrite, type RequestInfo, type RetryOptions, Transport } from "./transport";
+import { type ApiUsage, type CompletedWrite, type CrmResponse, type HttpMethod, type Logger, type PendingWrite, type RequestInfo, type RetryOptions, Transport } from "./transport";
 
 export interface CrmOptions {
   /** The spec's connection dictionary (`client_key` accepted for `client_id`), or a helper `connection` section. */
@@ -111,6 +111,8 @@ export interface CrmEvents {
   sessionRejected: [error: Error];
   apiUsage: [usage: ApiUsage];
   request: [info: RequestInfo];
+  /** A write the org accepted (any method but GET and HEAD, answered 2xx), with its body and answer. */
+  write: [write: CompletedWrite];
 }
 
 const RELEVANT_USER_FIELDS = ["user_id", "nickname", "name", "email", "user_type", "language", "locale", "utcOffset", "is_salesforce_integration_user"] as const;
@@ -201,6 +203,7 @@ export class Crm extends EventEmitter<CrmEvents> {
           this.emit("apiUsage", usage);
         },
         onRequest: (info) => this.emit("request", info),
+        onWrite: (write) => this.emit("write", write),
         onSessionRejected: (error) => this.rejectSession(error),
         beforeWrite: options.beforeWrite,
       },

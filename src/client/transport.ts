@@ -80,6 +80,18 @@ export interface PendingWrite {
   body?: unknown;
 }
 
+/** A write the org accepted (a 2xx answer): what was sent and what it answered, for callers that follow changes. */
+export interface CompletedWrite {
+  method: HttpMethod;
+  /** The resource written, without its query string. */
+  path: string;
+  status: number;
+  /** The JSON body sent. */
+  body?: unknown;
+  /** The JSON answer (such as the new record's `id`). */
+  data?: unknown;
+}
+
 export interface TransportHooks {
   session(): Promise<AuthSession>;
   /** Returns a new session after `failed` was refused with 401 (single-flight is the caller's job). */
@@ -91,11 +103,14 @@ export interface TransportHooks {
    * cancels it before anything leaves (a confirmation on production orgs).
    */
   beforeWrite?(write: PendingWrite): Promise<void> | void;
+  /** After each write the org accepted. */
+  onWrite?(write: CompletedWrite): void;
   /** The org still answered 401 after the one re-authentication: the session cannot be used any more. */
   onSessionRejected?(error: APIRequestError): void;
 }
 
 const IDEMPOTENT = new Set<HttpMethod>(["GET", "HEAD", "PUT", "DELETE"]);
+const READS = new Set<HttpMethod>(["GET", "HEAD"]);
 /** Failures that mean the request never reached the org, so even a write certainly did not happen. */
 const NOT_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
 const RETRY_STATUS = new Set([502, 503, 504]);
@@ -220,7 +235,7 @@ export class Transport {
 
   async request<T = unknown>(o: RequestOptions): Promise<CrmResponse<T>> {
     let session = await this.hooks.session();
-    if (o.method !== "GET" && o.method !== "HEAD" && this.hooks.beforeWrite) {
+    if (!READS.has(o.method) && this.hooks.beforeWrite) {
       await this.hooks.beforeWrite({ method: o.method, path: pathOnly(resolveEndpoint(session.instanceUrl, o.endpoint)), body: o.body });
     }
     let refreshed = false;
@@ -291,6 +306,7 @@ export class Transport {
           throw new InvalidResponseError(`${o.method} ${path} answered ${res.status} with a body that is not valid JSON (${(err as Error).message}); the org or a proxy cut it short — try again`, res.status, o.method, path);
         }
       }
+      if (!READS.has(o.method) && res.status < 300) this.hooks.onWrite?.({ method: o.method, path, status: res.status, body: o.body, data });
       return { status: res.status, headers: responseHeaders, body, data, method: o.method, path };
     }
   }

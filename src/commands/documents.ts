@@ -10,7 +10,7 @@ import { CRM_SCHEME, type CrmFileSystem } from "../documents/crmFileSystem";
 import { UserCancelled } from "../platform/errorMessages";
 import { readSettings } from "../platform/settings";
 import type { ActiveOrg } from "../views/activeOrg";
-import { ArticleNode } from "../views/knowledgeView";
+import { isArticleTarget } from "../views/knowledgeModel";
 import type { PanelTarget } from "../webviews/panels";
 import type { CommandId } from "./ids";
 import { articleOf } from "./knowledge";
@@ -71,7 +71,7 @@ export function documentCommands(deps: DocumentCommandDeps): Record<Extract<Comm
     const p = uri?.scheme === CRM_SCHEME ? files.files.parse(uri.path) : undefined;
     if (uri && p && (p.kind === "articleFile" || p.kind === "article")) return readArticle(files.orgKeyOf(uri)!, p.id);
     const ref = node as { orgKey?: unknown; id?: unknown } | undefined;
-    if (ref && typeof ref.orgKey === "string" && typeof ref.id === "string" && !(node instanceof ArticleNode)) return readArticle(ref.orgKey, ref.id);
+    if (ref && typeof ref.orgKey === "string" && typeof ref.id === "string" && !isArticleTarget(node)) return readArticle(ref.orgKey, ref.id);
     const a = await articleOf(active, node, title);
     const orgKey = (node as { orgKey?: string } | undefined)?.orgKey ?? (await active.session()).record.key;
     return { orgKey, id: a.id, title: a.title, status: a.publishStatus, knowledgeArticleId: a.knowledgeArticleId };
@@ -107,7 +107,6 @@ export function documentCommands(deps: DocumentCommandDeps): Record<Extract<Comm
         draftId = a.status === "Online"
           ? String(await crm.knowledge.createDraftFromOnlineArticle(a.id, { unpublish: false }))
           : await crm.knowledge.createDraftFromMasterVersion({ knowledgeArticleId: a.knowledgeArticleId, sobject: knowledgeSobject() });
-        await vscode.commands.executeCommand("crm.knowledge.refresh");
       }
       await openCrmDocument(files, articleFilePath(aliasOf(a.orgKey), knowledgeSobject(), draftId, `${await bodyField(a.orgKey)}.html`));
     },

@@ -4,7 +4,6 @@ import { textToSegments } from "../client/feed";
 import { isRecordId } from "../client/ids";
 import { UserCancelled } from "../platform/errorMessages";
 import type { ActiveOrg } from "../views/activeOrg";
-import type { FeedRef } from "../views/feedsModel";
 import { FeedItemNode, FeedMoreNode, FeedNode, OlderCommentsNode, type FeedsTreeProvider } from "../views/feedsView";
 import type { CommandId } from "./ids";
 
@@ -66,24 +65,21 @@ export function feedCommands(active: ActiveOrg, provider: FeedsTreeProvider, sit
     "crm.feed.post": async (node) => {
       const org = orgOf(node);
       let subject: string;
-      let ref: FeedRef | undefined;
       if (node instanceof FeedNode && node.ref.kind !== "news") {
         subject = node.ref.id;
-        ref = node.ref;
       } else if (node instanceof FeedNode) {
         subject = "me";
       } else {
         const model = await provider.current(org);
         const groups = (async () => [
           { label: "$(account) My profile", subject: "me" },
-          ...(await model.groups()).map((g) => ({ label: `$(comment-discussion) ${g.name}`, description: `${g.memberCount} members`, subject: g.id, ref: { kind: "group", id: g.id, name: g.name } as FeedRef })),
+          ...(await model.groups()).map((g) => ({ label: `$(comment-discussion) ${g.name}`, description: `${g.memberCount} members`, subject: g.id })),
           { label: "$(person) A user…", subject: "user" },
           { label: "$(symbol-class) A record by ID…", subject: "record" },
         ])();
         const picked = await vscode.window.showQuickPick(groups, { title: "Post to" });
         if (!picked) throw new UserCancelled();
         subject = picked.subject;
-        ref = "ref" in picked ? picked.ref : undefined;
         if (subject === "user") subject = (await pickUser("Post to whose feed?", org)).id;
         if (subject === "record") {
           const id = await vscode.window.showInputBox({ title: "Post to the feed of record", validateInput: (v) => (isRecordId(v.trim()) ? undefined : "A 15- or 18-character record ID") });
@@ -94,8 +90,6 @@ export function feedCommands(active: ActiveOrg, provider: FeedsTreeProvider, sit
       const text = await message("Post");
       const segments = await segmentsFor(text, org);
       await vscode.window.withProgress({ location: { viewId: "crm.feeds" }, title: "Posting" }, async () => (await crm(org)).feed.postFeedItem(subject, { messageSegments: segments, siteId: site() }));
-      await provider.refresh({ kind: "news" }, org);
-      if (ref) await provider.refresh(ref, org);
       vscode.window.setStatusBarMessage("Posted", 3000);
     },
     "crm.feed.comment": async (node) => {
@@ -105,14 +99,13 @@ export function feedCommands(active: ActiveOrg, provider: FeedsTreeProvider, sit
       else {
         const model = await provider.current(org);
         const news = await model.ensureLoaded({ kind: "news" });
-        const picked = await vscode.window.showQuickPick(news.items.map((i) => ({ label: `${i.author}: ${i.text.slice(0, 80)}`, description: i.parentName, node: new FeedItemNode(i, { kind: "news" }, active.record!.key) })), { title: "Comment on which post?", matchOnDescription: true });
+        const picked = await vscode.window.showQuickPick(news.rows.map((i) => ({ label: `${i.author}: ${i.text.slice(0, 80)}`, description: i.parentName, node: new FeedItemNode(i, { kind: "news" }, active.record!.key) })), { title: "Comment on which post?", matchOnDescription: true });
         if (!picked) throw new UserCancelled();
         item = picked.node;
       }
       const text = await message(`Comment on ${item.item.author}'s post`);
       const segments = await segmentsFor(text, item.orgKey);
       await vscode.window.withProgress({ location: { viewId: "crm.feeds" }, title: "Commenting" }, async () => (await crm(item.orgKey)).feed.postComment(item.item.id, { messageSegments: segments, siteId: site() }));
-      await provider.refresh(item.ref, item.orgKey);
       vscode.window.setStatusBarMessage("Commented", 3000);
     },
   };

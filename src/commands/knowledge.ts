@@ -7,8 +7,8 @@ import { richTextImageUrls } from "../client/urls";
 import { UserCancelled } from "../platform/errorMessages";
 import { readSettings } from "../platform/settings";
 import type { ActiveOrg } from "../views/activeOrg";
-import { toArticleRow, type ArticleRow, type PublishStatus } from "../views/knowledgeModel";
-import { ArticleNode, LoadMoreNode, type KnowledgeTreeProvider } from "../views/knowledgeView";
+import { isArticleTarget, toArticleRow, type ArticleRow, type ArticleTarget, type PublishStatus } from "../views/knowledgeModel";
+import { LoadMoreNode, type KnowledgeTreeProvider } from "../views/knowledgeView";
 import type { ArticleAction, ArticleDetailsView } from "../shared/protocol";
 import type { PanelTarget } from "../webviews/panels";
 import type { CommandId } from "./ids";
@@ -20,13 +20,13 @@ const withViewProgress = <T>(title: string, work: () => Promise<T>) => vscode.wi
  * picked among the org's versions in the right state (by title, up to 200 per state).
  */
 /** The org a node belongs to (undefined: the active org). */
-const orgOf = (node: unknown) => (node instanceof ArticleNode || node instanceof LoadMoreNode ? node.orgKey : undefined);
+const orgOf = (node: unknown) => (isArticleTarget(node) || node instanceof LoadMoreNode ? node.orgKey : undefined);
 
 async function articlesOf(active: ActiveOrg, node: unknown, nodes: unknown, status: PublishStatus | undefined, title: string): Promise<ArticleRow[]> {
   // A multi-selection acts within the clicked node's org.
-  const selected = Array.isArray(nodes) ? nodes.filter((n): n is ArticleNode => n instanceof ArticleNode && n.orgKey === orgOf(node)).map((n) => n.article) : [];
+  const selected = Array.isArray(nodes) ? nodes.filter((n): n is ArticleTarget => isArticleTarget(n) && n.orgKey === orgOf(node)).map((n) => n.article) : [];
   if (selected.length) return status ? selected.filter((a) => a.publishStatus === status) : selected;
-  if (node instanceof ArticleNode) return [node.article];
+  if (isArticleTarget(node)) return [node.article];
   const crm = (await active.session()).crm;
   const states: PublishStatus[] = status ? [status] : ["Draft", "Online", "Archived"];
   const items = (async () => {
@@ -45,11 +45,14 @@ const ARTICLE_ACTION_COMMANDS: Record<Exclude<ArticleAction, "createDraft">, Com
   openInBrowser: "crm.knowledge.openInBrowser",
 };
 
-/** An Article Details button: the same command as the tree's menu, on that article. */
+/**
+ * An Article Details button: the same command as the tree's menu, given the article the panel shows (so it
+ * confirms, reports progress and errors as from the tree; the panel follows the change the command makes).
+ */
 export async function runArticleAction(orgKey: string, a: ArticleDetailsView, action: ArticleAction): Promise<void> {
-  const node = new ArticleNode(toArticleRow({ Id: a.id, KnowledgeArticleId: a.knowledgeArticleId, ArticleNumber: a.articleNumber, Title: a.title, UrlName: a.urlName, VersionNumber: a.versionNumber, PublishStatus: a.publishStatus, ValidationStatus: a.validationStatus }), orgKey);
+  const target: ArticleTarget = { orgKey, article: { id: a.id, knowledgeArticleId: a.knowledgeArticleId, articleNumber: a.articleNumber, title: a.title, urlName: a.urlName, versionNumber: a.versionNumber, publishStatus: a.publishStatus as PublishStatus, validationStatus: a.validationStatus, lastPublishedDate: null, lastModifiedDate: null } };
   const command = action === "createDraft" ? (a.publishStatus === "Online" ? "crm.knowledge.createDraftFromOnline" : "crm.knowledge.createDraftFromMaster") : ARTICLE_ACTION_COMMANDS[action];
-  await vscode.commands.executeCommand(command, node);
+  await vscode.commands.executeCommand(command, target);
 }
 
 async function one(active: ActiveOrg, node: unknown, status: PublishStatus | undefined, title: string): Promise<ArticleRow> {
@@ -70,7 +73,7 @@ export function knowledgeCommands(active: ActiveOrg, provider: KnowledgeTreeProv
     "crm.knowledge.refresh": () => provider.refresh(),
     "crm.knowledge.showDetails": async (node) => {
       const a = await one(active, node, undefined, "Show the details of which article?");
-      const orgKey = node instanceof ArticleNode ? node.orgKey : (await active.session()).record.key;
+      const orgKey = isArticleTarget(node) ? node.orgKey : (await active.session()).record.key;
       articles.show({ orgKey, id: a.id });
     },
     "crm.knowledge.loadMore": async (node) => {
@@ -116,7 +119,6 @@ export function knowledgeCommands(active: ActiveOrg, provider: KnowledgeTreeProv
       }
       const data: Record<string, unknown> = { Title: title.trim(), UrlName: urlName, ...(summary ? { Summary: summary } : {}), ...(bodyField && body ? { [bodyField.name]: body } : {}) };
       const id = await withViewProgress("Creating the article", () => session.crm.knowledge.createArticle(data, { sobject: sobject() }));
-      await provider.refreshOrg(undefined, "Draft");
       void vscode.window.showInformationMessage(`Created the draft '${title.trim()}' (${id}).`);
       articles.show({ orgKey: session.record.key, id }, { preserveFocus: true });
       return id;
@@ -136,27 +138,23 @@ export function knowledgeCommands(active: ActiveOrg, provider: KnowledgeTreeProv
       } else {
         await publishMany(node, articles, kind.major);
       }
-      await provider.refreshOrg(orgOf(node), "Draft", "Online", "Archived");
     },
     "crm.knowledge.publishSelected": async (node, nodes) => {
       const articles = await articlesOf(active, node, nodes, "Draft", "Publish which drafts?");
       if (!articles.length) throw new Error("Select one or more drafts to publish.");
       await publishMany(node, articles, true);
-      await provider.refreshOrg(orgOf(node), "Draft", "Online", "Archived");
     },
     "crm.knowledge.archive": async (node) => {
       const a = await one(active, node, "Online", "Archive which published article?");
       const choice = await vscode.window.showWarningMessage(`Archive '${a.title}' (#${a.articleNumber})?`, { modal: true, detail: "Readers will no longer see it. Archived versions can't be edited." }, "Archive");
       if (choice !== "Archive") throw new UserCancelled();
       await withViewProgress("Archiving", async () => (await crm(node)).knowledge.archiveArticle(a.id));
-      await provider.refreshOrg(orgOf(node), "Online", "Archived");
     },
     "crm.knowledge.deleteDraft": async (node) => {
       const a = await one(active, node, "Draft", "Delete which draft?");
       const choice = await vscode.window.showWarningMessage(`Delete the draft '${a.title}' (#${a.articleNumber}, version ${a.versionNumber})?`, { modal: true, detail: "The draft's changes are lost. A published version of the article stays as it is." }, "Delete Draft");
       if (choice !== "Delete Draft") throw new UserCancelled();
       await withViewProgress("Deleting the draft", async () => (await crm(node)).knowledge.deleteArticleDraft(a.id, { sobject: sobject() }));
-      await provider.refreshOrg(orgOf(node), "Draft");
     },
     "crm.knowledge.createDraftFromOnline": async (node) => {
       const a = await one(active, node, "Online", "Create a draft of which published article?");
@@ -166,7 +164,6 @@ export function knowledgeCommands(active: ActiveOrg, provider: KnowledgeTreeProv
       ], { title: `Draft of '${a.title}'` });
       if (!choice) throw new UserCancelled();
       await withViewProgress("Creating the draft", async () => (await crm(node)).knowledge.createDraftFromOnlineArticle(a.knowledgeArticleId || a.id, { unpublish: choice.unpublish }));
-      await provider.refreshOrg(orgOf(node), ...(choice.unpublish ? (["Draft", "Online"] as const) : (["Draft"] as const)));
       void vscode.window.showInformationMessage(`Created a draft of '${a.title}'.`);
     },
     "crm.knowledge.checkValidation": async (node) => {
@@ -210,13 +207,11 @@ export function knowledgeCommands(active: ActiveOrg, provider: KnowledgeTreeProv
       else value = await vscode.window.showInputBox({ title: `${field.label} of '${a.title}'`, value: field.value, ignoreFocusOut: true, validateInput: (v) => (field.api === "Title" && !v.trim() ? "A title can't be empty" : undefined) });
       if (value === undefined) throw new UserCancelled();
       await withViewProgress("Updating the draft", async () => (await crm(node)).knowledge.updateArticle(a.id, { [field.api]: value }, { sobject: sobject() }));
-      await provider.refreshOrg(orgOf(node), "Draft");
       vscode.window.setStatusBarMessage(`Updated ${field.label} of '${a.title}'`, 3000);
     },
     "crm.knowledge.createDraftFromMaster": async (node) => {
       const a = await one(active, node, undefined, "Create a new draft of which article?");
       const draftId = await withViewProgress("Creating the draft", async () => (await crm(node)).knowledge.createDraftFromMasterVersion({ knowledgeArticleId: a.knowledgeArticleId, sobject: sobject() }));
-      await provider.refreshOrg(orgOf(node), "Draft");
       void vscode.window.showInformationMessage(`Created a draft of '${a.title}' (${draftId}).`);
     },
     "crm.knowledge.assignDataCategory": async (node) => {

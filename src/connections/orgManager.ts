@@ -3,7 +3,8 @@ import type { ApiUsage, AuthSession, Crm, HelperConnection, OrgKind, PendingWrit
 import { APIRequestError, AuthenticationError, CancelledError, CrmError } from "../client/errors";
 import { Emitter, type Disposable } from "../shared/events";
 import { OrgRegistry, type OrgRecord, type SignInMethod } from "./orgRegistry";
-import type { ClientSettings, OrgSession, OrgWrite, SessionDeps } from "./orgSession";
+import type { OrgChange } from "./changes";
+import type { ClientSettings, OrgSession, SessionDeps } from "./orgSession";
 import type { SchemaChange } from "./schema";
 import { secretsOf } from "./secrets";
 import { describeWrite, guardsWrites } from "./writeGuard";
@@ -89,9 +90,9 @@ export class OrgManager implements Disposable {
   private readonly usageChanged = new Emitter<string>();
   /** Fires the org key whose API usage changed. */
   readonly onDidChangeApiUsage = this.usageChanged.event;
-  private readonly writes = new Emitter<OrgWrite & { orgKey: string }>();
-  /** Every write an org accepted, with the org it went to: panels and views that show the data follow it. */
-  readonly onDidWrite = this.writes.event;
+  private readonly changes = new Emitter<OrgChange & { orgKey: string }>();
+  /** What every write an org accepted changed, with the org it went to: the views, panels and documents showing that data follow it. */
+  readonly onDidChange = this.changes.event;
   private readonly schemaChanged = new Emitter<SchemaChange & { orgKey: string }>();
   /** An org's schema changed (revalidated, or cleared): completion, diagnostics and the Objects view follow it. */
   readonly onDidChangeSchema = this.schemaChanged.event;
@@ -124,7 +125,7 @@ export class OrgManager implements Disposable {
           onUsed: (k) => void this.noteUsed(k),
         });
         session.onDidChangeApiUsage((u) => this.noteUsage(key, u));
-        session.onDidWrite((write) => this.writes.fire({ ...write, orgKey: key }));
+        session.onDidChange((change) => this.changes.fire({ ...change, orgKey: key }));
         session.schema.onDidChange((change) => this.schemaChanged.fire({ ...change, orgKey: key }));
         this.sessions.set(key, session);
         return session;
@@ -284,7 +285,7 @@ export class OrgManager implements Disposable {
   dispose(): void {
     for (const key of [...this.sessions.keys()]) this.closeSession(key);
     this.usageChanged.dispose();
-    this.writes.dispose();
+    this.changes.dispose();
     this.schemaChanged.dispose();
     this.sessionLost.dispose();
   }

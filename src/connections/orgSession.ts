@@ -3,6 +3,7 @@ import { Crm, type ApiUsage, type AuthSession, type HelperConnection, type Logge
 import { Emitter, type Disposable } from "../shared/events";
 import type { OrgRecord } from "./orgRegistry";
 import type { DescribeStore } from "./describeStore";
+import { changeOf, type OrgChange } from "./changes";
 import { OrgSchema } from "./schema";
 import { secretsOf } from "./secrets";
 
@@ -45,23 +46,14 @@ export function buildClient(connection: HelperConnection, settings: ClientSettin
   });
 }
 
-/** A write the org accepted: what views and panels showing that data listen to. */
-export interface OrgWrite {
-  method: string;
-  /** The resource written (no query string), such as /services/data/v62.0/sobjects/Knowledge__kav/ka0…. */
-  path: string;
-}
-
-const READS = new Set(["GET", "HEAD"]);
-
 export class OrgSession implements Disposable {
   readonly crm: Crm;
   private usage?: ApiUsage;
   private readonly usageChanged = new Emitter<ApiUsage>();
   readonly onDidChangeApiUsage = this.usageChanged.event;
-  private readonly written = new Emitter<OrgWrite>();
-  /** Every write the org accepted through this session, whichever command, tree, panel or document sent it. */
-  readonly onDidWrite = this.written.event;
+  private readonly changed = new Emitter<OrgChange>();
+  /** What every write the org accepted through this session changed, whichever command, tree, panel or document sent it. */
+  readonly onDidChange = this.changed.event;
   /** The org's objects and their describes: one source for every view, editor and panel. */
   readonly schema: OrgSchema;
 
@@ -78,9 +70,11 @@ export class OrgSession implements Disposable {
       deps.log.info(requestLine(this.record.alias, info));
       if (info.requestBody) deps.log.debug(`[${this.record.alias}] request body: ${info.requestBody}`);
       if (info.responseBody) deps.log.debug(`[${this.record.alias}] response body: ${info.responseBody}`);
-      if (info.status >= 400) return;
-      deps.onUsed?.(record.key);
-      if (!READS.has(info.method) && !info.path.startsWith("/services/oauth2/")) this.written.fire({ method: info.method, path: info.path });
+      if (info.status < 400) deps.onUsed?.(record.key);
+    });
+    this.crm.on("write", (write) => {
+      const change = changeOf(write);
+      if (change) this.changed.fire(change);
     });
     this.crm.on("apiUsage", (usage) => {
       this.usage = usage;
@@ -104,7 +98,7 @@ export class OrgSession implements Disposable {
 
   dispose(): void {
     this.usageChanged.dispose();
-    this.written.dispose();
+    this.changed.dispose();
     this.schema.dispose();
     this.crm.removeAllListeners();
     this.crm.close();

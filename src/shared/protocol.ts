@@ -24,15 +24,34 @@ export interface OrgInfoView {
   fetchedAt: string;
 }
 
-export type HostToOrgInfo =
-  | { type: "loading" }
-  | { type: "orgInfo"; info: OrgInfoView }
-  | { type: "error"; message: string };
+export type HostToOrgInfo = CommonUpdate | { type: "orgInfo"; info: OrgInfoView };
 
 export type OrgInfoToHost = { type: "ready" } | { type: "refresh" } | { type: "openInBrowser" };
 
 const isRecord = (raw: unknown): raw is Record<string, unknown> => !!raw && typeof raw === "object" && !Array.isArray(raw);
 const allStrings = (record: Record<string, unknown>, keys: readonly string[]) => keys.every((k) => typeof record[k] === "string");
+
+// ---- What every panel shares -----------------------------------------------------------------
+
+/** The host's messages every panel understands. */
+export type CommonUpdate = { type: "loading" } | { type: "error"; message: string };
+
+/** What identifies a panel's entity; saved as the webview's state so a reload can reopen it. */
+export interface PanelTarget {
+  orgKey: string;
+  /** The entity within the org (empty for org-wide panels; a results panel's source). */
+  id: string;
+  /** A results panel: the statement it runs. */
+  spec?: RunSpec;
+}
+
+/** A saved panel state if it names a target (a state saved as `params: { api, text }` by an earlier version is read too). */
+export function parsePanelTarget(raw: unknown): PanelTarget | undefined {
+  if (!isRecord(raw) || typeof raw.orgKey !== "string" || typeof raw.id !== "string") return undefined;
+  const spec = isRecord(raw.spec) ? raw.spec : isRecord(raw.params) ? raw.params : undefined;
+  if (spec === undefined) return { orgKey: raw.orgKey, id: raw.id };
+  return isQueryApi(spec.api) && typeof spec.text === "string" ? { orgKey: raw.orgKey, id: raw.id, spec: { api: spec.api, text: spec.text } } : undefined;
+}
 
 /** The webview's message if it is one the Org Info panel understands; otherwise undefined. */
 export function parseOrgInfoRequest(raw: unknown): OrgInfoToHost | undefined {
@@ -55,7 +74,7 @@ function isOrgInfoView(value: unknown): value is OrgInfoView {
 }
 
 /** The host's `loading` and `error` messages, which every panel shares. */
-function parseCommonUpdate(msg: Record<string, unknown>): { type: "loading" } | { type: "error"; message: string } | undefined {
+function parseCommonUpdate(msg: Record<string, unknown>): CommonUpdate | undefined {
   if (msg.type === "loading") return { type: "loading" };
   if (msg.type === "error" && typeof msg.message === "string") return { type: "error", message: msg.message };
   return undefined;
@@ -93,7 +112,7 @@ export interface ArticleDetailsView {
 export const ARTICLE_ACTIONS = ["edit", "publish", "archive", "createDraft", "openInBrowser"] as const;
 export type ArticleAction = (typeof ARTICLE_ACTIONS)[number];
 
-export type HostToArticle = { type: "loading" } | { type: "article"; article: ArticleDetailsView } | { type: "error"; message: string };
+export type HostToArticle = CommonUpdate | { type: "article"; article: ArticleDetailsView };
 export type ArticleToHost = { type: "ready" } | { type: "refresh" } | { type: "action"; action: ArticleAction } | { type: "openVersion"; id: string };
 
 const RECORD_ID = /^[a-zA-Z0-9]{15}(?:[a-zA-Z0-9]{3})?$/;
@@ -148,7 +167,16 @@ export interface ResultsSummary {
 
 export const QUERY_APIS = ["soql", "tooling", "sosl"] as const;
 export type QueryApiName = (typeof QUERY_APIS)[number];
-export const isQueryApi = (value: unknown): value is QueryApiName => QUERY_APIS.includes(value as QueryApiName);
+export function isQueryApi(value: unknown): value is QueryApiName {
+  return QUERY_APIS.includes(value as QueryApiName);
+}
+
+/** A statement a results panel runs, and the API it runs on. */
+export interface RunSpec {
+  api: QueryApiName;
+  /** The statement as written (comments are removed before it is sent). */
+  text: string;
+}
 export const EXPORT_FORMAT_NAMES = ["csv", "json", "ndjson"] as const;
 export type ExportFormatName = (typeof EXPORT_FORMAT_NAMES)[number];
 
@@ -156,13 +184,12 @@ export type ExportFormatName = (typeof EXPORT_FORMAT_NAMES)[number];
 export const MAX_WINDOW_ROWS = 500;
 
 export type HostToResults =
-  | { type: "loading" }
+  | CommonUpdate
   /** A run starts: the statement and API, which the panel shows (and records for a reload) while it waits. */
   /** `title` names what runs (the panel's heading): a failure must not keep the previous statement's. */
   | { type: "running"; api: QueryApiName; query: string; title: string }
   /** A run failed: why, and the statement that failed. */
   | { type: "failed"; message: string; api: QueryApiName; query: string; title: string }
-  | { type: "error"; message: string }
   | { type: "results"; summary: ResultsSummary }
   | { type: "rows"; viewVersion: number; start: number; rows: ResultRow[] }
   | { type: "children"; index: number; column: number; table: ChildTable }
@@ -259,7 +286,7 @@ export interface PreviewView {
   html: string;
 }
 
-export type HostToPreview = { type: "loading" } | { type: "error"; message: string } | { type: "preview"; preview: PreviewView };
+export type HostToPreview = CommonUpdate | { type: "preview"; preview: PreviewView };
 export type PreviewToHost = { type: "ready" } | { type: "refresh" };
 
 export function parsePreviewRequest(raw: unknown): PreviewToHost | undefined {

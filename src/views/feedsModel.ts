@@ -5,6 +5,7 @@
 import { decodeEntities } from "../client/entities";
 import { Emitter } from "../shared/events";
 import { newById } from "../shared/lists";
+import { Pager, type PagedState } from "./pager";
 
 export type FeedRef = { kind: "news" } | { kind: "group"; id: string; name: string } | { kind: "user"; id: string; name: string };
 
@@ -22,14 +23,6 @@ export interface CommentRow {
   author: string;
   createdDate: string;
   text: string;
-}
-
-export interface FeedState {
-  items: FeedItemRow[];
-  nextPage: string | null;
-  loaded: boolean;
-  loading: boolean;
-  error?: unknown;
 }
 
 type Page = Record<string, unknown>;
@@ -73,54 +66,52 @@ export interface CommentsState {
 }
 
 export class FeedsModel {
-  private readonly states = new Map<string, FeedState>();
+  private readonly pager: Pager<FeedRef, FeedItemRow, string>;
   private readonly commentStates = new Map<string, Promise<CommentsState>>();
   private readonly changed = new Emitter<FeedRef | undefined>();
+  /** The feed whose items changed (undefined: all, or the list of feeds). */
   readonly onDidChange = this.changed.event;
   readonly userFeeds: FeedRef[] = [];
 
-  constructor(private readonly source: FeedsSource) {}
-
-  state(ref: FeedRef): FeedState | undefined {
-    return this.states.get(feedKey(ref));
+  constructor(private readonly source: FeedsSource) {
+    this.pager = new Pager(feedKey, async (ref, token) => {
+      const page = ref.kind === "news" ? await source.myNewsFeed(token) : ref.kind === "group" ? await source.groupFeed(ref.id, token) : await source.userFeed(ref.id, token);
+      return { rows: ((page.elements as Record<string, unknown>[]) ?? []).map(itemRow), next: tokenOf(page.nextPageUrl) ?? (page.nextPageToken as string | null) ?? null };
+    });
+    this.pager.onDidChange((ref) => this.changed.fire(ref));
   }
 
-  async ensureLoaded(ref: FeedRef): Promise<FeedState> {
-    const existing = this.states.get(feedKey(ref));
-    if (existing && (existing.loaded || existing.loading || existing.error)) return existing;
-    return this.loadMore(ref);
+  state(ref: FeedRef): PagedState<FeedItemRow> | undefined {
+    return this.pager.state(ref);
+  }
+
+  ensureLoaded(ref: FeedRef): Promise<PagedState<FeedItemRow>> {
+    return this.pager.ensureLoaded(ref);
   }
 
   /** Fetches the next page of a feed (the first when nothing is loaded). */
-  async loadMore(ref: FeedRef): Promise<FeedState> {
-    const key = feedKey(ref);
-    const state = this.states.get(key) ?? { items: [], nextPage: null, loaded: false, loading: false };
-    if (state.loading) return state;
-    state.loading = true;
-    state.error = undefined;
-    this.states.set(key, state);
-    try {
-      const token = state.loaded ? state.nextPage ?? undefined : undefined;
-      const page = ref.kind === "news" ? await this.source.myNewsFeed(token) : ref.kind === "group" ? await this.source.groupFeed(ref.id, token) : await this.source.userFeed(ref.id, token);
-      // A feed posted to meanwhile can repeat an item on the next page: each item once.
-      state.items.push(...newById(state.items, ((page.elements as Record<string, unknown>[]) ?? []).map(itemRow)));
-      state.nextPage = tokenOf(page.nextPageUrl) ?? (page.nextPageToken as string | null) ?? null;
-      state.loaded = true;
-    } catch (err) {
-      state.error = err;
-    } finally {
-      state.loading = false;
-      this.changed.fire(ref);
-    }
-    return state;
+  loadMore(ref: FeedRef): Promise<PagedState<FeedItemRow>> {
+    return this.pager.loadMore(ref);
   }
 
-  /** Starts a feed (or all) over; comments are read again too. A load still running lands in the state it started with, which is dropped. */
+  /** Starts a feed (or all) over, with the comments of its items; a load on its way is superseded. */
   reset(ref?: FeedRef): void {
-    if (ref) this.states.delete(feedKey(ref));
-    else this.states.clear();
-    this.commentStates.clear();
-    this.changed.fire(ref);
+    if (ref) for (const item of this.state(ref)?.rows ?? []) this.commentStates.delete(item.id);
+    else this.commentStates.clear();
+    this.pager.reset(ref);
+  }
+
+  /** The feeds loaded that show one of these items, or whose subject (a group or user) is one of these IDs. */
+  feedsShowing(ids: string[]): FeedRef[] {
+    const wanted = new Set(ids);
+    const holding = this.pager.holding((row) => wanted.has(row.id));
+    const subjects = [...this.userFeeds, ...this.pager.holding(() => true)].filter((r) => r.kind !== "news" && wanted.has(r.id));
+    return [...new Map([...holding, ...subjects].map((r) => [feedKey(r), r])).values()];
+  }
+
+  /** Forgets an item's comments (read again when it is expanded). */
+  forgetComments(itemId: string): void {
+    this.commentStates.delete(itemId);
   }
 
   async groups(): Promise<{ id: string; name: string; memberCount: number }[]> {
@@ -157,5 +148,6 @@ export class FeedsModel {
 
   dispose(): void {
     this.changed.dispose();
+    this.pager.dispose();
   }
 }

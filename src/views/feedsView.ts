@@ -1,10 +1,10 @@
 /** The Feeds view: My News Feed, Groups (each group's feed) and User Feeds; items expand to comments. */
 import * as vscode from "vscode";
+import type { OrgChange } from "../connections/changes";
 import { describeError } from "../platform/errorMessages";
-import { ActiveOrg, MessageNode, OrgRootNode } from "./activeOrg";
+import { ActiveOrg, MessageNode } from "./activeOrg";
 import { feedKey, FeedsModel, type FeedItemRow, type FeedRef } from "./feedsModel";
-import { PerOrg } from "./perOrg";
-import { TreeChangeQueue } from "./treeChanges";
+import { PerOrgTreeProvider } from "./perOrgTree";
 
 export class FeedNode {
   constructor(readonly ref: FeedRef, readonly orgKey: string) {}
@@ -21,33 +21,31 @@ export class FeedMoreNode {
 /** "Load older comments…" above an item's comments when the org has more before them. */
 export class OlderCommentsNode {
   constructor(readonly itemNode: FeedItemNode) {}
+  get orgKey(): string {
+    return this.itemNode.orgKey;
+  }
 }
 class CommentNode {
-  constructor(readonly item: vscode.TreeItem) {}
+  constructor(readonly item: vscode.TreeItem, readonly orgKey: string) {}
 }
-type Node = OrgRootNode | FeedNode | FolderNode | FeedItemNode | FeedMoreNode | OlderCommentsNode | CommentNode | MessageNode;
+type Node = FeedNode | FolderNode | FeedItemNode | FeedMoreNode | OlderCommentsNode | CommentNode;
 
 const firstLine = (text: string) => (text.split("\n")[0] ?? "").slice(0, 120);
 const when = (iso: string) => iso.replace("T", " ").slice(0, 16);
 
-export class FeedsTreeProvider implements vscode.TreeDataProvider<Node>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<Node | undefined>();
-  readonly onDidChangeTreeData = this.changed.event;
-  private readonly changes = new TreeChangeQueue<Node>((node) => this.changed.fire(node));
-  /** One model per org shown, and stable feed nodes for targeted refreshes. */
-  private readonly models = new PerOrg<FeedsModel>((key) => this.createModel(key));
+export class FeedsTreeProvider extends PerOrgTreeProvider<Node, FeedsModel> {
+  /** Stable feed nodes for targeted redraws. */
   private readonly feedNodes = new Map<string, FeedNode>();
   /** Item nodes by org, feed and item, so an item's comments can be redrawn on their own. */
   private readonly itemNodes = new Map<string, FeedItemNode>();
-  private readonly subscriptions: vscode.Disposable[] = [];
 
-  constructor(private readonly active: ActiveOrg, private readonly siteId: () => string | undefined) {
-    this.subscriptions.push(active.onDidChange(() => {
-      this.models.clear();
-      this.feedNodes.clear();
-      this.itemNodes.clear();
-      this.changes.fire(undefined);
-    }));
+  constructor(active: ActiveOrg, private readonly siteId: () => string | undefined) {
+    super(active, "feeds", "crm.feed.refresh");
+  }
+
+  protected override forgetNodes(): void {
+    this.feedNodes.clear();
+    this.itemNodes.clear();
   }
 
   private nodeFor(ref: FeedRef, orgKey: string): FeedNode {
@@ -72,12 +70,7 @@ export class FeedsTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
     this.changes.fire(node);
   }
 
-  /** The model of an org (the active one when no key is given). */
-  current(orgKey?: string): Promise<FeedsModel> {
-    return this.models.get(orgKey ?? this.active.record!.key);
-  }
-
-  private async createModel(orgKey: string): Promise<FeedsModel> {
+  protected async createModel(orgKey: string): Promise<FeedsModel> {
     const crm = (await this.active.sessionFor(orgKey)).crm;
     const site = () => this.siteId() || undefined;
     const model = new FeedsModel({
@@ -92,62 +85,63 @@ export class FeedsTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
     return model;
   }
 
+  /**
+   * A post or comment, from any command or script: my news feed and the feeds showing the item or its subject
+   * start over (an item's comment count and comments come with its feed).
+   */
+  protected override orgChanged(_orgKey: string, model: FeedsModel, change: OrgChange): void {
+    if (change.area === "unknown" || change.kind === "written") {
+      if (change.area === "feeds" || change.area === "unknown") model.reset();
+      return;
+    }
+    if (change.area !== "feeds") return;
+    const feeds = model.feedsShowing(change.ids);
+    if (change.kind === "posted") feeds.push({ kind: "news" });
+    for (const ref of feeds) model.reset(ref);
+  }
+
   /** Starts a feed (or all feeds) of an org (the active one by default) over. */
   async refresh(ref?: FeedRef, orgKey?: string): Promise<void> {
     if (ref || orgKey) (await this.current(orgKey)).reset(ref);
     else this.models.existing().forEach((m) => m.reset());
   }
 
-  getChildren(node?: Node): Promise<Node[]> {
-    return this.changes.track(() => this.children(node));
+  protected async topNodes(orgKey: string): Promise<Node[]> {
+    return [this.nodeFor({ kind: "news" }, orgKey), new FolderNode("groups", orgKey), new FolderNode("users", orgKey)];
   }
 
-  private async children(node?: Node): Promise<Node[]> {
-    const shown = this.active.shown();
-    if (!node) {
-      if (this.active.showAll) return shown.map((o) => new OrgRootNode(o));
-      if (!shown[0]) return [];
+  protected async childrenOf(node: Node, model: FeedsModel): Promise<(Node | MessageNode)[]> {
+    const orgKey = node.orgKey;
+    if (node instanceof FolderNode) {
+      if (node.folder === "groups") return (await model.groups()).map((g) => this.nodeFor({ kind: "group", id: g.id, name: g.name }, orgKey));
+      return model.userFeeds.length ? model.userFeeds.map((r) => this.nodeFor(r, orgKey)) : [new MessageNode("Show a user's feed with the person icon above", undefined, "info")];
     }
-    const orgKey = node instanceof OrgRootNode ? node.org.key : node && "orgKey" in node ? node.orgKey : shown[0]!.key;
-    try {
-      const model = await this.current(orgKey);
-      if (!node || node instanceof OrgRootNode) return [this.nodeFor({ kind: "news" }, orgKey), new FolderNode("groups", orgKey), new FolderNode("users", orgKey)];
-      if (node instanceof FolderNode) {
-        if (node.folder === "groups") return (await model.groups()).map((g) => this.nodeFor({ kind: "group", id: g.id, name: g.name }, orgKey));
-        return model.userFeeds.length ? model.userFeeds.map((r) => this.nodeFor(r, orgKey)) : [new MessageNode("Show a user's feed with the person icon above", undefined, "info")];
-      }
-      if (node instanceof FeedNode) {
-        const state = await vscode.window.withProgress({ location: { viewId: "crm.feeds" } }, () => model.ensureLoaded(node.ref));
-        const children: Node[] = state.items.map((item) => this.itemNodeFor(item, node.ref, orgKey));
-        if (state.error) {
-          const report = describeError(state.error);
-          if (report.message) children.push(new MessageNode(report.message, { command: "crm.feed.loadMore", title: "Retry", arguments: [new FeedMoreNode(node.ref, orgKey)] }));
-        } else if (state.nextPage) children.push(new FeedMoreNode(node.ref, orgKey));
-        else if (!state.items.length) children.push(new MessageNode("No posts yet", undefined, "info"));
-        return children;
-      }
-      if (node instanceof FeedItemNode) {
-        const comments = await vscode.window.withProgress({ location: { viewId: "crm.feeds" } }, () => model.comments(node.item.id));
-        const rows: Node[] = comments.rows.map((c) => {
-          const item = new vscode.TreeItem(`${c.author}: ${firstLine(c.text)}`);
-          item.id = `comment:${orgKey}:${feedKey(node.ref)}:${c.id}`;
-          item.description = when(c.createdDate);
-          item.tooltip = `${c.author}, ${when(c.createdDate)}\n\n${c.text}`;
-          item.iconPath = new vscode.ThemeIcon("comment");
-          return new CommentNode(item);
-        });
-        return comments.olderPage ? [new OlderCommentsNode(node), ...rows] : rows;
-      }
-      return [];
-    } catch (err) {
-      const report = describeError(err);
-      return report.message ? [new MessageNode(report.message, { command: "crm.feed.refresh", title: "Retry" })] : [];
+    if (node instanceof FeedNode) {
+      const state = await this.withProgress(() => model.ensureLoaded(node.ref));
+      const children: (Node | MessageNode)[] = state.rows.map((item) => this.itemNodeFor(item, node.ref, orgKey));
+      if (state.error) {
+        const report = describeError(state.error);
+        if (report.message) children.push(new MessageNode(report.message, { command: "crm.feed.loadMore", title: "Retry", arguments: [new FeedMoreNode(node.ref, orgKey)] }));
+      } else if (state.hasMore) children.push(new FeedMoreNode(node.ref, orgKey));
+      else if (!state.rows.length) children.push(new MessageNode("No posts yet", undefined, "info"));
+      return children;
     }
+    if (node instanceof FeedItemNode) {
+      const comments = await this.withProgress(() => model.comments(node.item.id));
+      const rows: Node[] = comments.rows.map((c) => {
+        const item = new vscode.TreeItem(`${c.author}: ${firstLine(c.text)}`);
+        item.id = `comment:${orgKey}:${feedKey(node.ref)}:${c.id}`;
+        item.description = when(c.createdDate);
+        item.tooltip = `${c.author}, ${when(c.createdDate)}\n\n${c.text}`;
+        item.iconPath = new vscode.ThemeIcon("comment");
+        return new CommentNode(item, orgKey);
+      });
+      return comments.olderPage ? [new OlderCommentsNode(node), ...rows] : rows;
+    }
+    return [];
   }
 
-  getTreeItem(node: Node): vscode.TreeItem {
-    if (node instanceof OrgRootNode) return node.toItem("feeds");
-    if (node instanceof MessageNode) return node.toItem();
+  protected itemOf(node: Node): vscode.TreeItem {
     if (node instanceof CommentNode) return node.item;
     if (node instanceof FolderNode) {
       const item = new vscode.TreeItem(node.folder === "groups" ? "Groups" : "User Feeds", vscode.TreeItemCollapsibleState.Collapsed);
@@ -172,7 +166,7 @@ export class FeedsTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
     }
     if (node instanceof FeedMoreNode) {
       const item = new vscode.TreeItem("Load more…");
-      item.id = `feedmore:${node.orgKey}:${feedKey(node.ref)}:${this.models.peek(node.orgKey)?.state(node.ref)?.items.length ?? 0}`;
+      item.id = `feedmore:${node.orgKey}:${feedKey(node.ref)}:${this.models.peek(node.orgKey)?.state(node.ref)?.rows.length ?? 0}`;
       item.iconPath = new vscode.ThemeIcon("fold-down");
       item.command = { command: "crm.feed.loadMore", title: "Load more", arguments: [node] };
       return item;
@@ -185,12 +179,5 @@ export class FeedsTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
     item.iconPath = new vscode.ThemeIcon("note");
     item.contextValue = "crm.feedItem";
     return item;
-  }
-
-  dispose(): void {
-    this.subscriptions.forEach((s) => s.dispose());
-    this.models.clear();
-    this.changes.dispose();
-    this.changed.dispose();
   }
 }

@@ -3,8 +3,7 @@
  * (one page per "Load more", never more), sorted and filtered by title. No VS Code here: tested in Node.
  */
 import type { ArticleSortField, SortOrder } from "../client/constants";
-import { Emitter } from "../shared/events";
-import { newById } from "../shared/lists";
+import { Pager, type PagedState } from "./pager";
 
 export type PublishStatus = "Draft" | "Online" | "Archived";
 export const KNOWLEDGE_GROUPS: { status: PublishStatus; label: string }[] = [
@@ -26,12 +25,15 @@ export interface ArticleRow {
   lastModifiedDate: string | null;
 }
 
-export interface GroupState {
-  rows: ArticleRow[];
-  hasMore: boolean;
-  pages: number;
-  loading: boolean;
-  error?: unknown;
+/** An article version a command acts on, with its org: a Knowledge tree row, or the article an Article Details panel shows. */
+export interface ArticleTarget {
+  orgKey: string;
+  article: ArticleRow;
+}
+
+export function isArticleTarget(value: unknown): value is ArticleTarget {
+  const t = value as Partial<ArticleTarget> | undefined;
+  return typeof t?.orgKey === "string" && typeof t.article === "object" && t.article !== null && typeof t.article.id === "string";
 }
 
 export interface KnowledgeSource {
@@ -50,55 +52,42 @@ export class KnowledgeModel {
   sort: ArticleSortField = "LastPublishedDate";
   order: SortOrder = "DESC";
   titleFilter = "";
-  private readonly states = new Map<PublishStatus, GroupState>();
-  private readonly changed = new Emitter<PublishStatus | undefined>();
+  private readonly pager: Pager<PublishStatus, ArticleRow, number>;
   /** Fires the group whose rows changed, or undefined for all of them. */
-  readonly onDidChange = this.changed.event;
+  readonly onDidChange: Pager<PublishStatus, ArticleRow, number>["onDidChange"];
 
-  constructor(private readonly source: KnowledgeSource, private readonly options: () => { pageSize: number; sobject: string }) {}
+  constructor(source: KnowledgeSource, options: () => { pageSize: number; sobject: string }) {
+    this.pager = new Pager((status) => status, async (publishStatus, pageNum = 1) => {
+      const { pageSize, sobject } = options();
+      const page = await source.listArticleVersions({ publishStatus, sort: this.sort, order: this.order, pageSize, pageNum, titleContains: this.titleFilter || undefined, sobject });
+      return { rows: page.records.map(toArticleRow), next: page.hasMore ? pageNum + 1 : null };
+    });
+    this.onDidChange = this.pager.onDidChange;
+  }
 
-  state(status: PublishStatus): GroupState | undefined {
-    return this.states.get(status);
+  state(status: PublishStatus): PagedState<ArticleRow> | undefined {
+    return this.pager.state(status);
   }
 
   /** Loads the first page of a group unless it is loaded already. */
-  async ensureLoaded(status: PublishStatus): Promise<GroupState> {
-    const existing = this.states.get(status);
-    if (existing && (existing.pages > 0 || existing.loading || existing.error)) return existing;
-    return this.loadMore(status);
+  ensureLoaded(status: PublishStatus): Promise<PagedState<ArticleRow>> {
+    return this.pager.ensureLoaded(status);
   }
 
   /** Fetches exactly one more page of a group. */
-  async loadMore(status: PublishStatus): Promise<GroupState> {
-    const state = this.states.get(status) ?? { rows: [], hasMore: false, pages: 0, loading: false };
-    if (state.loading) return state;
-    state.loading = true;
-    state.error = undefined;
-    this.states.set(status, state);
-    const { pageSize, sobject } = this.options();
-    try {
-      const page = await this.source.listArticleVersions({ publishStatus: status, sort: this.sort, order: this.order, pageSize, pageNum: state.pages + 1, titleContains: this.titleFilter || undefined, sobject });
-      // An article published or edited between two pages can move into the next page: each version once.
-      state.rows.push(...newById(state.rows, page.records.map(toArticleRow)));
-      state.hasMore = page.hasMore;
-      state.pages++;
-    } catch (err) {
-      state.error = err;
-    } finally {
-      state.loading = false;
-      this.changed.fire(status);
-    }
-    return state;
+  loadMore(status: PublishStatus): Promise<PagedState<ArticleRow>> {
+    return this.pager.loadMore(status);
   }
 
-  /**
-   * Forgets loaded pages (after a sort or filter change, or a refresh); groups reload when shown. A load
-   * still running finishes into the state it started with, which is no longer kept: the newer load wins.
-   */
+  /** Starts a group (or all) over; groups reload when shown, and a load still running is superseded. */
   reset(status?: PublishStatus): void {
-    if (status) this.states.delete(status);
-    else this.states.clear();
-    this.changed.fire(status);
+    this.pager.reset(status);
+  }
+
+  /** The groups loaded that show one of these versions. */
+  groupsShowing(ids: string[]): PublishStatus[] {
+    const wanted = new Set(ids.map((id) => id.slice(0, 15)));
+    return this.pager.holding((row) => wanted.has(row.id.slice(0, 15)) || wanted.has(row.knowledgeArticleId.slice(0, 15)));
   }
 
   setSort(sort: ArticleSortField, order: SortOrder): void {
@@ -113,6 +102,6 @@ export class KnowledgeModel {
   }
 
   dispose(): void {
-    this.changed.dispose();
+    this.pager.dispose();
   }
 }

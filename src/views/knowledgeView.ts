@@ -1,11 +1,11 @@
 /** The Knowledge view: Drafts, Published and Archived article versions of the active org, paged. */
 import * as vscode from "vscode";
-import { describeError } from "../platform/errorMessages";
-import { ActiveOrg, MessageNode, OrgRootNode } from "./activeOrg";
 import type { ArticleSortField, SortOrder } from "../client/constants";
+import type { OrgChange } from "../connections/changes";
+import { describeError } from "../platform/errorMessages";
+import { ActiveOrg, MessageNode } from "./activeOrg";
 import { KNOWLEDGE_GROUPS, KnowledgeModel, type ArticleRow, type PublishStatus } from "./knowledgeModel";
-import { PerOrg } from "./perOrg";
-import { TreeChangeQueue } from "./treeChanges";
+import { PerOrgTreeProvider } from "./perOrgTree";
 
 export class KnowledgeGroupNode {
   constructor(readonly status: PublishStatus, readonly label: string, readonly orgKey: string) {}
@@ -16,25 +16,32 @@ export class ArticleNode {
 export class LoadMoreNode {
   constructor(readonly status: PublishStatus, readonly orgKey: string) {}
 }
-type Node = OrgRootNode | KnowledgeGroupNode | ArticleNode | LoadMoreNode | MessageNode;
+type Node = KnowledgeGroupNode | ArticleNode | LoadMoreNode;
 
 const day = (iso: string | null) => (iso ? iso.slice(0, 10) : "");
 
-export class KnowledgeTreeProvider implements vscode.TreeDataProvider<Node>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<Node | undefined>();
-  readonly onDidChangeTreeData = this.changed.event;
-  private readonly changes = new TreeChangeQueue<Node>((node) => this.changed.fire(node));
-  /** One model per org shown, and each org's three group nodes (stable, for targeted refreshes). */
-  private readonly models = new PerOrg<KnowledgeModel>((key) => this.createModel(key));
-  private readonly groups = new Map<string, KnowledgeGroupNode>();
-  private readonly subscriptions: vscode.Disposable[] = [];
+/** The groups a change can alter, beyond those already showing a version it names. */
+function groupsChangedBy(change: OrgChange): PublishStatus[] {
+  switch (change.kind) {
+    case "created": return change.unpublished ? ["Draft", "Online"] : ["Draft"];
+    case "updated": case "deleted": return ["Draft"];
+    // Publishing a new version archives the one published before it.
+    case "published": return ["Draft", "Online", "Archived"];
+    case "archived": return ["Online", "Archived"];
+    default: return ["Draft", "Online", "Archived"];
+  }
+}
 
-  constructor(private readonly active: ActiveOrg, private readonly options: () => { pageSize: number; sobject: string }) {
-    this.subscriptions.push(active.onDidChange(() => {
-      this.models.clear();
-      this.groups.clear();
-      this.changes.fire(undefined);
-    }));
+export class KnowledgeTreeProvider extends PerOrgTreeProvider<Node, KnowledgeModel> {
+  /** Each org's three group nodes (stable, for targeted redraws). */
+  private readonly groups = new Map<string, KnowledgeGroupNode>();
+
+  constructor(active: ActiveOrg, private readonly options: () => { pageSize: number; sobject: string }) {
+    super(active, "knowledge", "crm.knowledge.refresh");
+  }
+
+  protected override forgetNodes(): void {
+    this.groups.clear();
   }
 
   private group(orgKey: string, status: PublishStatus): KnowledgeGroupNode {
@@ -64,12 +71,7 @@ export class KnowledgeTreeProvider implements vscode.TreeDataProvider<Node>, vsc
     this.models.existing().forEach((m) => m.setTitleFilter(text));
   }
 
-  /** The model of an org (the active one when no key is given). */
-  current(orgKey?: string): Promise<KnowledgeModel> {
-    return this.models.get(orgKey ?? this.active.record!.key);
-  }
-
-  private async createModel(key: string): Promise<KnowledgeModel> {
+  protected async createModel(key: string): Promise<KnowledgeModel> {
     const session = await this.active.sessionFor(key);
     const model = new KnowledgeModel({ listArticleVersions: (o) => session.crm.knowledge.listArticleVersions(o) }, this.options);
     model.sort = this.sortState.sort;
@@ -80,48 +82,34 @@ export class KnowledgeTreeProvider implements vscode.TreeDataProvider<Node>, vsc
     return model;
   }
 
-  /** Starts the named groups (or all) of an org over: after a mutation, exactly the groups it touched. */
-  async refreshOrg(orgKey: string | undefined, ...statuses: PublishStatus[]): Promise<void> {
-    const model = await this.current(orgKey);
-    if (!statuses.length) model.reset();
-    else for (const status of statuses) model.reset(status);
+  /** A knowledge write, from any command, panel or document: the groups it can have changed start over. */
+  protected override orgChanged(_orgKey: string, model: KnowledgeModel, change: OrgChange): void {
+    if (change.area !== "knowledge" && change.area !== "unknown") return;
+    for (const status of new Set([...groupsChangedBy(change), ...model.groupsShowing(change.ids)])) model.reset(status);
   }
 
-  async refresh(...statuses: PublishStatus[]): Promise<void> {
-    await Promise.all(this.active.shown().map((o) => this.refreshOrg(o.key, ...statuses)));
+  /** Starts every group of every org shown over (the Refresh button). */
+  async refresh(): Promise<void> {
+    await Promise.all(this.active.shown().map(async (o) => (await this.current(o.key)).reset()));
   }
 
-  getChildren(node?: Node): Promise<Node[]> {
-    return this.changes.track(() => this.children(node));
+  protected async topNodes(orgKey: string): Promise<Node[]> {
+    return KNOWLEDGE_GROUPS.map((g) => this.group(orgKey, g.status));
   }
 
-  private async children(node?: Node): Promise<Node[]> {
-    const shown = this.active.shown();
-    if (!node) {
-      if (this.active.showAll) return shown.map((o) => new OrgRootNode(o));
-      return shown[0] ? KNOWLEDGE_GROUPS.map((g) => this.group(shown[0]!.key, g.status)) : [];
-    }
-    if (node instanceof OrgRootNode) return KNOWLEDGE_GROUPS.map((g) => this.group(node.org.key, g.status));
+  protected async childrenOf(node: Node, model: KnowledgeModel): Promise<(Node | MessageNode)[]> {
     if (!(node instanceof KnowledgeGroupNode)) return [];
-    try {
-      const model = await this.current(node.orgKey);
-      const state = await vscode.window.withProgress({ location: { viewId: "crm.knowledge" } }, () => model.ensureLoaded(node.status));
-      const children: Node[] = state.rows.map((row) => new ArticleNode(row, node.orgKey));
-      if (state.error) {
-        const report = describeError(state.error);
-        if (report.message) children.push(new MessageNode(report.message, { command: "crm.knowledge.loadMore", title: "Retry", arguments: [new LoadMoreNode(node.status, node.orgKey)] }));
-      } else if (state.hasMore) children.push(new LoadMoreNode(node.status, node.orgKey));
-      else if (!state.rows.length) children.push(new MessageNode(model.titleFilter ? `No ${node.label.toLowerCase()} match '${model.titleFilter}'` : `No ${node.label.toLowerCase()}`, undefined, "info"));
-      return children;
-    } catch (err) {
-      const report = describeError(err);
-      return report.message ? [new MessageNode(report.message, { command: "crm.knowledge.refresh", title: "Retry" })] : [];
-    }
+    const state = await this.withProgress(() => model.ensureLoaded(node.status));
+    const children: (Node | MessageNode)[] = state.rows.map((row) => new ArticleNode(row, node.orgKey));
+    if (state.error) {
+      const report = describeError(state.error);
+      if (report.message) children.push(new MessageNode(report.message, { command: "crm.knowledge.loadMore", title: "Retry", arguments: [new LoadMoreNode(node.status, node.orgKey)] }));
+    } else if (state.hasMore) children.push(new LoadMoreNode(node.status, node.orgKey));
+    else if (!state.rows.length) children.push(new MessageNode(model.titleFilter ? `No ${node.label.toLowerCase()} match '${model.titleFilter}'` : `No ${node.label.toLowerCase()}`, undefined, "info"));
+    return children;
   }
 
-  getTreeItem(node: Node): vscode.TreeItem {
-    if (node instanceof OrgRootNode) return node.toItem("knowledge");
-    if (node instanceof MessageNode) return node.toItem();
+  protected itemOf(node: Node): vscode.TreeItem {
     if (node instanceof KnowledgeGroupNode) {
       const item = new vscode.TreeItem(node.label, node.status === "Draft" ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
       item.id = `kgroup:${node.orgKey}:${node.status}`;
@@ -150,12 +138,5 @@ export class KnowledgeTreeProvider implements vscode.TreeDataProvider<Node>, vsc
     item.contextValue = `crm.article;${a.publishStatus}`;
     item.command = { command: "crm.knowledge.showDetails", title: "Show Article Details", arguments: [node] };
     return item;
-  }
-
-  dispose(): void {
-    this.subscriptions.forEach((s) => s.dispose());
-    this.models.clear();
-    this.changes.dispose();
-    this.changed.dispose();
   }
 }

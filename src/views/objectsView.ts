@@ -1,8 +1,7 @@
 /** The Objects view: Favorites, Standard and Custom objects of the active org; each expands to its details. */
 import * as vscode from "vscode";
-import { describeError } from "../platform/errorMessages";
-import { ActiveOrg, MessageNode, OrgRootNode } from "./activeOrg";
-import { PerOrg } from "./perOrg";
+import { ActiveOrg, MessageNode } from "./activeOrg";
+import { PerOrgTreeProvider } from "./perOrgTree";
 import { typeBadge, type FieldSummary, type SobjectSummary } from "../connections/schema";
 import { ObjectsModel, type GroupName } from "./objectsModel";
 
@@ -16,9 +15,9 @@ export class SectionNode {
   constructor(readonly object: string, readonly section: "fields" | "children" | "recordTypes", readonly orgKey: string) {}
 }
 export class DetailNode {
-  constructor(readonly item: vscode.TreeItem) {}
+  constructor(readonly item: vscode.TreeItem, readonly orgKey: string) {}
 }
-type Node = OrgRootNode | ObjectGroupNode | ObjectNode | SectionNode | DetailNode | MessageNode;
+type Node = ObjectGroupNode | ObjectNode | SectionNode | DetailNode;
 
 const GROUP_LABELS: Record<GroupName, string> = { favorites: "Favorites", standard: "Standard", custom: "Custom" };
 
@@ -37,39 +36,28 @@ function fieldIcon(f: FieldSummary): string {
   }
 }
 
-export class ObjectsTreeProvider implements vscode.TreeDataProvider<Node>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<Node | undefined>();
-  readonly onDidChangeTreeData = this.changed.event;
-  /** One model per org shown. */
-  private readonly models = new PerOrg<ObjectsModel>(async (key) => {
+export class ObjectsTreeProvider extends PerOrgTreeProvider<Node, ObjectsModel> {
+  constructor(active: ActiveOrg, private readonly favorites: vscode.Memento) {
+    super(active, "objects", "crm.objects.refresh");
+    // A revalidated or cleared schema (Refresh, Clear Describe Cache) redraws what it shows.
+    this.subscriptions.push(active.manager.onDidChangeSchema(() => this.changes.fire(undefined)));
+  }
+
+  protected async createModel(key: string): Promise<ObjectsModel> {
     const session = await this.active.sessionFor(key);
     const model = new ObjectsModel(session.schema, this.favorites, key);
     model.filter = this.filterText;
     return model;
-  });
-  private readonly subscriptions: vscode.Disposable[] = [];
-
-  constructor(private readonly active: ActiveOrg, private readonly favorites: vscode.Memento) {
-    this.subscriptions.push(
-      active.onDidChange(() => (this.models.clear(), this.changed.fire(undefined))),
-      // A revalidated or cleared schema (Refresh, Clear Describe Cache) redraws what it shows.
-      active.manager.onDidChangeSchema(() => this.changed.fire(undefined)),
-    );
-  }
-
-  /** The model of an org (the active one when no key is given), created on first use. */
-  current(orgKey?: string): Promise<ObjectsModel> {
-    return this.models.get(orgKey ?? this.active.record!.key);
   }
 
   refresh(node?: Node): void {
-    this.changed.fire(node);
+    this.changes.fire(node);
   }
 
   /** Revalidates the schema of every org shown (a 304 for each unchanged describe). */
   async reload(): Promise<void> {
     await Promise.all(this.active.shown().map(async (o) => (await this.active.sessionFor(o.key)).schema.refresh()));
-    this.changed.fire(undefined);
+    this.changes.fire(undefined);
   }
 
   /** The filter applies to every org's groups. */
@@ -82,54 +70,39 @@ export class ObjectsTreeProvider implements vscode.TreeDataProvider<Node>, vscod
     for (const model of this.models.existing()) model.filter = text;
   }
 
-  async getChildren(node?: Node): Promise<Node[]> {
-    const shown = this.active.shown();
-    if (!node) {
-      if (this.active.showAll) return shown.map((o) => new OrgRootNode(o));
-      if (!shown[0]) return [];
+  protected async topNodes(orgKey: string, model: ObjectsModel): Promise<Node[]> {
+    const counts = await this.withProgress(() => model.counts());
+    return (["favorites", "standard", "custom"] as GroupName[]).filter((g) => g !== "favorites" || counts.favorites > 0).map((g) => new ObjectGroupNode(g, orgKey));
+  }
+
+  protected async childrenOf(node: Node, model: ObjectsModel): Promise<(Node | MessageNode)[]> {
+    const orgKey = node.orgKey;
+    if (node instanceof ObjectGroupNode) {
+      const favorites = new Set(model.favorites());
+      const objects = await model.group(node.group);
+      if (!objects.length) return [new MessageNode(model.filter ? `No object matches '${model.filter}'` : "No objects", undefined, "info")];
+      return objects.map((o) => new ObjectNode(o, favorites.has(o.name), node.group, orgKey));
     }
-    const orgKey = node && !(node instanceof OrgRootNode) && "orgKey" in node ? node.orgKey : node instanceof OrgRootNode ? node.org.key : shown[0]!.key;
-    try {
-      const model = await this.current(orgKey);
-      model.filter = this.filterText;
-      if (!node || node instanceof OrgRootNode) {
-        const counts = await vscode.window.withProgress({ location: { viewId: "crm.objects" } }, () => model.counts());
-        return (["favorites", "standard", "custom"] as GroupName[]).filter((g) => g !== "favorites" || counts.favorites > 0).map((g) => new ObjectGroupNode(g, orgKey));
-      }
-      if (node instanceof ObjectGroupNode) {
-        const favorites = new Set(model.favorites());
-        const objects = await model.group(node.group);
-        if (!objects.length) return [new MessageNode(model.filter ? `No object matches '${model.filter}'` : "No objects", undefined, "info")];
-        return objects.map((o) => new ObjectNode(o, favorites.has(o.name), node.group, orgKey));
-      }
-      if (node instanceof ObjectNode) {
-        return (["fields", "children", "recordTypes"] as const).map((section) => new SectionNode(node.object.name, section, orgKey));
-      }
-      if (node instanceof SectionNode) {
-        const details = await vscode.window.withProgress({ location: { viewId: "crm.objects" } }, () => model.schema.details(node.object));
-        if (node.section === "fields") return details.fields.map((f) => new DetailNode(this.fieldItem(`${orgKey}:${node.object}`, f)));
-        if (node.section === "children") {
-          return details.childRelationships.map((r) => {
-            const item = new vscode.TreeItem(r.relationshipName);
-            item.description = `${r.childSObject}.${r.field}`;
-            item.iconPath = new vscode.ThemeIcon("references");
-            item.contextValue = "crm.childRelationship";
-            return new DetailNode(item);
-          });
-        }
-        return details.recordTypes.map((r) => {
-          const item = new vscode.TreeItem(r.name);
-          item.description = `${r.developerName}${r.isDefault ? " · default" : ""}`;
-          item.tooltip = `Record type ID ${r.id}`;
-          item.iconPath = new vscode.ThemeIcon("symbol-class");
-          return new DetailNode(item);
-        });
-      }
-      return [];
-    } catch (err) {
-      const report = describeError(err);
-      return report.message ? [new MessageNode(report.message, { command: "crm.objects.refresh", title: "Retry" })] : [];
+    if (node instanceof ObjectNode) return (["fields", "children", "recordTypes"] as const).map((section) => new SectionNode(node.object.name, section, orgKey));
+    if (!(node instanceof SectionNode)) return [];
+    const details = await this.withProgress(() => model.schema.details(node.object));
+    if (node.section === "fields") return details.fields.map((f) => new DetailNode(this.fieldItem(`${orgKey}:${node.object}`, f), orgKey));
+    if (node.section === "children") {
+      return details.childRelationships.map((r) => {
+        const item = new vscode.TreeItem(r.relationshipName);
+        item.description = `${r.childSObject}.${r.field}`;
+        item.iconPath = new vscode.ThemeIcon("references");
+        item.contextValue = "crm.childRelationship";
+        return new DetailNode(item, orgKey);
+      });
     }
+    return details.recordTypes.map((r) => {
+      const item = new vscode.TreeItem(r.name);
+      item.description = `${r.developerName}${r.isDefault ? " · default" : ""}`;
+      item.tooltip = `Record type ID ${r.id}`;
+      item.iconPath = new vscode.ThemeIcon("symbol-class");
+      return new DetailNode(item, orgKey);
+    });
   }
 
   private fieldItem(objectName: string, f: FieldSummary): vscode.TreeItem {
@@ -148,9 +121,7 @@ export class ObjectsTreeProvider implements vscode.TreeDataProvider<Node>, vscod
     return item;
   }
 
-  getTreeItem(node: Node): vscode.TreeItem {
-    if (node instanceof OrgRootNode) return node.toItem("objects");
-    if (node instanceof MessageNode) return node.toItem();
+  protected itemOf(node: Node): vscode.TreeItem {
     if (node instanceof DetailNode) return node.item;
     if (node instanceof ObjectGroupNode) {
       const item = new vscode.TreeItem(GROUP_LABELS[node.group], node.group === "favorites" ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
@@ -173,10 +144,5 @@ export class ObjectsTreeProvider implements vscode.TreeDataProvider<Node>, vscod
     item.id = `section:${node.orgKey}:${node.object}:${node.section}`;
     item.iconPath = new vscode.ThemeIcon(node.section === "fields" ? "list-flat" : node.section === "children" ? "references" : "symbol-class");
     return item;
-  }
-
-  dispose(): void {
-    this.subscriptions.forEach((s) => s.dispose());
-    this.changed.dispose();
   }
 }

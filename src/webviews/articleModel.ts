@@ -55,8 +55,3 @@ export async function readArticleDetails(session: OrgSession, articleId: string,
     fetchedAt: new Date().toISOString(),
   };
 }
-
-/** Whether a written resource can change an article: its version records, the knowledge actions, categories. */
-export function touchesKnowledge(path: string): boolean {
-  return /\/knowledgeManagement\/|\/actions\/standard\/\w*Knowledge|\/sobjects\/\w+(?:__kav|DataCategorySelection)(?:\/|$)|\/composite\b/i.test(path);
-}

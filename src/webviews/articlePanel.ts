@@ -1,16 +1,17 @@
 /** The Article Details panel: one per article version; its buttons run the Knowledge commands. */
 import { readSettings } from "../platform/settings";
-import { parseArticleRequest, type ArticleAction, type ArticleDetailsView, type ArticleToHost } from "../shared/protocol";
-import { readArticleDetails, touchesKnowledge } from "./articleModel";
+import { parseArticleRequest, type ArticleAction, type ArticleDetailsView, type ArticleToHost, type HostToArticle } from "../shared/protocol";
+import { touchesArticle } from "../connections/changes";
+import { readArticleDetails } from "./articleModel";
 import { PanelSet, type PanelDeps } from "./panels";
 
-export type ArticlePanels = PanelSet<ArticleToHost, ArticleDetailsView>;
+export type ArticlePanels = PanelSet<ArticleToHost, ArticleDetailsView, HostToArticle>;
 
 /** Runs the Knowledge command behind a panel button (it reports its own errors and cancellations). */
 export type RunArticleAction = (orgKey: string, article: ArticleDetailsView, action: ArticleAction) => Promise<void>;
 
 export function articlePanels(deps: PanelDeps, runAction: RunArticleAction): ArticlePanels {
-  const panels: ArticlePanels = new PanelSet<ArticleToHost, ArticleDetailsView>({
+  const panels: ArticlePanels = new PanelSet<ArticleToHost, ArticleDetailsView, HostToArticle>({
     viewType: "crm.article",
     script: "article",
     noun: "Article details",
@@ -25,10 +26,11 @@ export function articlePanels(deps: PanelDeps, runAction: RunArticleAction): Art
       await runAction(panel.target.orgKey, panel.data, request.action);
     },
   }, deps);
-  // A write to knowledge from anywhere (tree, palette, this panel, an editor tab) shows the article as it now is.
-  deps.manager.onDidWrite((write) => {
-    if (!touchesKnowledge(write.path)) return;
-    for (const panel of panels.all()) if (panel.target.orgKey === write.orgKey) void panel.load();
+  // A change to the article from anywhere (tree, palette, this panel, an editor tab) shows it as it now is.
+  deps.manager.onDidChange((change) => {
+    for (const panel of panels.all()) {
+      if (panel.target.orgKey === change.orgKey && touchesArticle(change, panel.data ?? { id: panel.target.id })) void panel.load();
+    }
   });
   return panels;
 }

@@ -1,12 +1,12 @@
 /** The Org Info panel: one per org. */
 import * as vscode from "vscode";
-import { parseOrgInfoRequest, type OrgInfoToHost, type OrgInfoView } from "../shared/protocol";
+import { parseOrgInfoRequest, type HostToOrgInfo, type OrgInfoToHost, type OrgInfoView } from "../shared/protocol";
 import { readOrgInfo } from "./orgInfoModel";
 import { PanelSet, type PanelDeps } from "./panels";
 
-export function orgInfoPanels(deps: PanelDeps): PanelSet<OrgInfoToHost, OrgInfoView> {
+export function orgInfoPanels(deps: PanelDeps): PanelSet<OrgInfoToHost, OrgInfoView, HostToOrgInfo> {
   const aliasOf = (orgKey: string) => deps.manager.registry.get(orgKey)?.alias ?? "Removed org";
-  return new PanelSet<OrgInfoToHost, OrgInfoView>({
+  return new PanelSet<OrgInfoToHost, OrgInfoView, HostToOrgInfo>({
     viewType: "crm.orgInfo",
     script: "orgInfo",
     noun: "Org Info",

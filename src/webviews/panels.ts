@@ -8,6 +8,7 @@ import type { OrgManager } from "../connections/orgManager";
 import { describeError } from "../platform/errorMessages";
 import type { Log } from "../platform/log";
 import type { Redactor } from "../platform/redact";
+import { parsePanelTarget, type CommonUpdate, type PanelTarget } from "../shared/protocol";
 import { webviewShell } from "./html";
 
 export interface PanelDeps {
@@ -17,23 +18,13 @@ export interface PanelDeps {
   redactor: Redactor;
 }
 
-/** What identifies a panel's entity; saved as the webview's state so a reload can reopen it. */
-export interface PanelTarget {
-  orgKey: string;
-  /** The entity within the org (empty for org-wide panels). */
-  id: string;
-  /** What else the panel needs to read its entity again after a reload (the statement a results panel runs). */
-  params?: Record<string, string>;
-}
+export type { PanelTarget };
 
-function isPanelTarget(value: unknown): value is PanelTarget {
-  const t = value as Partial<PanelTarget> | undefined;
-  const params = t?.params;
-  return typeof t?.orgKey === "string" && typeof t.id === "string" &&
-    (params === undefined || (typeof params === "object" && params !== null && Object.values(params).every((v) => typeof v === "string")));
-}
-
-export interface PanelKind<Request extends { type: string }, Data> {
+/**
+ * A kind of panel: `Request` is what its webview sends, `Data` what the host reads, `Update` what the host
+ * posts (besides the loading and error messages every panel understands).
+ */
+export interface PanelKind<Request extends { type: string }, Data, Update extends { type: string }> {
   viewType: string;
   /** Base name of dist/webview/<script>.main.js and media/webview/<script>.css. */
   script: string;
@@ -43,27 +34,27 @@ export interface PanelKind<Request extends { type: string }, Data> {
   /** `previous` is what the panel showed before (a results panel stops fetching its rows). */
   read(target: PanelTarget, previous?: Data): Promise<Data>;
   /** The message carrying the data. */
-  update(data: Data, target: PanelTarget): unknown;
+  update(data: Data, target: PanelTarget): Update;
   /** What the panel is told when a load starts (default `{ type: "loading" }`). */
-  loading?(target: PanelTarget): unknown;
+  loading?(target: PanelTarget): Update;
   /** What the panel is told when something failed (default `{ type: "error", message }`). */
-  failed?(target: PanelTarget, message: string): unknown;
+  failed?(target: PanelTarget, message: string): Update;
   /** Requests other than `ready` and `refresh`. */
-  handle?(panel: Panel<Request, Data>, request: Request): Promise<void> | void;
+  handle?(panel: Panel<Request, Data, Update>, request: Request): Promise<void> | void;
 }
 
 const keyOf = (t: PanelTarget) => `${t.orgKey}\u0000${t.id}`;
 
-export class Panel<Request extends { type: string }, Data> {
+export class Panel<Request extends { type: string }, Data, Update extends { type: string }> {
   private loading = 0;
   /** What the panel shows now (undefined until the first load succeeds). */
   data?: Data;
   /** Which target `data` was read for (a panel can be pointed at another entity). */
   private dataTarget?: string;
   /** The last state message shown (loading, data or error). */
-  private state?: unknown;
+  private state?: Update | CommonUpdate;
 
-  constructor(readonly webviewPanel: vscode.WebviewPanel, public target: PanelTarget, private readonly kind: PanelKind<Request, Data>, private readonly deps: PanelDeps) {
+  constructor(readonly webviewPanel: vscode.WebviewPanel, public target: PanelTarget, private readonly kind: PanelKind<Request, Data, Update>, private readonly deps: PanelDeps) {
     const media = vscode.Uri.joinPath(deps.extensionUri, "media", "webview");
     const dist = vscode.Uri.joinPath(deps.extensionUri, "dist", "webview");
     const webview = webviewPanel.webview;
@@ -103,7 +94,7 @@ export class Panel<Request extends { type: string }, Data> {
   async load(): Promise<void> {
     const ticket = ++this.loading;
     const target = this.target;
-    const post = (message: unknown) => ticket === this.loading && this.show(message);
+    const post = (message: Update | CommonUpdate) => ticket === this.loading && this.show(message);
     post(this.kind.loading?.(target) ?? { type: "loading" });
     // The tab names what is being read from the start: a failure must not leave the previous entity's name.
     this.webviewPanel.title = this.kind.title(target, this.dataTarget === keyOf(target) ? this.data : undefined);
@@ -120,12 +111,12 @@ export class Panel<Request extends { type: string }, Data> {
   }
 
   /** Posts a passing message (progress, a notice). */
-  post(message: unknown): void {
+  post(message: Update | CommonUpdate): void {
     void this.webviewPanel.webview.postMessage(message);
   }
 
   /** Posts what the panel shows now (loading, the data, an error), kept for a webview that reloads. */
-  show(message: unknown): void {
+  show(message: Update | CommonUpdate): void {
     this.state = message;
     this.post(message);
   }
@@ -138,15 +129,16 @@ export class Panel<Request extends { type: string }, Data> {
   }
 }
 
-export class PanelSet<Request extends { type: string }, Data> implements vscode.Disposable {
-  private readonly panels = new Map<string, Panel<Request, Data>>();
+export class PanelSet<Request extends { type: string }, Data, Update extends { type: string }> implements vscode.Disposable {
+  private readonly panels = new Map<string, Panel<Request, Data, Update>>();
   private readonly subscriptions: vscode.Disposable[];
 
-  constructor(private readonly kind: PanelKind<Request, Data>, private readonly deps: PanelDeps) {
+  constructor(private readonly kind: PanelKind<Request, Data, Update>, private readonly deps: PanelDeps) {
     this.subscriptions = [
       vscode.window.registerWebviewPanelSerializer(kind.viewType, {
         deserializeWebviewPanel: async (webviewPanel, state: unknown) => {
-          if (isPanelTarget(state) && deps.manager.registry.get(state.orgKey)) this.adopt(webviewPanel, { orgKey: state.orgKey, id: state.id, params: state.params });
+          const target = parsePanelTarget(state);
+          if (target && deps.manager.registry.get(target.orgKey)) this.adopt(webviewPanel, target);
           else webviewPanel.dispose(); // its org was removed while the window was closed
         },
       }),
@@ -164,7 +156,7 @@ export class PanelSet<Request extends { type: string }, Data> implements vscode.
    * Reveals the entity's panel, opening it when there is none. `preserveFocus` keeps the keyboard where
    * it was (a panel opened as a side effect of another command must not take it).
    */
-  show(target: PanelTarget, options: { preserveFocus?: boolean; beside?: boolean } = {}): Panel<Request, Data> {
+  show(target: PanelTarget, options: { preserveFocus?: boolean; beside?: boolean } = {}): Panel<Request, Data, Update> {
     const viewColumn = options.beside ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
     const existing = this.panels.get(keyOf(target));
     if (existing) {
@@ -177,7 +169,7 @@ export class PanelSet<Request extends { type: string }, Data> implements vscode.
   }
 
   /** Shows the target and reads it afresh, in the panel already open for its entity if there is one (a new run of a document's statement). */
-  open(target: PanelTarget, options: { preserveFocus?: boolean } = {}): Panel<Request, Data> {
+  open(target: PanelTarget, options: { preserveFocus?: boolean } = {}): Panel<Request, Data, Update> {
     const existing = this.panels.get(keyOf(target));
     if (!existing) return this.show(target, options);
     existing.webviewPanel.reveal(vscode.ViewColumn.Active, options.preserveFocus);
@@ -186,22 +178,22 @@ export class PanelSet<Request extends { type: string }, Data> implements vscode.
   }
 
   /** The open panel whose target passes `test`. */
-  find(test: (target: PanelTarget) => boolean): Panel<Request, Data> | undefined {
+  find(test: (target: PanelTarget) => boolean): Panel<Request, Data, Update> | undefined {
     return [...this.panels.values()].find((p) => test(p.target));
   }
 
   /** Every open panel of this set. */
-  all(): Panel<Request, Data>[] {
+  all(): Panel<Request, Data, Update>[] {
     return [...this.panels.values()];
   }
 
   /** The panel in front, if one of this set is. */
-  activePanel(): Panel<Request, Data> | undefined {
+  activePanel(): Panel<Request, Data, Update> | undefined {
     return [...this.panels.values()].find((p) => p.webviewPanel.active);
   }
 
   /** Points a panel at another entity (another version of the same article), keeping one panel per entity. */
-  retarget(panel: Panel<Request, Data>, target: PanelTarget): void {
+  retarget(panel: Panel<Request, Data, Update>, target: PanelTarget): void {
     const other = this.panels.get(keyOf(target));
     if (other && other !== panel) {
       other.webviewPanel.reveal();
@@ -213,7 +205,7 @@ export class PanelSet<Request extends { type: string }, Data> implements vscode.
     void panel.load();
   }
 
-  private adopt(webviewPanel: vscode.WebviewPanel, target: PanelTarget): Panel<Request, Data> {
+  private adopt(webviewPanel: vscode.WebviewPanel, target: PanelTarget): Panel<Request, Data, Update> {
     // The webview asks for its data with `ready` once its script runs, so nothing is read before it can be shown.
     const panel = new Panel(webviewPanel, target, this.kind, this.deps);
     this.panels.set(keyOf(target), panel);

@@ -3,15 +3,15 @@
  * following the document as it is typed (unsaved text included). One panel per document.
  */
 import * as vscode from "vscode";
-import { parsePreviewRequest, type PreviewToHost, type PreviewView } from "../shared/protocol";
+import { parsePreviewRequest, type HostToPreview, type PreviewToHost, type PreviewView } from "../shared/protocol";
 import { inlineImages } from "./articleModel";
 import { PanelSet, type PanelDeps } from "./panels";
 
-export type PreviewPanels = PanelSet<PreviewToHost, PreviewView>;
+export type PreviewPanels = PanelSet<PreviewToHost, PreviewView, HostToPreview>;
 
 /** `describe(uri)`: the record and field a document holds, and its tab title. */
 export function previewPanels(deps: PanelDeps, describe: (uri: vscode.Uri) => Promise<{ orgKey: string; sobject: string; id: string; field: string; title: string }>): { panels: PreviewPanels; subscription: vscode.Disposable } {
-  const panels: PreviewPanels = new PanelSet<PreviewToHost, PreviewView>({
+  const panels: PreviewPanels = new PanelSet<PreviewToHost, PreviewView, HostToPreview>({
     viewType: "crm.preview",
     script: "preview",
     noun: "Preview",

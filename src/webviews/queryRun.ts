@@ -5,13 +5,10 @@
 import type { Crm } from "../client";
 import { get18CharId, isRecordId } from "../client/ids";
 import { ResultTable } from "../shared/resultTable";
-import { selectColumns, stripComments, type QueryApi } from "../soql/runText";
+import type { RunSpec } from "../shared/protocol";
+import { selectColumns, stripComments } from "../soql/runText";
 
-export interface RunSpec {
-  api: QueryApi;
-  /** The statement as written (comments are removed before it is sent). */
-  text: string;
-}
+export type { RunSpec };
 
 /** An 18-character value whose checksum holds is a record ID (a name of 18 letters almost never is). */
 export const looksLikeRecordId = (value: string) => value.length === 18 && isRecordId(value) && get18CharId(value.slice(0, 15)) === value;

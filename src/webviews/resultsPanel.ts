@@ -4,14 +4,13 @@
  */
 import * as vscode from "vscode";
 import { readSettings } from "../platform/settings";
-import { isQueryApi, MAX_WINDOW_ROWS, parseResultsRequest, type ExportFormatName, type ResultsSummary, type ResultsToHost } from "../shared/protocol";
-import { apiOf } from "../soql/runText";
+import { MAX_WINDOW_ROWS, parseResultsRequest, type ExportFormatName, type HostToResults, type ResultsSummary, type ResultsToHost } from "../shared/protocol";
 import { tokenize } from "../soql/statements";
 import { PanelSet, type Panel, type PanelDeps, type PanelTarget } from "./panels";
 import { QueryRun, type RunSpec } from "./queryRun";
 import { formatCount } from "../platform/numbers";
 
-export type ResultsPanels = PanelSet<ResultsToHost, QueryRun>;
+export type ResultsPanels = PanelSet<ResultsToHost, QueryRun, HostToResults>;
 
 export interface ResultsHooks {
   /** A run's first page arrived (history records it). */
@@ -24,14 +23,11 @@ export interface ResultsHooks {
 
 /** The panel's target for a statement run from `source` (a document URI, or a command's name). */
 export function resultsTarget(orgKey: string, source: string, spec: RunSpec): PanelTarget {
-  return { orgKey, id: source, params: { api: spec.api, text: spec.text } };
+  return { orgKey, id: source, spec };
 }
 
-export function specOf(target: PanelTarget): RunSpec {
-  const api = target.params?.api;
-  const text = target.params?.text ?? "";
-  return { api: isQueryApi(api) ? api : apiOf(text, false), text };
-}
+/** The statement a results panel runs (none: an empty query, which the org refuses with its own words). */
+export const specOf = (target: PanelTarget): RunSpec => target.spec ?? { api: "soql", text: "" };
 
 /** A short name for the tab and the export file: the object the outer query reads, or "Search". */
 export function subjectOf(spec: RunSpec): string {
@@ -58,9 +54,9 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
     ranAt: run.ranAt.toISOString(),
   });
 
-  const update = (run: QueryRun, target: PanelTarget) => ({ type: "results", summary: summary(target, run) });
+  const update = (run: QueryRun, target: PanelTarget): HostToResults => ({ type: "results", summary: summary(target, run) });
 
-  async function fetchRows(panel: Panel<ResultsToHost, QueryRun>, run: QueryRun, all: boolean): Promise<void> {
+  async function fetchRows(panel: Panel<ResultsToHost, QueryRun, HostToResults>, run: QueryRun, all: boolean): Promise<void> {
     const report = () => panel.post({ type: "progress", fetched: run.fetched, totalSize: run.totalSize });
     const fetching = run.fetch({ all, onPage: report });
     panel.show(update(run, panel.target)); // shows the Cancel button
@@ -70,7 +66,7 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
 
   const title = (target: PanelTarget) => `${aliasOf(target.orgKey)}: ${subjectOf(specOf(target))} results`;
 
-  return new PanelSet<ResultsToHost, QueryRun>({
+  return new PanelSet<ResultsToHost, QueryRun, HostToResults>({
     viewType: "crm.results",
     script: "results",
     noun: "Query results",

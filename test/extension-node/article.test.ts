@@ -54,11 +54,3 @@ test("article panel requests are validated: known actions only, record IDs only"
   assert.equal(parseArticleUpdate({ type: "article", article: { id: "x" } }), undefined);
 });
 
-test("writes that can change an article are recognised; others are not", async () => {
-  const { touchesKnowledge } = await import("../../src/webviews/articleModel");
-  for (const path of [
-    "/services/data/v62.0/sobjects/Knowledge__kav/ka05g000000001AAA", "/services/data/v62.0/sobjects/FAQ__kav", "/services/data/v62.0/knowledgeManagement/articleVersions/masterVersions/ka0",
-    "/services/data/v62.0/actions/standard/publishKnowledgeArticles", "/services/data/v62.0/actions/standard/archiveKnowledgeArticles", "/services/data/v62.0/sobjects/Knowledge__DataCategorySelection",
-  ]) assert.equal(touchesKnowledge(path), true, path);
-  for (const path of ["/services/data/v62.0/sobjects/Account/001", "/services/data/v62.0/chatter/feed-elements", "/services/data/v62.0/sobjects/Knowledge__kavish"]) assert.equal(touchesKnowledge(path), false, path);
-});

@@ -4,7 +4,7 @@ import { mkdtemp, readdir, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse as parseCsv } from "csv-parse/sync";
-import { MAX_WINDOW_ROWS, parseResultsRequest, parseResultsUpdate } from "../../src/shared/protocol";
+import { MAX_WINDOW_ROWS, parsePanelTarget, parseResultsRequest, parseResultsUpdate } from "../../src/shared/protocol";
 import { ResultTable, withoutAttributes } from "../../src/shared/resultTable";
 import { selectColumns, stripComments } from "../../src/soql/runText";
 import { csvField, exportPages } from "../../src/webviews/resultsExport";
@@ -104,6 +104,14 @@ test("protocol: the host refuses windows over the cap, malformed ranges and non-
   assert.equal(parseResultsUpdate({ type: "running", api: "graphql", query: "{}", title: "x" }), undefined);
   assert.equal(parseResultsUpdate({ type: "running", api: "soql", query: "SELECT Id FROM Account" }), undefined, "a run names what runs");
   assert.deepEqual(parseResultsUpdate({ type: "failed", message: "MALFORMED_QUERY", api: "soql", query: "SELEC", title: "Demo: Query results" }), { type: "failed", message: "MALFORMED_QUERY", api: "soql", query: "SELEC", title: "Demo: Query results" });
+});
+
+test("a panel's saved target: the run spec is a typed value; a state saved by an earlier version still reopens; anything else is refused", () => {
+  const spec = { api: "tooling" as const, text: "SELECT Id FROM ApexClass" };
+  assert.deepEqual(parsePanelTarget({ orgKey: "k", id: "file:///a.soql", spec }), { orgKey: "k", id: "file:///a.soql", spec });
+  assert.deepEqual(parsePanelTarget({ orgKey: "k", id: "search", params: { api: "sosl", text: "FIND {x}" } }), { orgKey: "k", id: "search", spec: { api: "sosl", text: "FIND {x}" } });
+  assert.deepEqual(parsePanelTarget({ orgKey: "k", id: "ka0000000000001AAA", extra: 1 }), { orgKey: "k", id: "ka0000000000001AAA" });
+  for (const bad of [null, "k", { orgKey: "k" }, { orgKey: "k", id: "x", spec: { api: "graphql", text: "{}" } }, { orgKey: "k", id: "x", spec: { api: "soql" } }]) assert.equal(parsePanelTarget(bad), undefined, JSON.stringify(bad));
 });
 
 test("CSV fields: commas, quotes, line breaks and edge spaces are quoted; plain text is not", () => {

@@ -143,6 +143,14 @@ export class Driver {
     return this.page.locator(".part.sidebar .monaco-list-row", { has: this.page.locator(".label-name", { hasText: label }) }).first();
   }
 
+  /** Runs an entry of a tree row's context menu, as a right-click does. */
+  async contextMenu(viewTitle: string, label: string, entry: string): Promise<void> {
+    await this.rowIn(viewTitle, label).click({ button: "right" });
+    const menu = this.page.locator(".context-view .monaco-menu");
+    await menu.waitFor();
+    await menu.locator(".action-menu-item", { has: this.page.locator(".action-label", { hasText: entry }) }).first().click();
+  }
+
   /** The entries of a tree row's context menu (the menu is closed again with Escape). */
   async contextMenuEntries(label: string): Promise<string[]> {
     await this.row(label).click({ button: "right" });

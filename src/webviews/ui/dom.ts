@@ -1,14 +1,14 @@
 /** Browser-side helpers every panel uses: the VS Code API, DOM building (never HTML strings), buttons. */
 import "@vscode-elements/elements/dist/vscode-button/index.js";
+import { parsePanelTarget, type PanelTarget } from "../../shared/protocol";
 
 interface VsCodeApi<Request> {
   postMessage(message: Request): void;
-  setState(state: unknown): void;
+  setState(state: PanelTarget): void;
   getState(): unknown;
 }
 declare function acquireVsCodeApi<Request>(): VsCodeApi<Request>;
 
-type Target = { orgKey: string; id: string; params?: Record<string, string> };
 let saved: (() => unknown) | undefined;
 
 /** The panel's VS Code API; records the panel's target so a reload can reopen it. */
@@ -23,8 +23,8 @@ export function connect<Request>(): VsCodeApi<Request> {
  * The entity the panel shows: what the page last recorded (it may have moved on — another version,
  * another statement — since the host wrote the page), else what the host wrote into it.
  */
-export function panelTarget(): Target {
-  return (saved?.() as Target | undefined) ?? (JSON.parse(document.body.dataset.target ?? "{}") as Target);
+export function panelTarget(): PanelTarget {
+  return parsePanelTarget(saved?.()) ?? parsePanelTarget(JSON.parse(document.body.dataset.target ?? "{}")) ?? { orgKey: "", id: "" };
 }
 
 export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {

@@ -390,7 +390,8 @@ function toolbar(s: ResultsSummary): HTMLElement {
 
 function build(s: ResultsSummary, previous: Grid | undefined): void {
   // A reload runs again what the panel shows now (the document may have run another statement since it opened).
-  vscode.setState({ ...panelTarget(), params: { api: s.api, text: s.query } });  const sameRun = previous && previous.summary.ranAt === s.ranAt && previous.summary.query === s.query;
+  vscode.setState({ ...panelTarget(), spec: { api: s.api, text: s.query } });
+  const sameRun = previous && previous.summary.ranAt === s.ranAt && previous.summary.query === s.query;
   const g: Grid = {
     summary: s,
     widths: sameRun ? previous.widths : s.columns.map(initialWidth),
@@ -466,7 +467,7 @@ window.addEventListener("message", (event: MessageEvent<unknown>) => {
       showMessage(app, failed ? message.message : "Running the statement…", failed ? "error" : "info", refresh, heading);
       if (message.type === "running" || message.type === "failed") {
         // Recorded now too, in case the run fails: a reload then tries the same statement again.
-        vscode.setState({ ...panelTarget(), params: { api: message.api, text: message.query } });
+        vscode.setState({ ...panelTarget(), spec: { api: message.api, text: message.query } });
         // The org's message points into the statement (Row:1 Column:8): show it.
         app.append(el("pre", { class: "statement", "aria-label": failed ? "The statement that failed" : "The statement running" }, message.query));
       }

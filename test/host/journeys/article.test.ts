@@ -1,4 +1,4 @@
-/** Journey: Article Details — hostile bodies render inert, org images show, Publish from the panel. */
+/** Journey: Article Details — hostile bodies render inert, org images show, Publish from the panel and from the tree. */
 import assert from "node:assert/strict";
 import type { Frame } from "playwright-core";
 import { HOSTILE_BODIES } from "../../emulator";
@@ -45,6 +45,44 @@ journey("Article Details: every hostile body renders inert, with its text kept",
   }
   await workbench.page.waitForTimeout(500);
   assert.deepEqual(dialogs, [], "no script ran");
+}, 180_000);
+
+journey("Article Details follows a publish from the Knowledge tree; two quick refreshes leave one consistent tree", async ({ ui, emulator, workbench }) => {
+  const versions = emulator.seeded.store.liveRecords("Knowledge__kav");
+  const draft = versions.filter((v) => v.PublishStatus === "Draft" && !versions.some((o) => o !== v && o.KnowledgeArticleId === v.KnowledgeArticleId)).at(-1)!;
+  const title = String(draft.Title);
+  const frame = await openDetails(ui, title);
+  await frame.locator("dl.facts", { hasText: /Version\s*1 · Draft/ }).waitFor();
+
+  // Every group expanded, the panel open beside: publish from the draft's row.
+  const groups = ["Drafts", "Published", "Archived"];
+  await ui.expandPane("Knowledge");
+  for (const group of groups) await ui.expandRow("Knowledge", group);
+  await ui.waitForRow("Knowledge", title);
+  await ui.contextMenu("Knowledge", title, "Publish Article");
+  await ui.pick(`Publish '${title}' as`, "Major version");
+  await frame.locator("dl.facts", { hasText: /Version\s*1 · Online/ }).waitFor({ timeout: 20_000 });
+  assert.equal(String(draft.PublishStatus), "Online");
+
+  // Two refreshes in quick succession: the later supersedes the earlier; each version shows once, in its group.
+  await ui.viewAction("Knowledge", "Refresh Knowledge");
+  await ui.viewAction("Knowledge", "Refresh Knowledge");
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    assert.deepEqual((await ui.errorsShown()).filter((e) => /already registered|failed/i.test(e)), [], "no error while the tree refreshes");
+    const shown = (await ui.rows("Knowledge")).map((r) => r.label).filter((l) => l === title);
+    if (shown.length === 1 && (await ui.groupOf("Knowledge", title, groups)) === "Published") break;
+    if (Date.now() > deadline) throw new Error(`'${title}' shows ${shown.length} times: ${JSON.stringify(await ui.rows("Knowledge"))}`);
+    await workbench.page.waitForTimeout(200);
+  }
+  const byGroup = new Map<string, string[]>();
+  let group = "";
+  for (const { label } of await ui.rows("Knowledge")) {
+    if (groups.includes(label)) byGroup.set((group = label), []);
+    else if (group && label !== "Load more…") byGroup.get(group)!.push(label);
+  }
+  for (const [name, labels] of byGroup) assert.equal(new Set(labels).size, labels.length, `no version twice under ${name}: ${labels.join(", ")}`);
+  assert.ok(byGroup.get("Drafts")!.length > 0, "the drafts are listed again");
 }, 180_000);
 
 journey("Article Details: the org's body images show; a draft is published from the panel and the panel follows", async ({ ui, emulator }) => {

@@ -1,0 +1,94 @@
+/**
+ * What the Objects, Knowledge and Feeds views share: one model per org shown (created once however many
+ * nodes ask), the active org or every signed-in org under its own root, redraws that never overlap a
+ * pending getChildren, a start-over when the orgs shown change, and the org's change events delivered to
+ * the model they concern.
+ */
+import * as vscode from "vscode";
+import type { OrgChange } from "../connections/changes";
+import { describeError } from "../platform/errorMessages";
+import { ActiveOrg, MessageNode, OrgRootNode } from "./activeOrg";
+import { PerOrg } from "./perOrg";
+import { TreeChangeQueue } from "./treeChanges";
+
+/** Nodes below an org's root know their org. */
+export interface OrgNode {
+  readonly orgKey: string;
+}
+
+export abstract class PerOrgTreeProvider<Node extends object, Model extends object> implements vscode.TreeDataProvider<Node | OrgRootNode | MessageNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<Node | OrgRootNode | MessageNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  protected readonly changes = new TreeChangeQueue<Node | undefined>((node) => this.changed.fire(node));
+  protected readonly models = new PerOrg<Model>((key) => this.createModel(key));
+  protected readonly subscriptions: vscode.Disposable[] = [];
+
+  /** `view`: the view's id suffix (`crm.<view>`), used for node ids and progress. */
+  constructor(protected readonly active: ActiveOrg, protected readonly view: "objects" | "knowledge" | "feeds", private readonly refreshCommand: string) {
+    this.subscriptions.push(
+      active.onDidChange(() => {
+        this.models.clear();
+        this.forgetNodes();
+        this.changes.fire(undefined);
+      }),
+      active.manager.onDidChange((change) => {
+        const model = this.models.peek(change.orgKey);
+        if (model) this.orgChanged(change.orgKey, model, change);
+      }),
+    );
+  }
+
+  /** Creates an org's model (its session signs in on first use). */
+  protected abstract createModel(orgKey: string): Promise<Model>;
+  /** The nodes an org shows at its top. */
+  protected abstract topNodes(orgKey: string, model: Model): Promise<Node[]>;
+  /** The children of a node below the top. */
+  protected abstract childrenOf(node: Node, model: Model): Promise<(Node | MessageNode)[]>;
+  protected abstract itemOf(node: Node): vscode.TreeItem;
+  /** A write the org accepted: redraw what it changed (nothing else). */
+  protected orgChanged(_orgKey: string, _model: Model, _change: OrgChange): void {}
+  /** Drops the nodes kept for targeted redraws when the orgs shown change. */
+  protected forgetNodes(): void {}
+
+  /** The model of an org (the active one when no key is given), created on first use. */
+  current(orgKey?: string): Promise<Model> {
+    return this.models.get(orgKey ?? this.active.record!.key);
+  }
+
+  /** Runs work with the view's progress bar. */
+  protected withProgress<T>(work: () => Promise<T>): Thenable<T> {
+    return vscode.window.withProgress({ location: { viewId: `crm.${this.view}` } }, work);
+  }
+
+  getChildren(node?: Node | OrgRootNode | MessageNode): Promise<(Node | OrgRootNode | MessageNode)[]> {
+    return this.changes.track(() => this.children(node));
+  }
+
+  private async children(node?: Node | OrgRootNode | MessageNode): Promise<(Node | OrgRootNode | MessageNode)[]> {
+    if (node instanceof MessageNode) return [];
+    const shown = this.active.shown();
+    if (!node && this.active.showAll) return shown.map((o) => new OrgRootNode(o));
+    const orgKey = node instanceof OrgRootNode ? node.org.key : node ? (node as unknown as OrgNode).orgKey : shown[0]?.key;
+    if (!orgKey) return [];
+    try {
+      const model = await this.current(orgKey);
+      return !node || node instanceof OrgRootNode ? await this.topNodes(orgKey, model) : await this.childrenOf(node, model);
+    } catch (err) {
+      const report = describeError(err);
+      return report.message ? [new MessageNode(report.message, { command: this.refreshCommand, title: "Retry" })] : [];
+    }
+  }
+
+  getTreeItem(node: Node | OrgRootNode | MessageNode): vscode.TreeItem {
+    if (node instanceof OrgRootNode) return node.toItem(this.view);
+    if (node instanceof MessageNode) return node.toItem();
+    return this.itemOf(node);
+  }
+
+  dispose(): void {
+    this.subscriptions.forEach((s) => s.dispose());
+    this.models.clear();
+    this.changes.dispose();
+    this.changed.dispose();
+  }
+}

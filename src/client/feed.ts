@@ -7,9 +7,11 @@
  * allows only to users with "Insert System Field Values for Chatter Feeds", and only as plain text.
  */
 import type { Crm } from "./crm";
+import type { CrmResponse } from "./transport";
 import { decodeEntities } from "./entities";
-import { APIRequestError, MissingRequiredDataError } from "./errors";
+import { APIRequestError, InvalidResponseError, MissingRequiredDataError } from "./errors";
 import { requireRecordId } from "./ids";
+import type { CommentPage, FeedComment, FeedElement, FeedElementPage, GroupPage, UserPage } from "./shapes";
 
 /** A Connect message segment: `{ type: "Text", text }`, `{ type: "Mention", id }`, markup, links, hashtags. */
 export type MessageSegment = { type: string } & Record<string, unknown>;
@@ -47,32 +49,32 @@ function feedId(value: string, argument: string): string {
 }
 
 /** The calling user's news feed (a Feed Element Page: `elements`, `nextPageUrl`). */
-export async function getMyNewsFeed(crm: Crm, options: FeedPageOptions = {}): Promise<Record<string, unknown>> {
+export async function getMyNewsFeed(crm: Crm, options: FeedPageOptions = {}): Promise<FeedElementPage> {
   return crm.getJson(await chatterPath(crm, options.siteId, "/feeds/news/me/feed-elements"), { params: pageParams(options) });
 }
 
 /** A user's profile feed. */
-export async function getUserNewsFeed(crm: Crm, userId: string, options: FeedPageOptions = {}): Promise<Record<string, unknown>> {
+export async function getUserNewsFeed(crm: Crm, userId: string, options: FeedPageOptions = {}): Promise<FeedElementPage> {
   return crm.getJson(await chatterPath(crm, options.siteId, `/feeds/user-profile/${feedId(userId, "userId")}/feed-elements`), { params: pageParams(options) });
 }
 
 /** A group's feed (the record feed of the group). */
-export async function getGroupFeed(crm: Crm, groupId: string, options: FeedPageOptions = {}): Promise<Record<string, unknown>> {
+export async function getGroupFeed(crm: Crm, groupId: string, options: FeedPageOptions = {}): Promise<FeedElementPage> {
   return crm.getJson(await chatterPath(crm, options.siteId, `/feeds/record/${feedId(groupId, "groupId")}/feed-elements`), { params: pageParams(options) });
 }
 
 /** Beyond the spec: a page of a feed element's comments. */
-export async function getComments(crm: Crm, feedElementId: string, options: FeedPageOptions = {}): Promise<Record<string, unknown>> {
+export async function getComments(crm: Crm, feedElementId: string, options: FeedPageOptions = {}): Promise<CommentPage> {
   return crm.getJson(await chatterPath(crm, options.siteId, `/feed-elements/${feedId(feedElementId, "feedElementId")}/capabilities/comments/items`), { params: pageParams(options) });
 }
 
 /** Beyond the spec: the groups of the org (for pickers and the Feeds tree). */
-export async function getGroups(crm: Crm, options: { siteId?: string; query?: string } = {}): Promise<Record<string, unknown>> {
+export async function getGroups(crm: Crm, options: { siteId?: string; query?: string } = {}): Promise<GroupPage> {
   return crm.getJson(await chatterPath(crm, options.siteId, "/groups"), { params: { q: options.query } });
 }
 
 /** Beyond the spec: users by name (for @mentions and user feeds). */
-export async function getUsers(crm: Crm, options: { siteId?: string; query?: string } = {}): Promise<Record<string, unknown>> {
+export async function getUsers(crm: Crm, options: { siteId?: string; query?: string } = {}): Promise<UserPage> {
   return crm.getJson(await chatterPath(crm, options.siteId, "/users"), { params: { q: options.query } });
 }
 
@@ -127,8 +129,20 @@ function plainTextForSobject(options: PostOptions): string {
   return options.messageText;
 }
 
-/** Posts to the feed of a user, group or record (`subjectId`; "me" for one's own). Resolves to the feed item. */
-export async function postFeedItem(crm: Crm, subjectId: string, options: PostOptions): Promise<Record<string, unknown>> {
+/** What the sObject API answers for a post or comment made as another user (`createdById`). */
+export interface SavedAsUser {
+  id: string;
+  success: boolean;
+  errors: unknown[];
+}
+
+/**
+ * Posts to the feed of a user, group or record (`subjectId`; "me" for one's own). Resolves to the feed element,
+ * or with `createdById` to the sObject API's save result.
+ */
+export async function postFeedItem(crm: Crm, subjectId: string, options: PostOptions & { createdById: string }): Promise<SavedAsUser>;
+export async function postFeedItem(crm: Crm, subjectId: string, options: PostOptions & { createdById?: undefined }): Promise<FeedElement>;
+export async function postFeedItem(crm: Crm, subjectId: string, options: PostOptions): Promise<FeedElement | SavedAsUser> {
   if (subjectId !== "me") requireRecordId(subjectId, "subjectId");
   if (options?.createdById !== undefined) {
     const text = plainTextForSobject(options);
@@ -136,14 +150,16 @@ export async function postFeedItem(crm: Crm, subjectId: string, options: PostOpt
     return created;
   }
   const segments = segmentsOf(options ?? {}, "feed item");
-  const response = await crm.request<Record<string, unknown>>("POST", await chatterPath(crm, options.siteId, "/feed-elements"), {
+  const response = await crm.request<FeedElement>("POST", await chatterPath(crm, options.siteId, "/feed-elements"), {
     body: { messageSegments: segments }, feedElementType: "FeedItem", subjectId,
   });
-  return response.data ?? {};
+  return answered(response, "the feed element");
 }
 
-/** Comments on a feed element. Resolves to the comment. */
-export async function postComment(crm: Crm, feedElementId: string, options: PostOptions): Promise<Record<string, unknown>> {
+/** Comments on a feed element. Resolves to the comment, or with `createdById` to the sObject API's save result. */
+export async function postComment(crm: Crm, feedElementId: string, options: PostOptions & { createdById: string }): Promise<SavedAsUser>;
+export async function postComment(crm: Crm, feedElementId: string, options: PostOptions & { createdById?: undefined }): Promise<FeedComment>;
+export async function postComment(crm: Crm, feedElementId: string, options: PostOptions): Promise<FeedComment | SavedAsUser> {
   requireRecordId(feedElementId, "feedElementId");
   if (options?.createdById !== undefined) {
     const text = plainTextForSobject(options);
@@ -151,10 +167,16 @@ export async function postComment(crm: Crm, feedElementId: string, options: Post
     return created;
   }
   const segments = segmentsOf(options ?? {}, "feed comment");
-  const response = await crm.request<Record<string, unknown>>("POST", await chatterPath(crm, options.siteId, `/feed-elements/${feedId(feedElementId, "feedElementId")}/capabilities/comments/items`), {
+  const response = await crm.request<FeedComment>("POST", await chatterPath(crm, options.siteId, `/feed-elements/${feedId(feedElementId, "feedElementId")}/capabilities/comments/items`), {
     body: { messageSegments: segments },
   });
-  return response.data ?? {};
+  return answered(response, "the comment");
+}
+
+/** A created resource's body: the org answers 201 with it; an empty answer is an error, not an empty object. */
+function answered<T>(response: CrmResponse<T>, what: string): T {
+  if (response.data === undefined) throw new InvalidResponseError(`${response.method} ${response.path} created ${what} but answered ${response.status} without it`, response.status, response.method, response.path);
+  return response.data;
 }
 
 /**

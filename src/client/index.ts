@@ -17,3 +17,8 @@ export { createTokenPoster, type PendingWrite, type CompletedWrite, type CrmResp
 export { checkOrgUrl, isLoopbackHost, richTextImageUrls } from "./urls";
 export { decodeEntities } from "./entities";
 export type { DescribeGlobal, GlobalSObject, SObjectDescribe, FieldDescribe, ChildRelationship, PicklistValue, RecordTypeInfo } from "./describe";
+export type {
+  ConnectUser, MessageBody, FeedComment, CommentPage, FeedElement, FeedElementPage, ChatterGroup, GroupPage, UserPage,
+  KnowledgeArticleVersion, KnowledgeArticle, KnowledgeMasterVersion, PublishStatus,
+} from "./shapes";
+export type { SavedAsUser } from "./feed";

@@ -8,6 +8,7 @@ import { deprecated } from "./deprecated";
 import { CrmError, DataMismatchError, MissingRequiredDataError } from "./errors";
 import { requireRecordId, requireSobjectName } from "./ids";
 import { soqlLiteral } from "./soql-text";
+import type { KnowledgeArticle, KnowledgeArticleVersion, KnowledgeMasterVersion } from "./shapes";
 import type { CrmResponse } from "./transport";
 
 const MASTER_VERSIONS = "/knowledgeManagement/articleVersions/masterVersions";
@@ -138,7 +139,7 @@ export interface ArticleVersionListOptions {
 }
 
 /** Beyond the spec: one page of article versions in any state, through SOQL (for the Knowledge tree). */
-export async function listArticleVersions(crm: Crm, options: ArticleVersionListOptions): Promise<QueryResult & { hasMore: boolean }> {
+export async function listArticleVersions(crm: Crm, options: ArticleVersionListOptions): Promise<QueryResult<KnowledgeArticleVersion> & { hasMore: boolean }> {
   const sobject = sobjectOf(options.sobject);
   const pageSize = options.pageSize ?? DEFAULT_ARTICLE_PAGE_SIZE;
   const pageNum = options.pageNum ?? 1;
@@ -155,16 +156,16 @@ export async function listArticleVersions(crm: Crm, options: ArticleVersionListO
   if (options.titleContains) where += ` AND Title LIKE ${soqlLiteral(`%${options.titleContains.replace(/[%_]/g, (c) => `\\${c}`)}%`)}`;
   // One row more than a page tells whether another page exists without a COUNT().
   const soql = `SELECT ${fields.join(", ")} FROM ${sobject} WHERE ${where} ORDER BY ${sortField} ${order} NULLS LAST, Id LIMIT ${pageSize + 1} OFFSET ${(pageNum - 1) * pageSize}`;
-  const result = await crm.soqlQuery(soql, { replaceQuotes: false });
+  const result = await crm.soqlQuery<KnowledgeArticleVersion>(soql, { replaceQuotes: false });
   const hasMore = result.records.length > pageSize;
   return { ...result, records: result.records.slice(0, pageSize), hasMore };
 }
 
 /** Beyond the spec: every version of one article (draft, online, archived), newest first. */
-export async function getVersionsOfArticle(crm: Crm, knowledgeArticleId: string, options: { sobject?: string } = {}): Promise<Record<string, unknown>[]> {
+export async function getVersionsOfArticle(crm: Crm, knowledgeArticleId: string, options: { sobject?: string } = {}): Promise<KnowledgeArticleVersion[]> {
   requireRecordId(knowledgeArticleId, "knowledgeArticleId");
   const soql = `SELECT Id, KnowledgeArticleId, ArticleNumber, Title, UrlName, VersionNumber, PublishStatus, ValidationStatus, LastPublishedDate, LastModifiedDate FROM ${sobjectOf(options.sobject)} WHERE KnowledgeArticleId = ${soqlLiteral(knowledgeArticleId)} ORDER BY VersionNumber DESC`;
-  return (await crm.soqlQuery(soql, { replaceQuotes: false })).records;
+  return (await crm.soqlQuery<KnowledgeArticleVersion>(soql, { replaceQuotes: false })).records;
 }
 
 /** Beyond the spec: the data categories assigned to an article version, as group and category names. */
@@ -176,7 +177,10 @@ export async function getDataCategorySelections(crm: Crm, articleId: string, opt
 }
 
 /** An article version's fields (sObject API), or the published article's view (knowledgeArticles API). */
-export async function getArticleDetails(crm: Crm, articleId: string, options: { sobject?: string; useKnowledgeArticlesEndpoint?: boolean } = {}): Promise<Record<string, unknown>> {
+export async function getArticleDetails(crm: Crm, articleId: string, options: { sobject?: string; useKnowledgeArticlesEndpoint: true }): Promise<Record<string, unknown>>;
+export async function getArticleDetails(crm: Crm, articleId: string, options?: { sobject?: string; useKnowledgeArticlesEndpoint?: false }): Promise<KnowledgeArticleVersion>;
+export async function getArticleDetails(crm: Crm, articleId: string, options?: { sobject?: string; useKnowledgeArticlesEndpoint?: boolean }): Promise<KnowledgeArticleVersion | Record<string, unknown>>;
+export async function getArticleDetails(crm: Crm, articleId: string, options: { sobject?: string; useKnowledgeArticlesEndpoint?: boolean } = {}): Promise<KnowledgeArticleVersion | Record<string, unknown>> {
   requireRecordId(articleId, "articleId");
   const sobject = checkKnowledgeArticlesEndpoint(options.sobject, options.useKnowledgeArticlesEndpoint);
   if (options.useKnowledgeArticlesEndpoint) {
@@ -197,13 +201,13 @@ export async function getValidationStatus(
 }
 
 /** Article-level facts (which versions are online, draft, archived) from knowledgeManagement. */
-export async function getArticleMetadata(crm: Crm, articleId: string): Promise<Record<string, unknown>> {
+export async function getArticleMetadata(crm: Crm, articleId: string): Promise<KnowledgeArticle> {
   requireRecordId(articleId, "articleId");
   return crm.getJson(await crm.apiPath(`/knowledgeManagement/articles/${articleId}`));
 }
 
 /** A version's master-version record (state, number, what can be done with it). */
-export async function getArticleVersion(crm: Crm, articleId: string): Promise<Record<string, unknown>> {
+export async function getArticleVersion(crm: Crm, articleId: string): Promise<KnowledgeMasterVersion> {
   requireRecordId(articleId, "articleId");
   return crm.getJson(await crm.apiPath(`${MASTER_VERSIONS}/${articleId}`));
 }

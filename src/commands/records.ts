@@ -63,7 +63,7 @@ export function recordCommands(active: ActiveOrg, showSearch: (orgKey: string, s
       let userId: string | undefined;
       let userName = "You";
       if (!who.me) {
-        const users = ((await c.feed.getUsers()).users as { id: string; name: string; title?: string }[]).map((u) => ({ label: u.name, description: u.title ?? "", u }));
+        const users = (await c.feed.getUsers()).users.map((u) => ({ label: u.name, description: u.title ?? "", u }));
         const picked = await vscode.window.showQuickPick(users, { title: "Which user?" });
         if (!picked) throw new UserCancelled();
         userId = picked.u.id;

@@ -2,6 +2,7 @@
  * The Feeds view's data: my news feed, each group's feed and chosen users' feeds, paged by the API's page
  * tokens, with each item's comments. No VS Code here: tested in Node.
  */
+import type { CommentPage, FeedComment, FeedElement, FeedElementPage, GroupPage } from "../client";
 import { decodeEntities } from "../client/entities";
 import { Emitter } from "../shared/events";
 import { newById } from "../shared/lists";
@@ -25,14 +26,12 @@ export interface CommentRow {
   text: string;
 }
 
-type Page = Record<string, unknown>;
-
 export interface FeedsSource {
-  myNewsFeed(page?: string): Promise<Page>;
-  groupFeed(groupId: string, page?: string): Promise<Page>;
-  userFeed(userId: string, page?: string): Promise<Page>;
-  comments(feedElementId: string, page?: string): Promise<Page>;
-  groups(): Promise<{ id: string; name: string; memberCount: number }[]>;
+  myNewsFeed(page?: string): Promise<FeedElementPage>;
+  groupFeed(groupId: string, page?: string): Promise<FeedElementPage>;
+  userFeed(userId: string, page?: string): Promise<FeedElementPage>;
+  comments(feedElementId: string, page?: string): Promise<CommentPage>;
+  groups(): Promise<GroupPage>;
 }
 
 export const feedKey = (ref: FeedRef) => (ref.kind === "news" ? "news" : `${ref.kind}:${ref.id}`);
@@ -45,17 +44,16 @@ function tokenOf(url: unknown): string | null {
   return new URL(url, "https://placeholder.invalid").searchParams.get("page");
 }
 
-function itemRow(e: Record<string, unknown>): FeedItemRow {
-  const body = (e.body as { text?: string | null } | undefined)?.text ?? "";
-  const page = ((e.capabilities as Record<string, { page?: { total?: number } }> | undefined)?.comments?.page) ?? {};
+// Orgs leave parts out (a system post has no actor; a feed without the comments capability): read defensively.
+function itemRow(e: FeedElement): FeedItemRow {
   return {
-    id: String(e.id), author: shown((e.actor as { name?: string } | undefined)?.name, "someone"), createdDate: String(e.createdDate ?? ""),
-    text: shown(body), parentName: shown((e.parent as { name?: string } | undefined)?.name), commentCount: Number(page.total ?? 0),
+    id: e.id, author: shown(e.actor?.name, "someone"), createdDate: e.createdDate ?? "", text: shown(e.body?.text),
+    parentName: shown(e.parent?.name), commentCount: e.capabilities?.comments?.page?.total ?? 0,
   };
 }
 
-function commentRow(c: Record<string, unknown>): CommentRow {
-  return { id: String(c.id), author: shown((c.user as { name?: string } | undefined)?.name, "someone"), createdDate: String(c.createdDate ?? ""), text: shown((c.body as { text?: string } | undefined)?.text) };
+function commentRow(c: FeedComment): CommentRow {
+  return { id: c.id, author: shown(c.user?.name, "someone"), createdDate: c.createdDate ?? "", text: shown(c.body?.text) };
 }
 
 /** An item's comments as far as loaded: the latest page first (oldest to newest), older pages before it. */
@@ -76,7 +74,7 @@ export class FeedsModel {
   constructor(private readonly source: FeedsSource) {
     this.pager = new Pager(feedKey, async (ref, token) => {
       const page = ref.kind === "news" ? await source.myNewsFeed(token) : ref.kind === "group" ? await source.groupFeed(ref.id, token) : await source.userFeed(ref.id, token);
-      return { rows: ((page.elements as Record<string, unknown>[]) ?? []).map(itemRow), next: tokenOf(page.nextPageUrl) ?? (page.nextPageToken as string | null) ?? null };
+      return { rows: (page.elements ?? []).map(itemRow), next: tokenOf(page.nextPageUrl) ?? page.nextPageToken ?? null };
     });
     this.pager.onDidChange((ref) => this.changed.fire(ref));
   }
@@ -115,14 +113,14 @@ export class FeedsModel {
   }
 
   async groups(): Promise<{ id: string; name: string; memberCount: number }[]> {
-    return (await this.source.groups()).map((g) => ({ ...g, name: shown(g.name) }));
+    return ((await this.source.groups()).groups ?? []).map((g) => ({ id: g.id, name: shown(g.name), memberCount: g.memberCount }));
   }
 
   /** An item's latest comments (one page, oldest to newest), loaded once and kept until the feed is reset. */
   comments(itemId: string): Promise<CommentsState> {
     let state = this.commentStates.get(itemId);
     if (!state) {
-      state = this.source.comments(itemId).then((page) => ({ rows: ((page.items as Record<string, unknown>[]) ?? []).map(commentRow), olderPage: tokenOf(page.nextPageUrl) }));
+      state = this.source.comments(itemId).then((page) => ({ rows: (page.items ?? []).map(commentRow), olderPage: tokenOf(page.nextPageUrl) }));
       state.catch(() => this.commentStates.delete(itemId));
       this.commentStates.set(itemId, state);
     }
@@ -134,7 +132,7 @@ export class FeedsModel {
     const state = await this.comments(itemId);
     if (!state.olderPage) return state;
     const page = await this.source.comments(itemId, state.olderPage);
-    state.rows.unshift(...newById(state.rows, ((page.items as Record<string, unknown>[]) ?? []).map(commentRow)));
+    state.rows.unshift(...newById(state.rows, (page.items ?? []).map(commentRow)));
     state.olderPage = tokenOf(page.nextPageUrl);
     return state;
   }

@@ -79,7 +79,7 @@ export class FeedsTreeProvider extends PerOrgTreeProvider<Node, FeedsModel> {
       userFeed: (id, page) => crm.feed.getUserNewsFeed(id, { page, siteId: site() }),
       // 25 a page rather than the API's 3: fewer "Load older comments" steps for a long thread.
       comments: (id, page) => crm.feed.getComments(id, { page, pageSize: 25, siteId: site() }),
-      groups: async () => ((await crm.feed.getGroups({ siteId: site() })).groups as { id: string; name: string; memberCount: number }[]) ?? [],
+      groups: () => crm.feed.getGroups({ siteId: site() }),
     });
     model.onDidChange((ref) => this.changes.fire(ref ? this.nodeFor(ref, orgKey) : undefined));
     return model;

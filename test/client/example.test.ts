@@ -24,8 +24,8 @@ test("examples/publish-valid-drafts.mjs publishes the validated drafts and posts
   assert.match(run.stdout, /Published \d+ validated draft/);
   for (const draft of validDrafts) assert.notEqual((await crm.getSobjectRecord("Knowledge__kav", draft.Id)).PublishStatus, "Draft");
   const group = (await crm.soqlQuery<{ Id: string }>("SELECT Id FROM CollaborationGroup WHERE Name = 'Knowledge council'")).records[0]!.Id;
-  const latest = ((await crm.feed.getGroupFeed(group, { pageSize: 1 })).elements as { body: { text: string } }[])[0]!;
-  assert.match(latest.body.text, /^Published \d+ validated draft/);
+  const latest = (await crm.feed.getGroupFeed(group, { pageSize: 1 })).elements[0]!;
+  assert.match(latest.body.text ?? "", /^Published \d+ validated draft/);
   crm.close();
 });
 

@@ -7,18 +7,18 @@ import { useEmulator, demoClient } from "../helpers/emulator";
 const emu = useEmulator();
 let client: Promise<Crm> | undefined;
 const crm = () => (client ??= demoClient(emu()));
-const groupId = async (c: Crm) => ((await c.feed.getGroups()).groups as { id: string }[])[0]!.id;
+const groupId = async (c: Crm) => (await c.feed.getGroups()).groups[0]!.id;
 
 test("news feed, user feed, group feed and comments, with page size and page tokens", async () => {
   const c = await crm();
   const mine = await c.feed.getMyNewsFeed({ pageSize: 3 });
-  assert.equal((mine.elements as unknown[]).length, 3);
+  assert.equal(mine.elements.length, 3);
   const next = await c.feed.getMyNewsFeed({ pageSize: 3, page: String(mine.nextPageToken) });
-  assert.notEqual((next.elements as { id: string }[])[0]!.id, (mine.elements as { id: string }[])[0]!.id);
+  assert.notEqual(next.elements[0]!.id, mine.elements[0]!.id);
   assert.ok(Array.isArray((await c.feed.getUserNewsFeed(c.userId!)).elements));
   const group = await groupId(c);
   const groupFeed = await c.feed.getGroupFeed(group);
-  assert.ok((groupFeed.elements as { parent: { id: string } }[]).every((e) => e.parent.id === group));
+  assert.ok(groupFeed.elements.every((e) => e.parent.id === group));
   assert.equal(emu().requests.at(-1)!.path, `/services/data/v62.0/chatter/feeds/record/${group}/feed-elements`);
   await assert.rejects(c.feed.getMyNewsFeed({ pageSize: 500 }), RangeError);
   await assert.rejects(c.feed.getGroupFeed("x"), RangeError);
@@ -49,7 +49,7 @@ test("postFeedItem: plain text becomes one Text segment; segments win over text;
 
 test("postComment posts on a feed element", async () => {
   const c = await crm();
-  const item = ((await c.feed.getMyNewsFeed()).elements as { id: string }[])[0]!;
+  const item = (await c.feed.getMyNewsFeed()).elements[0]!;
   const comment = await c.feed.postComment(item.id, { messageText: "Looks good" });
   assert.match(String(comment.id), /^0D7/);
   const page = await c.feed.getComments(item.id, { pageSize: 100 });

@@ -1,0 +1,136 @@
+/**
+ * The shapes of Connect REST API (Chatter) and knowledge results the client returns. The fields named are the
+ * documented ones the client and its callers read; every other field the org sends is kept, typed `unknown`.
+ * Connect strings arrive HTML-entity-encoded (`&#39;`, `&amp;`): decode them for display (`decodeEntities`).
+ */
+
+/** Connect: a user or other actor as a feed shows it (User Summary). */
+export interface ConnectUser {
+  id: string;
+  name: string;
+  displayName?: string;
+  title?: string | null;
+  username?: string;
+  [field: string]: unknown;
+}
+
+/** Connect: a message body (Feed Body / Comment Body): plain text and its segments. */
+export interface MessageBody {
+  text: string | null;
+  isRichText?: boolean;
+  messageSegments?: ({ type: string } & Record<string, unknown>)[];
+  [field: string]: unknown;
+}
+
+/** Connect: one comment (Comment). */
+export interface FeedComment {
+  id: string;
+  createdDate: string;
+  user: ConnectUser;
+  body: MessageBody;
+  feedElement?: { id: string; [field: string]: unknown };
+  [field: string]: unknown;
+}
+
+/** Connect: a page of comments (Comment Page): `nextPageUrl` continues to older comments. */
+export interface CommentPage {
+  items: FeedComment[];
+  total: number;
+  currentPageUrl: string | null;
+  nextPageUrl: string | null;
+  nextPageToken?: string | null;
+  [field: string]: unknown;
+}
+
+/** Connect: one feed element (Feed Item). */
+export interface FeedElement {
+  id: string;
+  feedElementType?: string;
+  createdDate: string;
+  actor: ConnectUser;
+  body: MessageBody;
+  /** The record, user or group whose feed it is on. */
+  parent: { id: string; name?: string; [field: string]: unknown };
+  capabilities?: { comments?: { page: CommentPage; [field: string]: unknown }; [capability: string]: unknown };
+  [field: string]: unknown;
+}
+
+/** Connect: a page of a feed (Feed Element Page). */
+export interface FeedElementPage {
+  elements: FeedElement[];
+  currentPageUrl: string | null;
+  nextPageUrl: string | null;
+  nextPageToken?: string | null;
+  updatesUrl?: string | null;
+  [field: string]: unknown;
+}
+
+/** Connect: a Chatter group (Group). */
+export interface ChatterGroup {
+  id: string;
+  name: string;
+  memberCount: number;
+  visibility?: string;
+  [field: string]: unknown;
+}
+
+/** Connect: a page of groups (Group Page). */
+export interface GroupPage {
+  groups: ChatterGroup[];
+  currentPageUrl?: string | null;
+  nextPageUrl: string | null;
+  total?: number;
+  [field: string]: unknown;
+}
+
+/** Connect: a page of users (User Page). */
+export interface UserPage {
+  users: ConnectUser[];
+  currentPageUrl?: string | null;
+  nextPageUrl: string | null;
+  total?: number;
+  [field: string]: unknown;
+}
+
+export type PublishStatus = "Draft" | "Online" | "Archived";
+
+/** A knowledge article version record (`Knowledge__kav` or another article type), as the sObject API and SOQL return it. */
+export interface KnowledgeArticleVersion {
+  Id: string;
+  KnowledgeArticleId: string;
+  ArticleNumber: string;
+  Title: string;
+  UrlName: string;
+  VersionNumber: number;
+  PublishStatus: PublishStatus;
+  ValidationStatus?: string;
+  Language?: string;
+  Summary?: string | null;
+  LastPublishedDate?: string | null;
+  LastModifiedDate?: string;
+  /** Custom fields (the rich-text body, …). */
+  [field: string]: unknown;
+}
+
+/** An article's facts from Knowledge Management (`/knowledgeManagement/articles/{id}`): which versions exist. */
+export interface KnowledgeArticle {
+  articleId: string;
+  articleNumber: string;
+  articleType?: string;
+  masterLanguage?: string;
+  onlineArticleMasterVersionId: string | null;
+  draftArticleMasterVersionId: string | null;
+  archivedArticleMasterVersionId: string | null;
+  [field: string]: unknown;
+}
+
+/** A master version from Knowledge Management (`/knowledgeManagement/articleVersions/masterVersions/{id}`). */
+export interface KnowledgeMasterVersion {
+  articleId: string;
+  articleVersionId: string;
+  articleNumber: string;
+  publishStatus: string;
+  versionNumber: number;
+  language?: string;
+  [field: string]: unknown;
+}

@@ -5,6 +5,7 @@
  * a refused save offers Discard; an edit discarded that way is offered back, so it cannot be lost.
  */
 import * as vscode from "vscode";
+import type { OrgChange } from "../connections/changes";
 import type { OrgManager } from "../connections/orgManager";
 import { ConflictError, CrmFiles, DocumentError, fieldLine, type FileStat } from "./crmFiles";
 
@@ -33,6 +34,9 @@ export class CrmFileSystem implements vscode.FileSystemProvider, vscode.TextDocu
   /** The text of each document whose save was refused, until a save succeeds: what Discard must not lose. */
   private readonly refused = new Map<string, string>();
   private readonly discarding: vscode.Disposable;
+  private readonly following: { dispose(): void };
+  /** Records being saved from a document now: their own write is no news to their documents. */
+  private readonly saving = new Set<string>();
 
   constructor(readonly files: CrmFiles, private readonly manager: OrgManager) {
     // A record's remembered baseline goes when the last of its documents closes without unsaved edits
@@ -50,6 +54,35 @@ export class CrmFileSystem implements vscode.FileSystemProvider, vscode.TextDocu
       this.refused.delete(document.uri.toString());
       void this.offerRestore(document.uri, kept);
     });
+    this.following = manager.onDidChange((change) => void this.follow(change));
+  }
+
+  /**
+   * A record changed by another writer (a tree command, a panel): its open documents without unsaved edits
+   * whose text changed show the org's version again; a deleted record's documents are marked deleted. A
+   * document with unsaved edits keeps them: its next save meets the change as a conflict (Compare / Overwrite).
+   */
+  private async follow(change: OrgChange & { orgKey: string }): Promise<void> {
+    if (!change.ids.length) return;
+    const alias = this.manager.registry.get(change.orgKey)?.alias;
+    const ids = new Set(change.ids.map((id) => id.slice(0, 15)));
+    const byRecord = new Map<string, vscode.Uri[]>();
+    for (const d of vscode.workspace.textDocuments) {
+      if (d.uri.scheme !== CRM_SCHEME || d.isDirty) continue;
+      const p = this.files.parse(d.uri.path);
+      const record = this.files.recordOf(d.uri.path);
+      if (!record || !p || !("id" in p) || p.org !== alias || !ids.has(p.id.slice(0, 15)) || this.saving.has(record)) continue;
+      byRecord.set(record, [...(byRecord.get(record) ?? []), d.uri]);
+    }
+    for (const uris of byRecord.values()) {
+      if (change.kind === "deleted") {
+        this.changed.fire(uris.map((uri) => ({ type: vscode.FileChangeType.Deleted, uri })));
+        continue;
+      }
+      const changed = new Set(await this.files.followChange(uris.map((u) => u.path)).catch(() => []));
+      const reload = uris.filter((u) => changed.has(u.path));
+      if (reload.length) this.changed.fire(reload.map((uri) => ({ type: vscode.FileChangeType.Changed, uri })));
+    }
   }
 
   private async offerRestore(uri: vscode.Uri, text: string): Promise<void> {
@@ -96,11 +129,15 @@ export class CrmFileSystem implements vscode.FileSystemProvider, vscode.TextDocu
     const p = this.files.parse(uri.path);
     if (!orgKey || !p || !("sobject" in p)) throw vscode.FileSystemError.FileNotFound(uri);
     let result: { createdId?: string };
+    const record = this.files.recordOf(uri.path);
+    if (record) this.saving.add(record);
     try {
       result = await this.save(uri, content);
     } catch (err) {
       this.refused.set(uri.toString(), new TextDecoder().decode(content));
       throw err;
+    } finally {
+      if (record) this.saving.delete(record);
     }
     this.refused.delete(uri.toString());
     this.diagnostics.delete(uri);
@@ -178,6 +215,7 @@ export class CrmFileSystem implements vscode.FileSystemProvider, vscode.TextDocu
   dispose(): void {
     this.closing.dispose();
     this.discarding.dispose();
+    this.following.dispose();
     this.changed.dispose();
     this.saved.dispose();
     this.diagnostics.dispose();

@@ -280,6 +280,33 @@ export class CrmFiles {
     return p && (p.kind === "record" || p.kind === "articleFile") ? baselineKey(p.org, p.sobject, p.id) : undefined;
   }
 
+  /**
+   * Another writer changed the record these open documents show (a tree command, a panel, a script through
+   * the same session). The record is read again as their baseline, so a later save is guarded against the
+   * org's new version instead of meeting it as a conflict. Resolves to the documents whose text changed (or
+   * that became read-only): their read time moves on, so VS Code reloads them; the others keep theirs and are
+   * not disturbed while someone may be typing in them.
+   */
+  async followChange(paths: string[]): Promise<string[]> {
+    const docs = paths.map((path) => ({ path, p: this.parse(path) })).filter((d): d is { path: string; p: Extract<CrmPath, { kind: "record" | "articleFile" }> } => d.p?.kind === "record" || d.p?.kind === "articleFile");
+    const first = docs[0]?.p;
+    const known = first && this.baseline(first.org, first.sobject, first.id);
+    if (!first || !known || docs.some((d) => this.recordOf(d.path) !== this.recordOf(docs[0]!.path))) return [];
+    const org = await this.deps.org(first.org);
+    const fields = fieldsOf(await org.schema.describe(first.sobject));
+    const { record, name } = await this.fetch(org, first.sobject, first.id, fields);
+    const lastModified = String(record.LastModifiedDate);
+    const statusChanged = known.values.PublishStatus !== record.PublishStatus;
+    const changed = docs.filter((d) => statusChanged || this.render(known.values, fields, fileOf(d.p)) !== this.render(record, fields, fileOf(d.p)));
+    const fileTimes = { ...known.fileTimes };
+    for (const d of changed) {
+      fileTimes[fileOf(d.p)] = lastModified;
+      this.recent.delete(d.path);
+    }
+    await this.remember(first.org, first.sobject, first.id, { lastModified, values: record, fileTimes, name });
+    return changed.map((d) => d.path);
+  }
+
   /** Forgets what a record's documents were read from (none of them is open any more). */
   async forget(path: string): Promise<void> {
     const key = this.recordOf(path);

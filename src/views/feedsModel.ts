@@ -4,9 +4,8 @@
  */
 import type { CommentPage, FeedComment, FeedElement, FeedElementPage, GroupPage } from "../client";
 import { decodeEntities } from "../client/entities";
-import { Emitter } from "../shared/events";
 import { newById } from "../shared/lists";
-import { Pager, type PagedState } from "./pager";
+import { Pager, type Page } from "./pager";
 
 export type FeedRef = { kind: "news" } | { kind: "group"; id: string; name: string } | { kind: "user"; id: string; name: string };
 
@@ -63,53 +62,32 @@ export interface CommentsState {
   olderPage: string | null;
 }
 
-export class FeedsModel {
-  private readonly pager: Pager<FeedRef, FeedItemRow, string>;
+export class FeedsModel extends Pager<FeedRef, FeedItemRow, string> {
   private readonly commentStates = new Map<string, Promise<CommentsState>>();
-  private readonly changed = new Emitter<FeedRef | undefined>();
-  /** The feed whose items changed (undefined: all, or the list of feeds). */
-  readonly onDidChange = this.changed.event;
   readonly userFeeds: FeedRef[] = [];
 
   constructor(private readonly source: FeedsSource) {
-    this.pager = new Pager(feedKey, async (ref, token) => {
-      const page = ref.kind === "news" ? await source.myNewsFeed(token) : ref.kind === "group" ? await source.groupFeed(ref.id, token) : await source.userFeed(ref.id, token);
-      return { rows: (page.elements ?? []).map(itemRow), next: tokenOf(page.nextPageUrl) ?? page.nextPageToken ?? null };
-    });
-    this.pager.onDidChange((ref) => this.changed.fire(ref));
+    super(feedKey);
   }
 
-  state(ref: FeedRef): PagedState<FeedItemRow> | undefined {
-    return this.pager.state(ref);
-  }
-
-  ensureLoaded(ref: FeedRef): Promise<PagedState<FeedItemRow>> {
-    return this.pager.ensureLoaded(ref);
-  }
-
-  /** Fetches the next page of a feed (the first when nothing is loaded). */
-  loadMore(ref: FeedRef): Promise<PagedState<FeedItemRow>> {
-    return this.pager.loadMore(ref);
+  protected async fetch(ref: FeedRef, token: string | undefined): Promise<Page<FeedItemRow, string>> {
+    const page = ref.kind === "news" ? await this.source.myNewsFeed(token) : ref.kind === "group" ? await this.source.groupFeed(ref.id, token) : await this.source.userFeed(ref.id, token);
+    return { rows: (page.elements ?? []).map(itemRow), next: tokenOf(page.nextPageUrl) ?? page.nextPageToken ?? null };
   }
 
   /** Starts a feed (or all) over, with the comments of its items; a load on its way is superseded. */
-  reset(ref?: FeedRef): void {
+  override reset(ref?: FeedRef): void {
     if (ref) for (const item of this.state(ref)?.rows ?? []) this.commentStates.delete(item.id);
     else this.commentStates.clear();
-    this.pager.reset(ref);
+    super.reset(ref);
   }
 
   /** The feeds loaded that show one of these items, or whose subject (a group or user) is one of these IDs. */
   feedsShowing(ids: string[]): FeedRef[] {
     const wanted = new Set(ids);
-    const holding = this.pager.holding((row) => wanted.has(row.id));
-    const subjects = [...this.userFeeds, ...this.pager.holding(() => true)].filter((r) => r.kind !== "news" && wanted.has(r.id));
-    return [...new Map([...holding, ...subjects].map((r) => [feedKey(r), r])).values()];
-  }
-
-  /** Forgets an item's comments (read again when it is expanded). */
-  forgetComments(itemId: string): void {
-    this.commentStates.delete(itemId);
+    const loaded = this.holding(() => true);
+    const showing = [...this.holding((row) => wanted.has(row.id)), ...[...this.userFeeds, ...loaded].filter((r) => r.kind !== "news" && wanted.has(r.id))];
+    return [...new Map(showing.map((r) => [feedKey(r), r])).values()];
   }
 
   async groups(): Promise<{ id: string; name: string; memberCount: number }[]> {
@@ -144,8 +122,4 @@ export class FeedsModel {
     return ref;
   }
 
-  dispose(): void {
-    this.changed.dispose();
-    this.pager.dispose();
-  }
 }

@@ -3,7 +3,7 @@
  * (one page per "Load more", never more), sorted and filtered by title. No VS Code here: tested in Node.
  */
 import type { ArticleSortField, SortOrder } from "../client/constants";
-import { Pager, type PagedState } from "./pager";
+import { Pager, type Page } from "./pager";
 
 export type PublishStatus = "Draft" | "Online" | "Archived";
 export const KNOWLEDGE_GROUPS: { status: PublishStatus; label: string }[] = [
@@ -48,46 +48,25 @@ export function toArticleRow(r: Record<string, unknown>): ArticleRow {
   };
 }
 
-export class KnowledgeModel {
+export class KnowledgeModel extends Pager<PublishStatus, ArticleRow, number> {
   sort: ArticleSortField = "LastPublishedDate";
   order: SortOrder = "DESC";
   titleFilter = "";
-  private readonly pager: Pager<PublishStatus, ArticleRow, number>;
-  /** Fires the group whose rows changed, or undefined for all of them. */
-  readonly onDidChange: Pager<PublishStatus, ArticleRow, number>["onDidChange"];
 
-  constructor(source: KnowledgeSource, options: () => { pageSize: number; sobject: string }) {
-    this.pager = new Pager((status) => status, async (publishStatus, pageNum = 1) => {
-      const { pageSize, sobject } = options();
-      const page = await source.listArticleVersions({ publishStatus, sort: this.sort, order: this.order, pageSize, pageNum, titleContains: this.titleFilter || undefined, sobject });
-      return { rows: page.records.map(toArticleRow), next: page.hasMore ? pageNum + 1 : null };
-    });
-    this.onDidChange = this.pager.onDidChange;
+  constructor(private readonly source: KnowledgeSource, private readonly options: () => { pageSize: number; sobject: string }) {
+    super((status) => status);
   }
 
-  state(status: PublishStatus): PagedState<ArticleRow> | undefined {
-    return this.pager.state(status);
+  protected async fetch(publishStatus: PublishStatus, pageNum = 1): Promise<Page<ArticleRow, number>> {
+    const { pageSize, sobject } = this.options();
+    const page = await this.source.listArticleVersions({ publishStatus, sort: this.sort, order: this.order, pageSize, pageNum, titleContains: this.titleFilter || undefined, sobject });
+    return { rows: page.records.map(toArticleRow), next: page.hasMore ? pageNum + 1 : null };
   }
 
-  /** Loads the first page of a group unless it is loaded already. */
-  ensureLoaded(status: PublishStatus): Promise<PagedState<ArticleRow>> {
-    return this.pager.ensureLoaded(status);
-  }
-
-  /** Fetches exactly one more page of a group. */
-  loadMore(status: PublishStatus): Promise<PagedState<ArticleRow>> {
-    return this.pager.loadMore(status);
-  }
-
-  /** Starts a group (or all) over; groups reload when shown, and a load still running is superseded. */
-  reset(status?: PublishStatus): void {
-    this.pager.reset(status);
-  }
-
-  /** The groups loaded that show one of these versions. */
+  /** The groups loaded that show one of these versions (or a version of one of these articles). */
   groupsShowing(ids: string[]): PublishStatus[] {
     const wanted = new Set(ids.map((id) => id.slice(0, 15)));
-    return this.pager.holding((row) => wanted.has(row.id.slice(0, 15)) || wanted.has(row.knowledgeArticleId.slice(0, 15)));
+    return this.holding((row) => wanted.has(row.id.slice(0, 15)) || wanted.has(row.knowledgeArticleId.slice(0, 15)));
   }
 
   setSort(sort: ArticleSortField, order: SortOrder): void {
@@ -99,9 +78,5 @@ export class KnowledgeModel {
   setTitleFilter(text: string): void {
     this.titleFilter = text.trim();
     this.reset();
-  }
-
-  dispose(): void {
-    this.pager.dispose();
   }
 }

@@ -27,13 +27,17 @@ interface Entry<K, R, C> extends PagedState<R> {
   inFlight?: Promise<PagedState<R>>;
 }
 
-export class Pager<K, R extends { id: string }, C> {
+/** A model of paged lists (the groups of the Knowledge view, the feeds of the Feeds view) says how to read a page. */
+export abstract class Pager<K, R extends { id: string }, C> {
   private readonly entries = new Map<string, Entry<K, R, C>>();
-  private readonly changed = new Emitter<K | undefined>();
+  protected readonly changed = new Emitter<K | undefined>();
   /** The list whose rows changed (undefined: all of them). */
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly keyOf: (key: K) => string, private readonly fetch: (key: K, cursor: C | undefined) => Promise<Page<R, C>>) {}
+  constructor(private readonly keyOf: (key: K) => string) {}
+
+  /** One page of a list: the first when `cursor` is undefined. */
+  protected abstract fetch(key: K, cursor: C | undefined): Promise<Page<R, C>>;
 
   state(key: K): PagedState<R> | undefined {
     return this.entries.get(this.keyOf(key));

@@ -50,6 +50,27 @@ test("a record reads as the JSON of its updateable fields; a save sends only wha
   manager.dispose();
 });
 
+test("a record changed by another writer: its documents follow — the one whose text changed reads the org's version, the others keep their read time, and a save is guarded against the new version", async () => {
+  const { model, manager, org } = await files();
+  const draft = emu().seeded.store.liveRecords("Knowledge__kav").find((v) => v.PublishStatus === "Draft" && typeof v.Answer__c === "string")!;
+  const fieldsPath = articleFilePath("Demo", "Knowledge__kav", String(draft.Id), "fields.json");
+  const bodyPath = articleFilePath("Demo", "Knowledge__kav", String(draft.Id), "Answer__c.html");
+  const body = text(await model.readFile(bodyPath));
+  await model.readFile(fieldsPath);
+  const [fieldsBefore, bodyBefore] = [await model.stat(fieldsPath), await model.stat(bodyPath)];
+  await new Promise((r) => setTimeout(r, 1_100)); // LastModifiedDate has second precision
+  await (await manager.session(org.key)).crm.knowledge.updateArticle(String(draft.Id), { Summary: "Changed elsewhere" });
+  assert.deepEqual(await model.followChange([fieldsPath, bodyPath]), [fieldsPath], "only the fields document shows something new");
+  assert.ok((await model.stat(fieldsPath)).mtime > fieldsBefore.mtime, "its time moves on: VS Code reloads it");
+  assert.match(text(await model.readFile(fieldsPath)), /"Summary": "Changed elsewhere"/);
+  assert.equal((await model.stat(bodyPath)).mtime, bodyBefore.mtime, "the body's document is left alone");
+  // The body, saved now, is guarded against the org's new version: no conflict with a change it has followed.
+  await model.writeFile(bodyPath, bytes(`<p>After the change.</p>${body}`));
+  assert.ok(String(draft.Answer__c).startsWith("<p>After the change.</p>"));
+  assert.equal(draft.Summary, "Changed elsewhere", "the other writer's change stays");
+  manager.dispose();
+});
+
 test("a change made in the org meanwhile is a conflict with their version; after comparing, the next save sends only what differs from theirs", async () => {
   const { model, manager } = await files();
   const account = emu().seeded.store.liveRecords("Account")[1]!;

@@ -73,6 +73,12 @@ journey("Editing: an article body saved from an HTML tab updates the draft; a co
   await waitFor(page, () => draft.Title === `${title} (edited)`, "the title to be saved");
   await ui.expandPane("Knowledge");
   await ui.waitForRow("Knowledge", `${title} (edited)`);
+  // A change made elsewhere (the palette's Update Article) shows in the open fields document, which has no unsaved edits.
+  await ui.runCommand("CRM: Update Article…");
+  await ui.pick("Update which draft", `${title} (edited)`);
+  await ui.pick(`Update '${title} (edited)': which field`, "Summary");
+  await ui.answer(`Summary of '${title} (edited)'`, "Changed from the palette");
+  await editorShows(page, `"Summary": "Changed from the palette"`);
 
   // Someone changes the body in the org; my next save is stopped and offers Compare.
   await page.locator(".part.editor .tab", { hasText: `${title} — Answer__c` }).click();

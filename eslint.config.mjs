@@ -26,6 +26,24 @@ export const roomBoundary = (files, bannedRooms) => ({
   },
 });
 
+/** The import bans for a room that may use VS Code but must not reach into the named rooms. */
+export const roomImports = (files, bannedRooms) => ({
+  files,
+  rules: {
+    "no-restricted-imports": [
+      "error",
+      {
+        patterns: [
+          {
+            group: roomPatterns(...bannedRooms),
+            message: "This room reads the org through src/connections (the schema, the change events), not through these rooms (DESIGN.md §2).",
+          },
+        ],
+      },
+    ],
+  },
+});
+
 export default tseslint.config(
   { ignores: ["node_modules/**", "dist/**", "out/**", ".vscode-test/**", ".host-cache/**", "test/fixtures/**", "test/host/.run/**"] },
   js.configs.recommended,
@@ -40,4 +58,6 @@ export default tseslint.config(
   { files: ["**/*.cjs"], languageOptions: { sourceType: "commonjs" }, rules: { "@typescript-eslint/no-require-imports": "off" } },
   roomBoundary(["src/client/**/*.ts"], [...otherRooms, "shared"]),
   roomBoundary(["src/shared/**/*.ts"], [...otherRooms, "client"]),
+  roomImports(["src/connections/**/*.ts", "src/platform/**/*.ts"], ["views", "webviews", "soql", "documents", "commands", "extension"]),
+  roomImports(["src/soql/**/*.ts", "src/documents/**/*.ts", "src/webviews/**/*.ts"], ["views", "commands", "extension"]),
 );

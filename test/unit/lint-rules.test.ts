@@ -23,6 +23,17 @@ test("src/client and src/shared may not import other rooms", async () => {
   assert.equal((await restrictedImports("src/shared/fixture.ts", fixture)).length, 1);
 });
 
+test("the SOQL features, documents and panels read the org through src/connections, never through the views; connections reach no room above them", async () => {
+  const viaViews = `import { ObjectsModel } from "../views/objectsModel";\nexport const y = ObjectsModel;\n`;
+  for (const room of ["soql", "documents", "webviews", "connections"]) {
+    const messages = await restrictedImports(`src/${room}/fixture.ts`, viaViews);
+    assert.equal(messages.length, 1, room);
+    assert.match(messages[0]!, /through src\/connections/);
+  }
+  assert.equal((await restrictedImports("src/connections/fixture.ts", `import { x } from "../webviews/panels";\nexport const y = x;\n`)).length, 1);
+  assert.deepEqual(await restrictedImports("src/soql/fixture.ts", `import type { OrgSchema } from "../connections/schema";\nexport type S = OrgSchema;\n`), [], "the schema is theirs to read");
+});
+
 test("other rooms may import vscode", async () => {
   assert.deepEqual(await restrictedImports("src/views/fixture.ts", fixture), []);
 });

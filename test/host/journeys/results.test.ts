@@ -26,6 +26,8 @@ const headerLabels = (frame: Frame) => frame.locator(".grid .header [role=column
 async function cellsOfRow(frame: Frame, row: number): Promise<string[]> {
   const cells = frame.locator(`.grid .body .row[data-row="${row}"] [role=gridcell]`);
   await cells.first().waitFor({ timeout: 15_000 });
+  // A row is drawn at once with pending cells; its values follow in the window the panel asked for.
+  await frame.locator(`.grid .body .row[data-row="${row}"] [role=gridcell].pending`).first().waitFor({ state: "detached", timeout: 15_000 });
   return cells.allInnerTexts();
 }
 

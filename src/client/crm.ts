@@ -7,11 +7,12 @@ import { type AuthSession, type AuthStrategy } from "./auth";
 import type { DescribeGlobal, SObjectDescribe } from "./describe";
 import { checkHelper, type ConnectionInfo, type HelperConnection, type HelperContent, normalizeConnection, readHelperFile, strategyFromConnection } from "./connection-info";
 import { APIRequestError, AuthenticationError, CrmError, DataMismatchError, InvalidFieldError, MissingRequiredDataError } from "./errors";
+import * as bulkModule from "./bulk";
 import * as feedModule from "./feed";
 import { get18CharId, requireRecordId, requireSobjectName } from "./ids";
 import * as knowledgeModule from "./knowledge";
 import { escapeSoslTerm, replaceDoubleQuotes, soqlLiteral } from "./soql-text";
-import { type ApiUsage, type CompletedWrite, type CrmResponse, type HttpMethod, type Logger, type PendingWrite, type RequestInfo, type RetryOptions, Transport } from "./transport";
+import { type ApiUsage, type CompletedWrite, type CrmResponse, type HttpMethod, type Logger, type PendingWrite, type RequestInfo, type RequestOptions, type RetryOptions, Transport } from "./transport";
 
 export interface CrmOptions {
   /** The spec's connection dictionary (`client_key` accepted for `client_id`), or a helper `connection` section. */
@@ -178,6 +179,8 @@ export class Crm extends EventEmitter<CrmEvents> {
   currentUserInfo?: UserInfo;
   readonly knowledge: Bound<typeof knowledgeModule>;
   readonly feed: Bound<typeof feedModule>;
+  /** Bulk API 2.0: query and ingest jobs. */
+  readonly bulk: Bound<typeof bulkModule>;
   // Secrets live in private (#) fields: console.log, util.inspect and JSON.stringify never see them.
   #session?: AuthSession;
   #strategy?: AuthStrategy;
@@ -211,6 +214,7 @@ export class Crm extends EventEmitter<CrmEvents> {
     );
     this.knowledge = bindGroup(this, knowledgeModule);
     this.feed = bindGroup(this, feedModule);
+    this.bulk = bindGroup(this, bulkModule);
   }
 
   /** What printing the client shows: where it is connected, never a credential. */
@@ -372,10 +376,10 @@ export class Crm extends EventEmitter<CrmEvents> {
   // ---- generic HTTP helpers ---------------------------------------------------------------
 
   /** Sends a request and returns the whole response; raises APIRequestError for an error status. */
-  request<T = unknown>(method: HttpMethod, endpoint: string, body?: unknown, options: HelperCallOptions & { acceptStatus?: number[]; retryable?: boolean } = {}): Promise<CrmResponse<T>> {
+  request<T = unknown>(method: HttpMethod, endpoint: string, body?: unknown, options: HelperCallOptions & Pick<RequestOptions, "acceptStatus" | "retryable" | "rawBody" | "write"> = {}): Promise<CrmResponse<T>> {
     return this.transport.request<T>({
       method, endpoint, body, params: options.params, headers: options.headers, timeoutMs: options.timeoutMs, signal: options.signal,
-      showFullError: options.showFullError, acceptStatus: options.acceptStatus, retryable: options.retryable,
+      showFullError: options.showFullError, acceptStatus: options.acceptStatus, retryable: options.retryable, rawBody: options.rawBody, write: options.write,
     });
   }
 

@@ -117,6 +117,23 @@ export class InvalidResponseError extends CrmError {
 }
 
 /** The caller cancelled the request through its AbortSignal. */
+/** A Bulk API job that ended Failed or Aborted, with the org's words. */
+export class BulkJobError extends CrmError {
+  override name = "BulkJobError";
+  /** An import: what its jobs did before this one ended (successful, failed and unprocessed rows). */
+  partial?: {
+    jobIds: string[];
+    processed: number;
+    failed: number;
+    successfulRows: Record<string, string | null>[];
+    failedRows: Record<string, string | null>[];
+    unprocessedRows: Record<string, string | null>[];
+  };
+  constructor(readonly jobId: string, readonly state: string, readonly errorMessage: string | undefined) {
+    super(`Bulk job ${jobId} ${state === "Aborted" ? "was aborted" : "failed"}${errorMessage ? `: ${errorMessage}` : ""}`);
+  }
+}
+
 export class CancelledError extends CrmError {
   override name = "CancelledError";
 }

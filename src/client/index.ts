@@ -2,13 +2,15 @@
 export { Crm, orgKindOf, type OrgKind, type CrmOptions, type HelperCallOptions, type QueryResult, type QueryAllResult, type QueryOptions, type RecordAccess, type UserInfo, type CrmEvents } from "./crm";
 export * as knowledge from "./knowledge";
 export * as feed from "./feed";
+export * as bulk from "./bulk";
+export type { BulkJobInfo, BulkJobState, BulkJobKind, BulkRow, BulkProgress, BulkQueryOptions, IngestJobSpec, IngestInput, IngestOptions, IngestResult, IngestOperation, PollOptions } from "./bulk";
 export * as api from "./api";
 export { compileConnectionInfo, defineConnectionInfo, readHelperFile, strategyFromConnection, type ConnectionInfo, type HelperConnection, type HelperContent } from "./connection-info";
 export {
   PasswordAuth, RefreshTokenAuth, ClientCredentialsAuth, JwtBearerAuth, AccessTokenAuth, createPkcePair, createOAuthState, buildAuthorizationUrl,
   exchangeAuthorizationCode, sessionFromTokenResponse, requestDeviceCode, pollDeviceToken, type DeviceCode, type AuthSession, type AuthStrategy, type TokenPoster, type PkcePair,
 } from "./auth";
-export { CrmError, MissingRequiredDataError, DataMismatchError, InvalidURLError, InvalidFieldError, APIRequestError, AuthenticationError, NetworkError, InvalidResponseError, CancelledError, type ApiErrorEntry } from "./errors";
+export { CrmError, MissingRequiredDataError, DataMismatchError, InvalidURLError, InvalidFieldError, APIRequestError, AuthenticationError, NetworkError, InvalidResponseError, CancelledError, BulkJobError, type ApiErrorEntry } from "./errors";
 export { get18CharId, isRecordId, sameRecordId } from "./ids";
 export { deprecated, type DeprecationOptions } from "./deprecated";
 export { soqlLiteral, escapeSoslTerm } from "./soql-text";

@@ -35,6 +35,14 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** A JSON body. */
   body?: unknown;
+  /** A body sent as it is (a Bulk API CSV upload) instead of `body`. */
+  rawBody?: { data: string | Buffer; contentType: string };
+  /**
+   * What the request does to the org's data when its method says "write": `none` — nothing (creating a Bulk
+   * query job): neither guarded nor announced; `confirmed` — part of a write already confirmed (a Bulk upload
+   * after its job was created): announced, not asked again.
+   */
+  write?: "none" | "confirmed";
   timeoutMs?: number;
   /** Allow retries although the method is not idempotent (the caller knows repeating is safe). */
   retryable?: boolean;
@@ -235,7 +243,8 @@ export class Transport {
 
   async request<T = unknown>(o: RequestOptions): Promise<CrmResponse<T>> {
     let session = await this.hooks.session();
-    if (!READS.has(o.method) && this.hooks.beforeWrite) {
+    const writes = !READS.has(o.method) && o.write !== "none";
+    if (writes && o.write !== "confirmed" && this.hooks.beforeWrite) {
       await this.hooks.beforeWrite({ method: o.method, path: pathOnly(resolveEndpoint(session.instanceUrl, o.endpoint)), body: o.body });
     }
     let refreshed = false;
@@ -245,13 +254,14 @@ export class Transport {
       const url = withParams(resolveEndpoint(session.instanceUrl, o.endpoint), o.params);
       const path = pathOnly(url);
       const headers: Record<string, string> = { Accept: "application/json", ...o.headers, Authorization: `Bearer ${session.accessToken}` };
-      if (o.body !== undefined) headers["Content-Type"] ??= "application/json";
+      if (o.rawBody) headers["Content-Type"] = o.rawBody.contentType;
+      else if (o.body !== undefined) headers["Content-Type"] ??= "application/json";
       const started = performance.now();
       let res: AxiosResponse<Buffer>;
       try {
         res = await this.http.request<Buffer>({
           method: o.method, url, headers, timeout, signal: o.signal,
-          data: o.body === undefined ? undefined : JSON.stringify(o.body),
+          data: o.rawBody ? o.rawBody.data : o.body === undefined ? undefined : JSON.stringify(o.body),
         });
       } catch (err) {
         const failure = this.networkError(err, o.method, path, timeout, idempotent);
@@ -306,7 +316,7 @@ export class Transport {
           throw new InvalidResponseError(`${o.method} ${path} answered ${res.status} with a body that is not valid JSON (${(err as Error).message}); the org or a proxy cut it short — try again`, res.status, o.method, path);
         }
       }
-      if (!READS.has(o.method) && res.status < 300) this.hooks.onWrite?.({ method: o.method, path, status: res.status, body: o.body, data });
+      if (writes && res.status < 300) this.hooks.onWrite?.({ method: o.method, path, status: res.status, body: o.body, data });
       return { status: res.status, headers: responseHeaders, body, data, method: o.method, path };
     }
   }

@@ -38,6 +38,8 @@ const DATA = /^\/services\/data\/v\d+\.\d+(\/.*)$/;
 export function changeOf(write: CompletedWrite): OrgChange | undefined {
   const resource = DATA.exec(write.path)?.[1];
   if (!resource) return undefined; // OAuth and other non-data resources change no data a view shows
+  // A Bulk ingest job changes data later, when the org has processed it: whoever ran it says what changed then.
+  if (resource.startsWith("/jobs/")) return undefined;
   const base = { method: write.method, path: write.path };
   const body = isJson(write.body) ? write.body : {};
   const inputs = list(body.inputs).filter(isJson);

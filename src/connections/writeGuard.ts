@@ -24,6 +24,7 @@ export function describeWrite(write: PendingWrite): string {
     const verb = ACTIONS[action[1]!];
     return verb ? `${verb} ${count(inputs, "knowledge article")}` : `run the ${action[1]} action`;
   }
+  if (/^\/jobs\/ingest\/?$/.test(path)) return `${String(body.operation ?? "load")} ${String(body.object ?? "")} records with the Bulk API`;
   if (/^\/chatter\/feed-elements\/[^/]+\/capabilities\/comments\/items/.test(path)) return "comment on a feed post";
   if (/^\/chatter\/feed-elements\/?$/.test(path)) return "post to a feed";
   if (/^\/knowledgeManagement\/articleVersions\/masterVersions\/\w+/.test(path)) return "change a knowledge article version";

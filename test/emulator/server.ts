@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import type { AddressInfo, Socket } from "node:net";
+import { bulkRoutes } from "./bulk";
 import { chatterHooks, chatterRoutes } from "./chatter";
 import { type Ctx, type OrgState, type Reply, type Route, CursorStore } from "./context";
 import { dataRoutes, versionList, SUPPORTED_VERSIONS } from "./data";
@@ -61,6 +62,8 @@ export interface EmulatorOptions {
   requestLogSize?: number;
   /** Gzip JSON bodies over 2 KB when the request accepts gzip, as orgs do. Default true. */
   gzip?: boolean;
+  /** How long a Bulk API 2.0 job stays in each state before the next (UploadComplete, InProgress, done). Default 150 ms. */
+  bulkLatencyMs?: number;
 }
 
 export interface LoggedRequest {
@@ -134,10 +137,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     seeded, baseUrl, latestVersion, apiUsage: { used: 0, max: options.apiLimit ?? 15_000 }, childBatchSize: options.childBatchSize ?? 200,
     cursors: new CursorStore(() => `01g${seeded.store.podCode}${randomBytes(6).toString("hex").slice(0, 10)}`),
   };
+  const writeHooks = { create: { ...knowledgeHooks.create, ...chatterHooks.create }, update: knowledgeHooks.update, remove: knowledgeHooks.remove };
   const routes: Route[] = [
-    ...dataRoutes({ create: { ...knowledgeHooks.create, ...chatterHooks.create }, update: knowledgeHooks.update, remove: knowledgeHooks.remove }),
+    ...dataRoutes(writeHooks),
     ...knowledgeRoutes(),
     ...chatterRoutes(),
+    ...bulkRoutes({ latencyMs: options.bulkLatencyMs ?? 150, hooks: writeHooks }),
   ];
 
   function send(res: ServerResponse, reply: Reply, logged: LoggedRequest, withLimit: boolean, acceptsGzip = false) {
@@ -203,7 +208,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       if (!SUPPORTED_VERSIONS.includes(version) || Number(version) > Number(latestVersion)) throw new ApiError(404, "NOT_FOUND", "The requested resource does not exist");
       const path = match[2] ?? "/";
       let body: unknown;
-      if (raw.length) {
+      if (raw.length && /^text\/csv\b/i.test(String(req.headers["content-type"] ?? ""))) body = raw.toString("utf8");
+      else if (raw.length) {
         try {
           body = JSON.parse(raw.toString("utf8"));
         } catch (err) {

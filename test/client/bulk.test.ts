@@ -175,3 +175,20 @@ test("the production guard asks once per import, and never for a query job", asy
   assert.deepEqual(asked[0]!.body, { object: "Contact", operation: "insert", contentType: "CSV", lineEnding: "LF" });
   c.close();
 });
+
+test("a generated table is read a set at a time: Bulk and REST paging read every row exactly once, and COUNT() counts them", async () => {
+  const c = await crm();
+  const total = emu().seeded.store.generated.get("usage_event__c")!.count;
+  let rows = 0;
+  let quoted = 0;
+  for await (const row of c.bulk.query("SELECT Id, Name, Note__c FROM Usage_Event__c", { pageSize: 25_000, poll })) {
+    rows++;
+    if (row.Note__c === `Said "hello, world" at ${rows - 1}`) quoted++;
+  }
+  assert.equal(rows, total);
+  assert.equal(quoted, total, "quotes and commas survive the CSV");
+  let rest = 0;
+  for await (const page of c.queryPages("SELECT Id FROM Usage_Event__c")) rest += page.records.length;
+  assert.equal(rest, total);
+  assert.equal((await c.soqlQuery("SELECT COUNT() FROM Usage_Event__c")).totalSize, total);
+});

@@ -38,11 +38,11 @@ interface Job {
   ctx?: Ctx;
   upload?: string;
   columns: string[];
-  /** Query results, or the ingest results, as CSV lines (without header). */
-  results: string[];
+  /** Query results: how many rows, and CSV lines (without header) from an offset, read when asked for. */
+  resultCount: number;
+  resultLines: (offset: number, count: number) => string[];
   successful: string[];
   failed: string[];
-  unprocessed: string[];
 }
 
 /** One CSV field as Salesforce writes it: every value quoted, inner quotes doubled; null as an empty quoted value. */
@@ -118,12 +118,20 @@ export function bulkRoutes(options: { latencyMs: number; hooks: WriteHooks }): R
   }
 
   function runQueryJob(job: Job): void {
-    const ctx = job.ctx!;
-    const outcome = executeSoql({ store: ctx.store, version: ctx.version, userId: ctx.user.Id, includeDeleted: job.operation === "queryAll", now: Date.now() }, job.query!, {
-      childBatchSize: 200, registerChildCursor: () => "",
-    });
-    job.results = outcome.records.map((r) => csvLine(job.columns.map((c) => valueAt(r, c))));
-    job.numberRecordsProcessed = job.results.length;
+    const { store, version, user } = job.ctx!;
+    const run = (window: { offset: number; count: number }) =>
+      executeSoql({ store, version, userId: user.Id, includeDeleted: job.operation === "queryAll", now: Date.now(), window }, job.query!, { childBatchSize: 200, registerChildCursor: () => "" });
+    const toLine = (r: Record<string, unknown>) => csvLine(job.columns.map((c) => valueAt(r, c)));
+    const first = run({ offset: 0, count: 1 });
+    if (first.totalSize > first.records.length) {
+      // A generated table: its result sets are generated when read, never held.
+      job.resultLines = (offset, count) => run({ offset, count }).records.map(toLine);
+    } else {
+      const lines = first.records.map(toLine);
+      job.resultLines = (offset, count) => lines.slice(offset, offset + count);
+    }
+    job.resultCount = first.totalSize;
+    job.numberRecordsProcessed = first.totalSize;
   }
 
   function runIngestJob(job: Job): void {
@@ -217,7 +225,7 @@ export function bulkRoutes(options: { latencyMs: number; hooks: WriteHooks }): R
     const now = sfDateTime(Date.now());
     const job: Job = {
       id: ctx.store.newId("750"), kind, state: kind === "query" ? "UploadComplete" : "Open", createdById: ctx.user.Id, createdDate: now, systemModstamp: now,
-      apiVersion: Number(ctx.version), numberRecordsProcessed: 0, numberRecordsFailed: 0, columns: [], results: [], successful: [], failed: [], unprocessed: [],
+      apiVersion: Number(ctx.version), numberRecordsProcessed: 0, numberRecordsFailed: 0, columns: [], resultCount: 0, resultLines: () => [], successful: [], failed: [],
       ...fields,
     };
     jobs.set(job.id.slice(0, 15), job);
@@ -311,11 +319,11 @@ export function bulkRoutes(options: { latencyMs: number; hooks: WriteHooks }): R
         if (job.apiVersion !== Number(ctx.version)) throw new ApiError(409, "INVALIDVERSION", "Use the API version the job was created with to get its results");
         const locator = ctx.query.get("locator");
         const offset = locator ? Number(Buffer.from(locator, "base64url").toString("utf8")) : 0;
-        if (!Number.isInteger(offset) || offset < 0 || offset > job.results.length) throw new ApiError(400, "INVALIDLOCATOR", `Invalid locator: ${locator ?? ""}`);
+        if (!Number.isInteger(offset) || offset < 0 || offset > job.resultCount) throw new ApiError(400, "INVALIDLOCATOR", `Invalid locator: ${locator ?? ""}`);
         const maxRecords = Number(ctx.query.get("maxRecords") ?? DEFAULT_MAX_RECORDS);
         if (!Number.isInteger(maxRecords) || maxRecords < 1) throw new ApiError(400, "INVALIDPARAMETER", `Invalid maxRecords: ${ctx.query.get("maxRecords") ?? ""}`);
-        const lines = job.results.slice(offset, offset + maxRecords);
-        const next = offset + lines.length < job.results.length ? Buffer.from(String(offset + lines.length)).toString("base64url") : "null";
+        const lines = job.resultLines(offset, maxRecords);
+        const next = offset + lines.length < job.resultCount ? Buffer.from(String(offset + lines.length)).toString("base64url") : "null";
         return {
           status: 200, body: [csvLine(job.columns), ...lines].join("\n") + "\n",
           headers: { "content-type": "text/csv", "sforce-locator": next, "sforce-numberofrecords": String(lines.length) },

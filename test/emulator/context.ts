@@ -55,7 +55,8 @@ export function bodyObject(ctx: Ctx): Record<string, unknown> {
 }
 
 interface Cursor {
-  rows: Record<string, unknown>[];
+  /** The rows, or how to read a window of them (a generated table's query, never held whole). */
+  rows: Record<string, unknown>[] | ((offset: number, count: number) => Record<string, unknown>[]);
   totalSize: number;
   batchSize: number;
   touched: number;
@@ -68,7 +69,7 @@ export class CursorStore {
 
   constructor(private readonly newLocatorId: () => string) {}
 
-  open(rows: Record<string, unknown>[], totalSize: number, batchSize: number): string {
+  open(rows: Cursor["rows"], totalSize: number, batchSize: number): string {
     const id = `${this.newLocatorId()}`;
     this.counter++;
     this.cursors.set(id, { rows, totalSize, batchSize, touched: Date.now() });
@@ -85,7 +86,11 @@ export class CursorStore {
     }
     cursor.touched = Date.now();
     const offset = Number(match[2]);
-    return pageOf(cursor.rows, offset, cursor.batchSize, cursor.totalSize, (next) => `/services/data/v${version}/query/${match[1]}-${next}`);
+    const nextUrl = (next: number) => `/services/data/v${version}/query/${match[1]}-${next}`;
+    if (typeof cursor.rows !== "function") return pageOf(cursor.rows, offset, cursor.batchSize, cursor.totalSize, nextUrl);
+    const records = cursor.rows(offset, cursor.batchSize);
+    const done = offset + records.length >= cursor.totalSize;
+    return done ? { totalSize: cursor.totalSize, done, records } : { totalSize: cursor.totalSize, done, nextRecordsUrl: nextUrl(offset + records.length), records };
   }
 }
 

@@ -194,18 +194,15 @@ export function runQuery(ctx: Ctx, store: Store, includeDeleted: boolean): Reply
   if (soql === null) throw new ApiError(400, "MALFORMED_QUERY", "A query string has to be specified");
   const batch = batchSize(ctx);
   const version = ctx.version;
-  const outcome = executeSoql(
-    { store, version, userId: ctx.user.Id, includeDeleted, now: Date.now() },
-    soql,
-    {
-      childBatchSize: ctx.org.childBatchSize,
-      registerChildCursor: (rows) => {
-        const id = ctx.org.cursors.open(rows, rows.length, batch);
-        return `/services/data/v${version}/query/${id}-0`;
-      },
-    },
-  );
+  const select = { childBatchSize: ctx.org.childBatchSize, registerChildCursor: (rows: Record<string, unknown>[]) => `/services/data/v${version}/query/${ctx.org.cursors.open(rows, rows.length, batch)}-0` };
+  const run = (window?: { offset: number; count: number }) => executeSoql({ store, version, userId: ctx.user.Id, includeDeleted, now: Date.now(), window }, soql, select);
+  const outcome = run({ offset: 0, count: batch });
   if (outcome.isCount) return json(200, { totalSize: outcome.totalSize, done: true, records: [] });
+  if (outcome.totalSize > outcome.records.length && outcome.records.length <= batch) {
+    // A generated table read a page at a time: later pages are generated when asked for.
+    const id = ctx.org.cursors.open((offset, count) => run({ offset, count }).records, outcome.totalSize, batch);
+    return json(200, { totalSize: outcome.totalSize, done: false, nextRecordsUrl: `/services/data/v${version}/query/${id}-${outcome.records.length}`, records: outcome.records });
+  }
   if (outcome.records.length <= batch) return json(200, { totalSize: outcome.totalSize, done: true, records: outcome.records });
   const id = ctx.org.cursors.open(outcome.records, outcome.totalSize, batch);
   return json(200, pageOf(outcome.records, 0, batch, outcome.totalSize, (next) => `/services/data/v${version}/query/${id}-${next}`));

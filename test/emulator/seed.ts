@@ -301,6 +301,7 @@ export function seedOrg(name: SeedName, instanceHost: string): Seeded {
   tooling.insert("ApexTrigger", { Name: "CaseTrigger", TableEnumOrId: "Case", Body: "trigger CaseTrigger on Case (before insert) {}", Status: "Active" }, admin.Id);
   tooling.insert("CustomField", { Id: get18CharId(feoidAnswer), DeveloperName: "Answer", TableEnumOrId: "Knowledge__kav" }, admin.Id);
 
+  addGeneratedRows(store, name === "large" ? "Export_Row__c" : "Usage_Event__c", name === "large" ? 1_000_000 : 60_000, admin.Id);
   if (name === "large") seedLarge(store, rnd, admin.Id);
   store.clock = () => Date.now();
   return seeded;
@@ -384,6 +385,33 @@ function seedChatter(s: Seeded, rnd: ReturnType<typeof prng>, tick: (m: number) 
 }
 
 const B62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+/**
+ * A read-only object whose rows are computed from their number when read (see Store.generated): the demo
+ * org's 60,000 usage events (an export big enough for the Bulk API), the large seed's million rows.
+ * Each has a quoted phrase and a comma in its note, which a CSV must carry intact.
+ */
+function addGeneratedRows(store: Store, objectName: string, count: number, ownerId: string) {
+  const keyPrefix = objectName === "Export_Row__c" ? "a0E" : "a0U";
+  store.addObjects([{
+    name: objectName, label: objectName.replace(/__c$/, "").replace(/_/g, " "), keyPrefix, createable: false, updateable: false, deletable: false,
+    fields: [str("Name", { nameField: true }), pick("Event_Type__c", ["Login", "Search", "Export", "Publish"]), { name: "Amount__c", type: "currency" }, str("Note__c", { length: 255 }), { name: "Occurred_At__c", type: "datetime" }],
+  }]);
+  const base = Date.UTC(2026, 0, 1);
+  const types = ["Login", "Search", "Export", "Publish"];
+  store.generated.set(objectName.toLowerCase(), {
+    count,
+    row: (i) => {
+      let body = "";
+      for (let v = i + 1; body.length < 10; v = Math.floor(v / 62)) body = B62[v % 62] + body;
+      const stamp = sfDateTime(base + i * 1000);
+      return {
+        Id: get18CharId(`${keyPrefix}${store.podCode}${body}`), IsDeleted: false, OwnerId: ownerId, CreatedDate: stamp, CreatedById: ownerId, LastModifiedDate: stamp, LastModifiedById: ownerId, SystemModstamp: stamp,
+        Name: `Row ${String(i + 1).padStart(7, "0")}`, Event_Type__c: types[i % types.length], Amount__c: (i % 100_000) / 100, Note__c: `Said "hello, world" at ${i}`, Occurred_At__c: stamp,
+      };
+    },
+  });
+}
 
 function seedLarge(store: Store, rnd: ReturnType<typeof prng>, adminId: string) {
   const specs: ObjectSpec[] = [];

@@ -19,7 +19,15 @@ export interface QueryContext {
   now: number;
   /** Rows outside this filter do not exist for the query (SOSL uses it for its search-term matches). */
   rowFilter?: (row: Rec) => boolean;
+  /**
+   * A window of a generated table's rows to read (a page or a Bulk result set). A query that must see every
+   * row of a large generated table at once (a filter, an order) times out, as a non-selective one does in an org.
+   */
+  window?: { offset: number; count: number };
 }
+
+/** Generated tables above this size are read a window at a time only. */
+const GENERATED_SCAN_LIMIT = 100_000;
 
 export interface QueryOutcome {
   totalSize: number;
@@ -394,7 +402,14 @@ export function executeSoql(ctx: QueryContext, soql: string, options: SelectOpti
   const def = ev.resolver.objectNamed(query.sObject ?? "");
   if (def.name === "UserRecordAccess") return userRecordAccess(ctx, ev, query);
   const alias = query.sObjectAlias;
-  let rows = ctx.store.liveRecords(def.name, ctx.includeDeleted);
+  const generated = ctx.store.generated.get(def.name.toLowerCase());
+  const windowed = generated && !query.where && !query.orderBy && query.limit === undefined && !query.offset && !query.groupBy;
+  if (generated && !windowed && generated.count > GENERATED_SCAN_LIMIT) {
+    throw new ApiError(400, "QUERY_TIMEOUT", `Your query request was running for too long: ${def.name} holds ${generated.count} rows; read it without WHERE or ORDER BY, or with the Bulk API.`);
+  }
+  // Read without a window (a COUNT(), say), a large generated table is not generated at all.
+  const window = ctx.window ?? { offset: 0, count: generated && generated.count <= GENERATED_SCAN_LIMIT ? generated.count : 0 };
+  let rows = windowed ? ctx.store.generatedRows(def.name, window.offset, window.count) : ctx.store.liveRecords(def.name, ctx.includeDeleted);
   if (ctx.rowFilter) rows = rows.filter(ctx.rowFilter);
   rows = rows.filter(ev.where(def, query.where, alias));
   if (query.withDataCategory && ctx.store.object("Knowledge__DataCategorySelection")) {
@@ -404,7 +419,7 @@ export function executeSoql(ctx: QueryContext, soql: string, options: SelectOpti
   const aggregate = fields.some((f) => f.type === "FieldFunctionExpression" && f.isAggregateFn) || query.groupBy;
   if (aggregate) {
     const onlyCount = fields.length === 1 && fields[0]!.type === "FieldFunctionExpression" && fields[0]!.functionName?.toUpperCase() === "COUNT" && !fields[0]!.parameters?.length;
-    if (onlyCount) return { totalSize: rows.length, records: [], isCount: true };
+    if (onlyCount) return { totalSize: windowed ? generated.count : rows.length, records: [], isCount: true };
     const records = aggregateRows(ev, def, rows, fields, query.groupBy, alias);
     return { totalSize: records.length, records, isCount: false };
   }
@@ -412,7 +427,7 @@ export function executeSoql(ctx: QueryContext, soql: string, options: SelectOpti
   if (order) rows = [...rows].sort(order);
   rows = rows.slice(query.offset ?? 0, query.limit !== undefined ? (query.offset ?? 0) + query.limit : undefined);
   const project = projector(ctx, ev, def, fields, alias, options);
-  return { totalSize: rows.length, records: rows.map(project), isCount: false };
+  return { totalSize: windowed ? generated.count : rows.length, records: rows.map(project), isCount: false };
 }
 
 function projector(ctx: QueryContext, ev: Evaluator, def: ObjectDef, fields: SoqlField[], alias: string | undefined, options: SelectOptions): (rec: Rec) => Record<string, unknown> {

@@ -119,7 +119,24 @@ export class Store {
     rec.LastModifiedById = userId;
   }
 
+  /**
+   * Tables whose rows are computed from their index when read and never kept (the large seed's million-row
+   * object): queries read them a window at a time, so the emulator's memory stays modest whatever their size.
+   */
+  readonly generated = new Map<string, { count: number; row(index: number): Rec }>();
+
+  /** Rows `offset` to `offset + count` of a generated table. */
+  generatedRows(objectName: string, offset: number, count: number): Rec[] {
+    const table = this.generated.get(objectName.toLowerCase())!;
+    const end = Math.min(table.count, offset + count);
+    const rows: Rec[] = [];
+    for (let i = offset; i < end; i++) rows.push(table.row(i));
+    return rows;
+  }
+
   liveRecords(objectName: string, includeDeleted = false): Rec[] {
+    const generated = this.generated.get(objectName.toLowerCase());
+    if (generated) return this.generatedRows(objectName, 0, generated.count);
     const all = [...this.table(objectName).values()];
     return includeDeleted ? all : all.filter((r) => !r.IsDeleted);
   }

@@ -6,16 +6,18 @@ import * as path from "node:path";
 import * as os from "node:os";
 import * as vscode from "vscode";
 import type { OrgManager } from "../connections/orgManager";
+import type { OrgSession } from "../connections/orgSession";
 import { UserCancelled } from "../platform/errorMessages";
 import { readSettings } from "../platform/settings";
 import type { ExportFormatName } from "../shared/protocol";
 import type { QueryHistory } from "../soql/history";
 import { statementAt, type SoqlDocumentOrgs } from "../soql/runProviders";
-import { apiOf, selectColumns, stripComments } from "../soql/runText";
+import { apiOf, bulkRefusal, selectColumns, stripComments } from "../soql/runText";
 import type { PanelTarget } from "../webviews/panels";
 import type { RunSpec } from "../webviews/queryRun";
 import { resultsTarget, specOf, subjectOf, type ResultsPanels } from "../webviews/resultsPanel";
-import { exportPages } from "../webviews/resultsExport";
+import { exportPages, inPages, recordOfBulkRow } from "../webviews/resultsExport";
+import { tokenize } from "../soql/statements";
 import { sobjectOfId } from "./documents";
 import type { CommandId } from "./ids";
 import { formatCount } from "../platform/numbers";
@@ -44,11 +46,16 @@ export async function exportRows(manager: OrgManager, orgKey: string, spec: RunS
   });
   if (!target) throw new UserCancelled();
   const text = stripComments(spec.text);
-  const crm = (await manager.session(orgKey)).crm;
+  const session = await manager.session(orgKey);
+  const crm = session.crm;
+  const settings = readSettings();
   const exported = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Exporting ${subjectOf(spec)} to ${path.basename(target.fsPath)}`, cancellable: true }, async (progress, token) => {
     const controller = new AbortController();
     token.onCancellationRequested(() => controller.abort());
     let total = 0;
+    /** Set once the export runs as a Bulk API query job: the job's state, shown with the rows written. */
+    let bulkState: string | undefined;
+    const report = (rows?: number) => progress.report({ message: `${bulkState ? `Bulk API job ${bulkState} · ` : ""}${rows === undefined ? "" : `${formatCount(rows)} of `}${formatCount(total)} rows` });
     async function* pages(): AsyncGenerator<Record<string, unknown>[]> {
       if (spec.api === "sosl") {
         const found = (await crm.search(text, { signal: controller.signal })).searchRecords;
@@ -56,16 +63,28 @@ export async function exportRows(manager: OrgManager, orgKey: string, spec: RunS
         yield found;
         return;
       }
-      for await (const page of crm.queryPages(text, { tooling: spec.api === "tooling", completeChildren: true, batchSize: readSettings().queryPageSize, signal: controller.signal })) {
+      const rest = crm.queryPages(text, { tooling: spec.api === "tooling", completeChildren: true, batchSize: settings.queryPageSize, signal: controller.signal });
+      const first = await rest.next();
+      if (first.done) return;
+      total = first.value.totalSize;
+      // The first page tells how many rows there are: above the threshold the org's Bulk engine does the work.
+      if (useBulk(spec, text, total, first.value.records.length, settings.exportBulkThreshold)) {
+        await rest.return(undefined);
+        bulkState = "starting";
+        report();
+        const types = await fieldTypes(session, text);
+        const rows = crm.bulk.query(text, { signal: controller.signal, onProgress: (p) => { bulkState = p.state; if (!p.rows) report(); } });
+        yield* inPages((async function* () { for await (const row of rows) yield recordOfBulkRow(row, types); })(), settings.queryPageSize);
+        return;
+      }
+      yield first.value.records;
+      for await (const page of rest) {
         total = page.totalSize;
         yield page.records;
       }
     }
     try {
-      return await exportPages(pages(), target.fsPath, {
-        format: format!, columns: selectColumns(text, spec.api), signal: controller.signal,
-        onProgress: (rows) => progress.report({ message: `${formatCount(rows)} of ${formatCount(total)} rows`, increment: total ? undefined : 0 }),
-      });
+      return await exportPages(pages(), target.fsPath, { format: format!, columns: selectColumns(text, spec.api), signal: controller.signal, onProgress: report });
     } catch (err) {
       if (controller.signal.aborted) return undefined;
       throw err;
@@ -77,6 +96,18 @@ export async function exportRows(manager: OrgManager, orgKey: string, spec: RunS
   }
   const open = await vscode.window.showInformationMessage(`Exported ${formatCount(exported.rows)} ${exported.rows === 1 ? "row" : "rows"} to ${path.basename(target.fsPath)}.`, "Open File");
   if (open) await vscode.window.showTextDocument(target);
+}
+
+/** Whether an export runs as a Bulk API query job: a SOQL query Bulk can run, with more rows than the threshold (0: never). */
+function useBulk(spec: RunSpec, text: string, total: number, firstPage: number, threshold: number): boolean {
+  return spec.api === "soql" && threshold > 0 && total > threshold && firstPage < total && !bulkRefusal(text);
+}
+
+/** The field types of the object a statement reads, so Bulk's text values are typed as REST's are. */
+async function fieldTypes(session: OrgSession, text: string): Promise<Map<string, string>> {
+  const object = tokenize(text).scopes[0]?.from;
+  const details = object ? await session.schema.details(object).catch(() => undefined) : undefined;
+  return new Map((details?.fields ?? []).map((f) => [f.name.toLowerCase(), f.type]));
 }
 
 /** Opens what an ID names: the article details for a knowledge article version, else the record in an editor. */

@@ -7,6 +7,8 @@ export interface ExtensionSettings extends ClientSettings, FlowSettings {
   knowledgeSobject: string;
   knowledgePageSize: number;
   queryPageSize: number;
+  /** Exports of more rows than this run as a Bulk API query job (0: never). */
+  exportBulkThreshold: number;
   /** Community (Experience Cloud site) ID for feeds; "" for the internal org. */
   feedSiteId: string;
   /** The loopback port of the browser sign-in's callback URL (http://localhost:<port>/OauthRedirect). */
@@ -22,6 +24,7 @@ export function readSettings(): ExtensionSettings {
     knowledgeSobject: c.get<string>("knowledge.sobject", "Knowledge__kav"),
     knowledgePageSize: Math.min(Math.max(Math.round(c.get<number>("knowledge.pageSize", 20)), 1), 200),
     queryPageSize: c.get<number>("query.pageSize", 2000),
+    exportBulkThreshold: Math.max(0, Math.round(c.get<number>("export.bulkThreshold", 10_000))),
     feedSiteId: c.get<string>("feed.siteId", "").trim(),
     productionUrl: c.get<string>("login.productionUrl", "https://login.salesforce.com"),
     sandboxUrl: c.get<string>("login.sandboxUrl", "https://test.salesforce.com"),

@@ -46,3 +46,24 @@ export function selectColumns(text: string, api: QueryApi): { path: string; labe
   }
   return columns;
 }
+
+/**
+ * Whether a statement can run as a Bulk API 2.0 query job, which takes no GROUP BY, OFFSET, TYPEOF, aggregate
+ * functions or parent-to-child subqueries; the reason when it cannot.
+ */
+export function bulkRefusal(text: string): string | undefined {
+  let query;
+  try {
+    query = soqlParser().parseQuery(text);
+  } catch {
+    return "the statement does not parse";
+  }
+  if (query.groupBy) return "it groups rows (GROUP BY)";
+  if (query.offset !== undefined) return "it uses OFFSET";
+  for (const field of query.fields ?? []) {
+    if (field.type === "FieldSubquery") return "it has a child subquery";
+    if (field.type === "FieldTypeof") return "it uses TYPEOF";
+    if (field.type === "FieldFunctionExpression" && field.isAggregateFn) return "it aggregates rows";
+  }
+  return undefined;
+}

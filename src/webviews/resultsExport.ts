@@ -53,6 +53,40 @@ function encoder(format: ExportFormat, declaredColumns: { path: string; label?: 
   };
 }
 
+/** How a Bulk CSV value is typed for the export: the field types of the queried object (others stay text). */
+export type FieldTypes = ReadonlyMap<string, string>;
+
+const NUMBER_TYPES = new Set(["int", "double", "currency", "percent", "long"]);
+
+/**
+ * A Bulk API row (`Account.Name` → text, empty as null) as the REST API shapes a record: parents nested,
+ * numbers and booleans of the queried object's own fields typed, so every export format reads the same.
+ */
+export function recordOfBulkRow(row: Record<string, string | null>, types: FieldTypes): Json {
+  const record: Json = {};
+  for (const [column, text] of Object.entries(row)) {
+    const parts = column.split(".");
+    let target = record;
+    for (const part of parts.slice(0, -1)) target = (target[part] ??= {}) as Json;
+    const type = parts.length === 1 ? types.get(column.toLowerCase()) : undefined;
+    target[parts.at(-1)!] = text === null ? null : type === "boolean" ? text === "true" : type && NUMBER_TYPES.has(type) && text.trim() !== "" && !Number.isNaN(Number(text)) ? Number(text) : text;
+  }
+  return record;
+}
+
+/** Groups rows into pages for the writers (one page in memory at a time). */
+export async function* inPages<T>(rows: AsyncIterable<T>, size: number): AsyncGenerator<T[]> {
+  let page: T[] = [];
+  for await (const row of rows) {
+    page.push(row);
+    if (page.length >= size) {
+      yield page;
+      page = [];
+    }
+  }
+  if (page.length) yield page;
+}
+
 export interface ExportOptions {
   format: ExportFormat;
   /** The statement's columns in SELECT order (CSV header); more come from the first page. */

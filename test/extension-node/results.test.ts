@@ -6,8 +6,8 @@ import path from "node:path";
 import { parse as parseCsv } from "csv-parse/sync";
 import { MAX_WINDOW_ROWS, parsePanelTarget, parseResultsRequest, parseResultsUpdate } from "../../src/shared/protocol";
 import { ResultTable, withoutAttributes } from "../../src/shared/resultTable";
-import { selectColumns, stripComments } from "../../src/soql/runText";
-import { csvField, exportPages } from "../../src/webviews/resultsExport";
+import { bulkRefusal, selectColumns, stripComments } from "../../src/soql/runText";
+import { csvField, exportPages, inPages, recordOfBulkRow } from "../../src/webviews/resultsExport";
 import { looksLikeRecordId, QueryRun } from "../../src/webviews/queryRun";
 import { demoClient, useEmulator } from "../helpers/emulator";
 
@@ -197,4 +197,31 @@ test("tooling and search runs use their own endpoints", async () => {
   assert.equal(search.table.columns[0]!.label, "Type");
   assert.ok(search.table.window(0, 100).every((r) => r.cells[0] === "Account"));
   await assert.rejects(QueryRun.start(crm, { api: "soql", text: "-- nothing but a comment" }), /statement is empty/);
+});
+
+test("an export through a Bulk API job writes the same CSV as one through REST pages, and types JSON values as REST does", async () => {
+  const crm = await demoClient(emu());
+  const soql = "SELECT Id, Name, Amount__c, Event_Type__c, Note__c FROM Usage_Event__c";
+  const dir = await mkdtemp(path.join(tmpdir(), "crm-bulk-export-"));
+  const columns = selectColumns(soql, "soql");
+  async function* restPages() { for await (const page of crm.queryPages(soql)) yield page.records; }
+  const types = new Map([["amount__c", "currency"], ["name", "string"]]);
+  const bulkRecords = async function* () { for await (const row of crm.bulk.query(soql, { poll: { intervalMs: 20 } })) yield recordOfBulkRow(row, types); };
+  const viaRest = await exportPages(restPages(), path.join(dir, "rest.csv"), { format: "csv", columns });
+  const viaBulk = await exportPages(inPages(bulkRecords(), 2000), path.join(dir, "bulk.csv"), { format: "csv", columns });
+  assert.equal(viaBulk.rows, 60_000);
+  assert.equal(viaBulk.rows, viaRest.rows);
+  assert.equal(await readFile(path.join(dir, "bulk.csv"), "utf8"), await readFile(path.join(dir, "rest.csv"), "utf8"));
+  const record = recordOfBulkRow({ Id: "a0U000000000001AAA", Amount__c: "12.5", "Account.Name": "Acme", Flag__c: "true", Note__c: null }, new Map([["amount__c", "currency"], ["flag__c", "boolean"]]));
+  assert.deepEqual(record, { Id: "a0U000000000001AAA", Amount__c: 12.5, Account: { Name: "Acme" }, Flag__c: true, Note__c: null });
+  crm.close();
+});
+
+test("which statements a Bulk query job can run", () => {
+  assert.equal(bulkRefusal("SELECT Id, Account.Name FROM Contact WHERE Name LIKE 'A%' ORDER BY Name"), undefined);
+  assert.match(bulkRefusal("SELECT Id, (SELECT Id FROM Cases) FROM Contact")!, /child subquery/);
+  assert.match(bulkRefusal("SELECT COUNT(Id) FROM Contact")!, /aggregates/);
+  assert.match(bulkRefusal("SELECT LeadSource, COUNT(Id) FROM Contact GROUP BY LeadSource")!, /GROUP BY/);
+  assert.match(bulkRefusal("SELECT Id FROM Contact LIMIT 5 OFFSET 10")!, /OFFSET/);
+  assert.match(bulkRefusal("SELECT FROM")!, /does not parse/);
 });

@@ -201,3 +201,42 @@ journey("Results: the Tooling API toggle runs the document on the Tooling API; a
   const type = await search.locator(".grid .body .row[data-row='0'] [role=gridcell]").first().innerText();
   assert.ok(["Account", "Contact", "Case", "Knowledge__kav"].includes(type.trim()), type);
 });
+
+journey("Results: an export of 60,000 rows runs as a Bulk API job with its progress shown; a cancelled one aborts the job and leaves no file", async ({ ui, emulator, workbench, server }) => {
+  const page = workbench.page;
+  await ui.runCommand("CRM: New SOQL Query");
+  await typeQuery(page, "SELECT Id, Name, Note__c FROM Usage_Event__c");
+  await page.keyboard.press("Control+Enter");
+  const frame = await resultsFrame(ui, /200 of 60,000 rows/);
+  const toast = (text: RegExp) => page.locator(".notifications-toasts .notification-list-item", { hasText: text }).first();
+  const exportTo = async (name?: string) => {
+    await frame.locator("vscode-button", { hasText: "Export CSV" }).click();
+    const dialog = page.locator(".quick-input-widget:visible .quick-input-box input");
+    await dialog.waitFor();
+    await page.waitForFunction(() => /\.csv$/.test((document.querySelector(".quick-input-widget .quick-input-box input") as HTMLInputElement | null)?.value ?? ""), undefined, { timeout: 10_000 });
+    if (name) await dialog.fill(path.join(server.workspace, name));
+    const file = await dialog.inputValue();
+    await page.keyboard.press("Enter");
+    return file;
+  };
+
+  const jobsBefore = emulator.requests.filter((r) => r.method === "POST" && /\/jobs\/query$/.test(r.path)).length;
+  const file = await exportTo();
+  await toast(/Bulk API job/).waitFor({ timeout: 20_000 }); // the progress names the job's state
+  await ui.notification(/Exported 60,000 rows to /);
+  assert.equal(emulator.requests.filter((r) => r.method === "POST" && /\/jobs\/query$/.test(r.path)).length - jobsBefore, 1, "one Bulk query job");
+  const lines = readFileSync(file, "utf8").trimEnd().split("\r\n");
+  assert.equal(lines.length, 60_001);
+  assert.equal(lines[0], "Id,Name,Note__c");
+  assert.match(lines[1]!, /^a0U\w{15},Row 0000001,"Said ""hello, world"" at 0"$/);
+
+  // Cancelled while the job runs: the job is aborted at the org and no file is left.
+  const cancelled = await exportTo("cancelled-export.csv");
+  const progress = toast(/Bulk API job/);
+  await progress.waitFor({ timeout: 20_000 });
+  await progress.hover();
+  await progress.locator(".monaco-button", { hasText: /^Cancel$/ }).click();
+  await ui.notification(/Export cancelled; no file was written/);
+  assert.ok(!existsSync(cancelled) && !existsSync(`${cancelled}.part`));
+  assert.ok(emulator.requests.some((r) => r.method === "PATCH" && /\/jobs\/query\/\w+$/.test(r.path) && /Aborted/.test(r.body)), "the job was aborted at the org");
+});

@@ -84,4 +84,5 @@ export const BENCH_SECTIONS: Record<string, string> = {
   "bench:host": "Extension activation and tree paint",
   "bench:soql": "SOQL editor",
   "bench:results": "Query results",
+  "bench:bulk": "Bulk API 2.0",
 };

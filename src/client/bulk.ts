@@ -8,7 +8,7 @@
  * 150 MB base64 limit); larger inputs are split over several jobs. An AbortSignal aborts the job at the org.
  */
 import type { Crm } from "./crm";
-import { bulkValue, csvLine, parseCsv } from "./csv";
+import { bulkValue, csvLine, csvRows } from "./csv";
 import { delay } from "./delay";
 import { BulkJobError, CancelledError, MissingRequiredDataError } from "./errors";
 import { requireRecordId, requireSobjectName } from "./ids";
@@ -56,14 +56,15 @@ export interface BulkProgress {
 export interface BulkQueryOptions {
   /** Include deleted and archived records (`queryAll`). */
   queryAll?: boolean;
-  /** Rows per result set (`maxRecords`). Default 50,000. */
+  /** Rows per result set (`maxRecords`). Default 10,000. */
   pageSize?: number;
   signal?: AbortSignal;
   onProgress?(progress: BulkProgress): void;
   poll?: PollOptions;
 }
 
-const DEFAULT_PAGE_SIZE = 50_000;
+/** Rows per result set: smaller sets keep an export's memory low (bench:bulk) at the cost of more requests. */
+const DEFAULT_PAGE_SIZE = 10_000;
 /** The docs: at most 150 MB of base64 per upload, so at most 100 MB of CSV. */
 const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
 
@@ -169,9 +170,10 @@ async function* runQuery(crm: Crm, soql: string, options: BulkQueryOptions): Asy
  */
 export async function* query(crm: Crm, soql: string, options: BulkQueryOptions = {}): AsyncGenerator<BulkRow> {
   for await (const set of runQuery(crm, soql, options)) {
-    const [header, ...lines] = parseCsv(set);
-    if (!header) continue;
-    for (const line of lines) yield rowOf(header, line);
+    const rows = csvRows(set);
+    const header = rows.next();
+    if (header.done) continue;
+    for (const line of rows) yield rowOf(header.value, line);
   }
 }
 
@@ -306,8 +308,9 @@ async function* uploads(records: AsyncGenerator<string>, maxBytes: number): Asyn
 
 async function resultRows(crm: Crm, jobId: string, resource: "successfulResults" | "failedResults" | "unprocessedrecords"): Promise<BulkRow[]> {
   const response = await crm.request("GET", await jobsPath(crm, "ingest", `/${jobId}/${resource}`), undefined, { headers: { Accept: "text/csv" } });
-  const [header, ...lines] = parseCsv(response.body.toString("utf8"));
-  return header ? lines.map((line) => rowOf(header, line)) : [];
+  const rows = csvRows(response.body.toString("utf8"));
+  const header = rows.next();
+  return header.done ? [] : Array.from(rows, (line) => rowOf(header.value, line));
 }
 
 /**

@@ -28,6 +28,8 @@ export interface FieldDescribe {
   referenceTo: string[];
   relationshipName: string | null;
   picklistValues: PicklistValue[];
+  /** Only the listed picklist values are accepted. */
+  restrictedPicklist: boolean;
   inlineHelpText: string | null;
   /** A formula or roll-up field: read-only whatever `updateable` says of the running user. */
   calculated: boolean;

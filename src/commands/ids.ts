@@ -20,6 +20,8 @@ export const COMMAND_IDS = [
   "crm.objects.removeFavorite",
   "crm.objects.describe",
   "crm.objects.newQuery",
+  "crm.objects.exportRecords",
+  "crm.data.import",
   "crm.objects.copyApiName",
   "crm.objects.openInSetup",
   "crm.knowledge.refresh",

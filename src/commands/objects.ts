@@ -1,5 +1,6 @@
 /** Objects commands: refresh, filter, favorites, describe (read-only JSON), new SOQL query, copy name, open in Setup. */
 import * as vscode from "vscode";
+import type { RunSpec } from "../shared/protocol";
 import { UserCancelled } from "../platform/errorMessages";
 import type { ActiveOrg } from "../views/activeOrg";
 import { ObjectNode, type ObjectsTreeProvider } from "../views/objectsView";
@@ -28,8 +29,8 @@ async function resolveObject(provider: ObjectsTreeProvider, arg: unknown): Promi
   return picked.name;
 }
 
-/** `pinDocument` ties a new SOQL document to the org it was started from. */
-export function objectCommands(active: ActiveOrg, provider: ObjectsTreeProvider, pinDocument: (uri: vscode.Uri, orgKey: string) => Promise<void>): Record<Extract<CommandId, `crm.objects.${string}`>, (...args: unknown[]) => unknown> {
+/** `pinDocument` ties a new SOQL document to the org it was started from; `exportRecords` writes a statement's rows to a file. */
+export function objectCommands(active: ActiveOrg, provider: ObjectsTreeProvider, pinDocument: (uri: vscode.Uri, orgKey: string) => Promise<void>, exportRecords: (orgKey: string, spec: RunSpec) => Promise<void>): Record<Extract<CommandId, `crm.objects.${string}`>, (...args: unknown[]) => unknown> {
   return {
     "crm.objects.refresh": () => provider.reload(),
     "crm.objects.filter": async () => {
@@ -65,6 +66,14 @@ export function objectCommands(active: ActiveOrg, provider: ObjectsTreeProvider,
       // A query started from another org's node (all orgs shown) runs on that org.
       if (orgKey) await pinDocument(document.uri, orgKey);
       await vscode.window.showTextDocument(document);
+    },
+    "crm.objects.exportRecords": async (arg) => {
+      const name = await resolveObject(provider, arg);
+      const orgKey = orgOf(arg) ?? (await active.session()).record.key;
+      const { fields } = await (await provider.current(orgKey)).schema.details(name);
+      // Compound and binary fields cannot be exported row by row (nor by a Bulk job): their parts can.
+      const exportable = fields.filter((f) => !["address", "location", "base64"].includes(f.type)).map((f) => f.name);
+      await exportRecords(orgKey, { api: "soql", text: `SELECT ${exportable.join(", ")} FROM ${name}` });
     },
     "crm.objects.copyApiName": async (arg) => {
       const name = await resolveObject(provider, arg);

@@ -13,7 +13,8 @@ import { objectCommands } from "./objects";
 import { orgCommands, type OrgCommandDeps } from "./orgs";
 import { recordCommands } from "./records";
 import { documentCommands, type DocumentCommandDeps } from "./documents";
-import { soqlCommands, type SoqlCommandDeps } from "./soql";
+import { exportRows, soqlCommands, type SoqlCommandDeps } from "./soql";
+import { importCommands } from "./importData";
 import { resultsTarget } from "../webviews/resultsPanel";
 
 export interface CommandDeps extends OrgCommandDeps, Omit<SoqlCommandDeps, "manager" | "articles">, Pick<DocumentCommandDeps, "files" | "preview"> {
@@ -28,11 +29,12 @@ export interface CommandDeps extends OrgCommandDeps, Omit<SoqlCommandDeps, "mana
 export function registerCommands(context: vscode.ExtensionContext, deps: CommandDeps): void {
   const handlers: Record<CommandId, (...args: unknown[]) => unknown> = {
     ...orgCommands(deps),
-    ...objectCommands(deps.active, deps.objects, (uri, orgKey) => deps.orgs.setPin(uri, { orgKey })),
+    ...objectCommands(deps.active, deps.objects, (uri, orgKey) => deps.orgs.setPin(uri, { orgKey }), (orgKey, spec) => exportRows(deps.manager, orgKey, spec)),
     ...knowledgeCommands(deps.active, deps.knowledge, deps.articles),
     ...feedCommands(deps.active, deps.feeds, deps.siteId),
     ...recordCommands(deps.active, (orgKey, sosl) => deps.results.open(resultsTarget(orgKey, "search", { api: "sosl", text: sosl }))),
     ...soqlCommands(deps),
+    ...importCommands(deps.active, deps.log),
     ...documentCommands(deps),
     "crm.log.show": () => deps.log.show(),
     "crm.soql.clearDescribeCache": async () => {

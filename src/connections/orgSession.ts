@@ -87,6 +87,14 @@ export class OrgSession implements Disposable {
     });
   }
 
+  /**
+   * A change the org made later than the request that asked for it (a Bulk import, processed asynchronously):
+   * whoever waited for it says what changed, and views, panels and documents follow it like any other.
+   */
+  announce(change: OrgChange): void {
+    this.changed.fire(change);
+  }
+
   get apiUsage(): ApiUsage | undefined {
     return this.usage;
   }

@@ -15,6 +15,8 @@ test("CSV: quotes, doubled quotes, commas and line breaks inside fields, CRLF an
   assert.deepEqual(parseCsv('"Id","Name"\r\n"001","O\'Reilly, ""Zeta"""\n"002","two\nlines"\n'), [["Id", "Name"], ["001", 'O\'Reilly, "Zeta"'], ["002", "two\nlines"]]);
   assert.deepEqual(parseCsv("a,b\n1,\n"), [["a", "b"], ["1", ""]]);
   assert.throws(() => parseCsv('a\n"open\nstill'), /starts on line 2/);
+  assert.throws(() => parseCsv('a,b\n"x"y,z\n'), /after a closing quote on line 2/);
+  assert.deepEqual(parseCsv('"a\r\nb",c\r\nlast'), [["a\r\nb", "c"], ["last"]], "CRLF inside quotes is data; no trailing newline is fine");
 });
 
 test("a query job is polled until JobComplete, then read set by set by locator: every row once, parents flattened", async () => {

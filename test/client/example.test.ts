@@ -3,7 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile, execFileSync } from "node:child_process";
 import { promisify } from "node:util";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Crm } from "../../src/client";
@@ -27,6 +27,21 @@ test("examples/publish-valid-drafts.mjs publishes the validated drafts and posts
   const latest = (await crm.feed.getGroupFeed(group, { pageSize: 1 })).elements[0]!;
   assert.match(latest.body.text ?? "", /^Published \d+ validated draft/);
   crm.close();
+});
+
+test("examples/bulk-export.mjs exports a query's rows to CSV through a Bulk job", async () => {
+  execFileSync(process.execPath, ["esbuild.mjs"], { stdio: "pipe" });
+  const c = emu().credentials;
+  const dir = mkdtempSync(path.join(tmpdir(), "crm-example-"));
+  const helper = path.join(dir, "helper.json");
+  writeFileSync(helper, JSON.stringify({ connection: { endpoint_url: c.loginUrl, client_id: c.clientId, client_secret: c.clientSecret, username: c.username, password: c.password, security_token: c.securityToken } }));
+  const file = path.join(dir, "events.csv");
+  const run = await promisify(execFile)(process.execPath, ["examples/bulk-export.mjs", helper, "SELECT Id, Note__c FROM Usage_Event__c", file], { encoding: "utf8" });
+  assert.match(run.stdout, /Exported 60000 rows/);
+  const lines = readFileSync(file, "utf8").trimEnd().split("\n");
+  assert.equal(lines.length, 60_001);
+  assert.equal(lines[0], '"Id","Note__c"');
+  assert.ok(emu().requests.some((r) => r.method === "POST" && /\/jobs\/query$/.test(r.path)));
 });
 
 test("the ESM build imports too", () => {

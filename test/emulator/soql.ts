@@ -403,13 +403,15 @@ export function executeSoql(ctx: QueryContext, soql: string, options: SelectOpti
   if (def.name === "UserRecordAccess") return userRecordAccess(ctx, ev, query);
   const alias = query.sObjectAlias;
   const generated = ctx.store.generated.get(def.name.toLowerCase());
-  const windowed = generated && !query.where && !query.orderBy && query.limit === undefined && !query.offset && !query.groupBy;
+  const windowed = generated && !query.where && !query.orderBy && !query.offset && !query.groupBy;
+  /** A generated table read in windows has this many rows (its own, or the LIMIT's). */
+  const generatedTotal = generated ? Math.min(generated.count, query.limit ?? generated.count) : 0;
   if (generated && !windowed && generated.count > GENERATED_SCAN_LIMIT) {
     throw new ApiError(400, "QUERY_TIMEOUT", `Your query request was running for too long: ${def.name} holds ${generated.count} rows; read it without WHERE or ORDER BY, or with the Bulk API.`);
   }
   // Read without a window (a COUNT(), say), a large generated table is not generated at all.
-  const window = ctx.window ?? { offset: 0, count: generated && generated.count <= GENERATED_SCAN_LIMIT ? generated.count : 0 };
-  let rows = windowed ? ctx.store.generatedRows(def.name, window.offset, window.count) : ctx.store.liveRecords(def.name, ctx.includeDeleted);
+  const window = ctx.window ?? { offset: 0, count: generatedTotal <= GENERATED_SCAN_LIMIT ? generatedTotal : 0 };
+  let rows = windowed ? ctx.store.generatedRows(def.name, window.offset, Math.max(0, Math.min(window.count, generatedTotal - window.offset))) : ctx.store.liveRecords(def.name, ctx.includeDeleted);
   if (ctx.rowFilter) rows = rows.filter(ctx.rowFilter);
   rows = rows.filter(ev.where(def, query.where, alias));
   if (query.withDataCategory && ctx.store.object("Knowledge__DataCategorySelection")) {
@@ -419,15 +421,15 @@ export function executeSoql(ctx: QueryContext, soql: string, options: SelectOpti
   const aggregate = fields.some((f) => f.type === "FieldFunctionExpression" && f.isAggregateFn) || query.groupBy;
   if (aggregate) {
     const onlyCount = fields.length === 1 && fields[0]!.type === "FieldFunctionExpression" && fields[0]!.functionName?.toUpperCase() === "COUNT" && !fields[0]!.parameters?.length;
-    if (onlyCount) return { totalSize: windowed ? generated.count : rows.length, records: [], isCount: true };
+    if (onlyCount) return { totalSize: windowed ? generatedTotal : rows.length, records: [], isCount: true };
     const records = aggregateRows(ev, def, rows, fields, query.groupBy, alias);
     return { totalSize: records.length, records, isCount: false };
   }
   const order = ev.orderBy(def, query.orderBy, alias);
   if (order) rows = [...rows].sort(order);
-  rows = rows.slice(query.offset ?? 0, query.limit !== undefined ? (query.offset ?? 0) + query.limit : undefined);
+  if (!windowed) rows = rows.slice(query.offset ?? 0, query.limit !== undefined ? (query.offset ?? 0) + query.limit : undefined);
   const project = projector(ctx, ev, def, fields, alias, options);
-  return { totalSize: windowed ? generated.count : rows.length, records: rows.map(project), isCount: false };
+  return { totalSize: windowed ? generatedTotal : rows.length, records: rows.map(project), isCount: false };
 }
 
 function projector(ctx: QueryContext, ev: Evaluator, def: ObjectDef, fields: SoqlField[], alias: string | undefined, options: SelectOptions): (rec: Rec) => Record<string, unknown> {

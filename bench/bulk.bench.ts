@@ -1,0 +1,87 @@
+/**
+ * `npm run bench:bulk`: exports of the `large` seed's 1,000,000 generated rows (five fields, a quoted phrase
+ * and a comma in each note) through REST pages, through a Bulk API 2.0 job (both the product's export path, to
+ * a CSV file) and through @jsforce/jsforce-node's bulk2; smaller sizes find where Bulk starts to pay; imports
+ * of 100,000 rows through this client's ingest and jsforce's. Each run is its own process (bench/bulk-worker.ts),
+ * so its peak RSS is its own. Figures go to bench/results/bulk.json and the README.
+ */
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { recordResults } from "./readme";
+import { startEmulatorProcess } from "./emulator-process";
+
+const run = promisify(execFile);
+interface Outcome { rows: number; ms: number; peakRssGrowthMB: number; finished: boolean }
+
+async function worker(client: "rest" | "bulk" | "jsforce", work: "export" | "import", url: string, rows: number, dir: string): Promise<Outcome> {
+  const { stdout } = await run(process.execPath, ["--import", "tsx", "bench/bulk-worker.ts", client, work, url, String(rows), path.join(dir, `${client}-${work}-${rows}.csv`)], { maxBuffer: 1 << 20, timeout: 900_000 });
+  return JSON.parse(stdout.trim().split("\n").at(-1)!) as Outcome;
+}
+
+const fmt = (n: number) => n.toLocaleString("en-US");
+const rate = (o: Outcome) => (o.finished ? fmt(Math.round(o.rows / (o.ms / 1000))) : "—");
+const line = (label: string, o: Outcome) =>
+  `| ${label} | ${o.finished ? `${fmt(o.rows)} rows in ${(o.ms / 1000).toFixed(1)} s` : `stalled after ${fmt(o.rows)} rows`} | ${rate(o)} | ${o.peakRssGrowthMB} MB |`;
+
+async function main() {
+  const emu = await startEmulatorProcess("large");
+  const dir = mkdtempSync(path.join(tmpdir(), "crm-bench-bulk-"));
+  try {
+    const results: Record<string, Outcome> = {};
+    const measure = async (key: string, client: "rest" | "bulk" | "jsforce", work: "export" | "import", rows: number) => {
+      results[key] = await worker(client, work, emu.url, rows, dir);
+      console.log(key, JSON.stringify(results[key]));
+    };
+    await measure("rest-1M", "rest", "export", 1_000_000);
+    await measure("bulk-1M", "bulk", "export", 1_000_000);
+    await measure("jsforce-1M", "jsforce", "export", 1_000_000);
+    await measure("bulk-100k", "bulk", "export", 100_000);
+    await measure("jsforce-100k", "jsforce", "export", 100_000);
+    for (const size of [5_000, 20_000, 50_000]) {
+      await measure(`rest-${size}`, "rest", "export", size);
+      await measure(`bulk-${size}`, "bulk", "export", size);
+    }
+    await measure("import-bulk-100k", "bulk", "import", 100_000);
+    await measure("import-jsforce-100k", "jsforce", "import", 100_000);
+
+    const crossover = [5_000, 20_000, 50_000].find((size) => results[`bulk-${size}`]!.ms <= results[`rest-${size}`]!.ms);
+    const meta = { date: new Date().toISOString(), node: process.version };
+    const goals = [
+      `Bulk at least as fast as jsforce: **${results["bulk-100k"]!.ms <= results["jsforce-100k"]!.ms ? "met" : "not met"}** at 100,000 rows (jsforce ${results["jsforce-1M"]!.finished ? "finished" : "did not finish"} at 1,000,000)`,
+      `an export's peak RSS growth under 64 MB whatever the row count: **${Math.max(results["bulk-1M"]!.peakRssGrowthMB, results["bulk-100k"]!.peakRssGrowthMB) < 64 ? "met" : "not met"}** (Bulk export at 1,000,000 rows: ${results["bulk-1M"]!.peakRssGrowthMB} MB)`,
+    ];
+    const extra = results["jsforce-100k"]!.rows - 100_000;
+    if (extra > 0) goals.push(`jsforce's count at 100,000 rows is ${fmt(extra)} too many: it reads a later result set's header line as a record`);
+    const body = [
+      `Written by \`npm run bench:bulk\` (${meta.date}, Node ${meta.node}); the emulator (\`large\` seed) in its own process on 127.0.0.1, each export or import in a process of its own. Exports write CSV through the product's export path (REST pages of 2,000, or a Bulk job's rows); jsforce counts the rows its \`bulk2.query\` emits (given up after 20 s without a row).`,
+      "",
+      "| export | result | rows/s | peak RSS growth |",
+      "|---|---|---:|---:|",
+      line("REST pages, 1,000,000 rows", results["rest-1M"]!),
+      line("Bulk API job, 1,000,000 rows", results["bulk-1M"]!),
+      line("jsforce bulk2, 1,000,000 rows", results["jsforce-1M"]!),
+      line("Bulk API job, 100,000 rows", results["bulk-100k"]!),
+      line("jsforce bulk2, 100,000 rows", results["jsforce-100k"]!),
+      ...[5_000, 20_000, 50_000].flatMap((size) => [line(`REST pages, ${fmt(size)} rows`, results[`rest-${size}`]!), line(`Bulk API job, ${fmt(size)} rows`, results[`bulk-${size}`]!)]),
+      "",
+      "| import (100,000 rows) | result | rows/s | peak RSS growth |",
+      "|---|---|---:|---:|",
+      line("this client's Bulk ingest", results["import-bulk-100k"]!),
+      line("jsforce bulk2", results["import-jsforce-100k"]!),
+      "",
+      `Goals: ${goals.join("; ")}. On loopback a Bulk job pays for its polling, so REST pages win below ${crossover ? `about ${fmt(crossover)} rows` : "50,000 rows"}; against a real org each REST page costs a round trip and an API call, so \`crm.export.bulkThreshold\` defaults to 10,000 rows.`,
+    ].join("\n");
+    recordResults("bulk", { meta, results }, "Bulk API 2.0", body);
+  } finally {
+    emu.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+void main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

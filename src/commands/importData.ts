@@ -5,7 +5,9 @@
  */
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { BulkJobError, CancelledError, type IngestOperation, type IngestResult, type SObjectDescribe } from "../client";
+import type { IngestOperation, IngestResult, SObjectDescribe } from "../client";
+// The errors module, not the client's entry: loading the extension must not load the HTTP stack.
+import { BulkJobError, CancelledError } from "../client/errors";
 import { parseCsv } from "../client/csv";
 import type { OrgChange } from "../connections/changes";
 import { dryRun, loadableFields, mapColumns, mappedCsv, resultCsv, type ColumnMapping } from "../connections/dataImport";

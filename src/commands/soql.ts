@@ -17,6 +17,7 @@ import type { PanelTarget } from "../webviews/panels";
 import type { RunSpec } from "../webviews/queryRun";
 import { resultsTarget, specOf, subjectOf, type ResultsPanels } from "../webviews/resultsPanel";
 import { exportPages, inPages, recordOfBulkRow } from "../webviews/resultsExport";
+import { EXCEL_MAX_CELL_TEXT, EXCEL_MAX_ROWS, exportXlsx } from "../webviews/xlsxExport";
 import { tokenize } from "../soql/statements";
 import { sobjectOfId } from "./documents";
 import type { CommandId } from "./ids";
@@ -33,7 +34,12 @@ export interface SoqlCommandDeps {
 /** Streams every row of `spec` to a file the person picks, with progress and cancel. */
 export async function exportRows(manager: OrgManager, orgKey: string, spec: RunSpec, format?: ExportFormatName): Promise<void> {
   format ??= (await vscode.window.showQuickPick(
-    [{ label: "CSV", format: "csv" as const, detail: "One line per row; parent fields as columns, child rows as JSON" }, { label: "JSON", format: "json" as const, detail: "An array of the records as the org returns them" }, { label: "NDJSON", format: "ndjson" as const, detail: "One record per line" }],
+    [
+      { label: "CSV", format: "csv" as const, detail: "One line per row; parent fields as columns, child rows as JSON" },
+      { label: "Excel", format: "xlsx" as const, detail: "A workbook, columns as in CSV; numbers stay numbers (1,048,576 rows a sheet)" },
+      { label: "JSON", format: "json" as const, detail: "An array of the records as the org returns them" },
+      { label: "NDJSON", format: "ndjson" as const, detail: "One record per line" },
+    ],
     { title: "Export every row as" },
   ))?.format;
   if (!format) throw new UserCancelled();
@@ -49,7 +55,7 @@ export async function exportRows(manager: OrgManager, orgKey: string, spec: RunS
   const session = await manager.session(orgKey);
   const crm = session.crm;
   const settings = readSettings();
-  const exported = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Exporting ${subjectOf(spec)} to ${path.basename(target.fsPath)}`, cancellable: true }, async (progress, token) => {
+  const exported = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Exporting ${subjectOf(spec)} to ${path.basename(target.fsPath)}`, cancellable: true }, async (progress, token): Promise<{ rows: number; sheets?: number; cutCells?: number } | undefined> => {
     const controller = new AbortController();
     token.onCancellationRequested(() => controller.abort());
     let total = 0;
@@ -83,8 +89,9 @@ export async function exportRows(manager: OrgManager, orgKey: string, spec: RunS
         yield page.records;
       }
     }
+    const options = { columns: selectColumns(text, spec.api), signal: controller.signal, onProgress: report };
     try {
-      return await exportPages(pages(), target.fsPath, { format: format!, columns: selectColumns(text, spec.api), signal: controller.signal, onProgress: report });
+      return format === "xlsx" ? await exportXlsx(pages(), target.fsPath, options) : await exportPages(pages(), target.fsPath, { ...options, format: format! });
     } catch (err) {
       if (controller.signal.aborted) return undefined;
       throw err;
@@ -94,7 +101,18 @@ export async function exportRows(manager: OrgManager, orgKey: string, spec: RunS
     void vscode.window.showInformationMessage("Export cancelled; no file was written.");
     return;
   }
-  const open = await vscode.window.showInformationMessage(`Exported ${formatCount(exported.rows)} ${exported.rows === 1 ? "row" : "rows"} to ${path.basename(target.fsPath)}.`, "Open File");
+  // Excel's limits, when the rows met them: said, not silently applied.
+  const limits = [
+    (exported.sheets ?? 1) > 1 ? ` on ${exported.sheets} sheets (Excel holds ${formatCount(EXCEL_MAX_ROWS)} rows a sheet)` : "",
+    exported.cutCells ? ` ${formatCount(exported.cutCells)} ${exported.cutCells === 1 ? "cell was" : "cells were"} cut to Excel's ${formatCount(EXCEL_MAX_CELL_TEXT)} characters.` : "",
+  ];
+  const message = `Exported ${formatCount(exported.rows)} ${exported.rows === 1 ? "row" : "rows"} to ${path.basename(target.fsPath)}${limits[0]}.${limits[1]}`;
+  if (format === "xlsx") {
+    const reveal = await vscode.window.showInformationMessage(message, "Reveal in File Explorer");
+    if (reveal) await vscode.commands.executeCommand("revealFileInOS", target);
+    return;
+  }
+  const open = await vscode.window.showInformationMessage(message, "Open File");
   if (open) await vscode.window.showTextDocument(target);
 }
 

@@ -177,7 +177,7 @@ export interface RunSpec {
   /** The statement as written (comments are removed before it is sent). */
   text: string;
 }
-export const EXPORT_FORMAT_NAMES = ["csv", "json", "ndjson"] as const;
+export const EXPORT_FORMAT_NAMES = ["csv", "xlsx", "json", "ndjson"] as const;
 export type ExportFormatName = (typeof EXPORT_FORMAT_NAMES)[number];
 
 /** The most rows one `rows` message carries: the webview asks for windows, never for everything. */

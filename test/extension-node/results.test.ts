@@ -95,7 +95,8 @@ test("protocol: the host refuses windows over the cap, malformed ranges and non-
   assert.equal(parseResultsRequest({ type: "rows", start: -1, count: 10 }), undefined);
   assert.equal(parseResultsRequest({ type: "copy", range: { top: 5, bottom: 1, left: 0, right: 0 } }), undefined);
   assert.equal(parseResultsRequest({ type: "openId", id: "javascript:alert(1)" }), undefined);
-  assert.equal(parseResultsRequest({ type: "export", format: "xlsx" }), undefined);
+  assert.equal(parseResultsRequest({ type: "export", format: "pdf" }), undefined);
+  assert.deepEqual(parseResultsRequest({ type: "export", format: "xlsx" }), { type: "export", format: "xlsx" }, "Excel is a format the panel may ask for");
   assert.deepEqual(parseResultsRequest({ type: "view", filter: "x", sort: { column: 2, descending: true } }), { type: "view", filter: "x", sort: { column: 2, descending: true } });
   assert.equal(parseResultsRequest({ type: "view", filter: "x", sort: { column: "Name" } }), undefined);
   assert.equal(parseResultsUpdate({ type: "rows", viewVersion: 1, start: 0, rows: [{ index: 0, cells: [{ evil: true }] }] }), undefined);

@@ -6,7 +6,7 @@
 import { Readable } from "node:stream";
 import { Connection } from "@jsforce/jsforce-node";
 import { Crm } from "../src/client";
-import { exportPages, inPages, recordOfBulkRow } from "../src/webviews/resultsExport";
+import { bulkRecords, exportPages, inPages } from "../src/webviews/resultsExport";
 import { DEMO } from "../test/emulator/seed";
 
 const [client, work, url, limitText, file] = process.argv.slice(2) as ["rest" | "bulk" | "jsforce", "export" | "import", string, string, string];
@@ -60,7 +60,7 @@ async function run(): Promise<{ rows: number; finished: boolean }> {
   // The product's export path: REST pages, or a Bulk job's rows typed as REST's, through the same writer.
   const pages = client === "rest"
     ? (async function* () { for await (const page of crm.queryPages(soql, { batchSize: 2000 })) yield page.records; })()
-    : inPages((async function* () { for await (const row of crm.bulk.query(soql, { poll })) yield recordOfBulkRow(row, TYPES); })(), 2000);
+    : inPages(bulkRecords(crm.bulk.queryCsv(soql, { poll }), TYPES), 2000);
   const { rows } = await exportPages(pages, file, { format: "csv", columns: COLUMNS });
   crm.close();
   return { rows, finished: true };

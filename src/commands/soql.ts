@@ -16,7 +16,7 @@ import { apiOf, bulkRefusal, selectColumns, stripComments } from "../soql/runTex
 import type { PanelTarget } from "../webviews/panels";
 import type { RunSpec } from "../webviews/queryRun";
 import { resultsTarget, specOf, subjectOf, type ResultsPanels } from "../webviews/resultsPanel";
-import { exportPages, inPages, recordOfBulkRow } from "../webviews/resultsExport";
+import { bulkRecords, exportPages, inPages } from "../webviews/resultsExport";
 import { EXCEL_MAX_CELL_TEXT, EXCEL_MAX_ROWS, exportXlsx } from "../webviews/xlsxExport";
 import { tokenize } from "../soql/statements";
 import { sobjectOfId } from "./documents";
@@ -79,8 +79,8 @@ export async function exportRows(manager: OrgManager, orgKey: string, spec: RunS
         bulkState = "starting";
         report();
         const types = await fieldTypes(session, text);
-        const rows = crm.bulk.query(text, { signal: controller.signal, onProgress: (p) => { bulkState = p.state; if (!p.rows) report(); } });
-        yield* inPages((async function* () { for await (const row of rows) yield recordOfBulkRow(row, types); })(), settings.queryPageSize);
+        const csv = crm.bulk.queryCsv(text, { signal: controller.signal, onProgress: (p) => { bulkState = p.state; if (!p.rows) report(); } });
+        yield* inPages(bulkRecords(csv, types), settings.queryPageSize);
         return;
       }
       yield first.value.records;

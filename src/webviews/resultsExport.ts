@@ -6,6 +6,7 @@
 import { once } from "node:events";
 import { createWriteStream } from "node:fs";
 import { rename, rm } from "node:fs/promises";
+import { csvRows } from "../client/csv";
 import type { ExportFormatName as ExportFormat } from "../shared/protocol";
 import { cellOf, cellText, childJson, ResultTable, type ResultColumn } from "../shared/resultTable";
 
@@ -58,20 +59,40 @@ export type FieldTypes = ReadonlyMap<string, string>;
 
 const NUMBER_TYPES = new Set(["int", "double", "currency", "percent", "long"]);
 
+/** A Bulk text value typed as REST types it (empty is null). */
+function typed(text: string, type: string | undefined): unknown {
+  if (text === "") return null;
+  if (type === "boolean") return text === "true";
+  return type && NUMBER_TYPES.has(type) && text.trim() !== "" && !Number.isNaN(Number(text)) ? Number(text) : text;
+}
+
 /**
- * A Bulk API row (`Account.Name` → text, empty as null) as the REST API shapes a record: parents nested,
- * numbers and booleans of the queried object's own fields typed, so every export format reads the same.
+ * Records from a Bulk query job's CSV (the header first, then every set's lines), shaped as the REST API
+ * shapes them — parents nested, the queried object's numbers and booleans typed — so every export format
+ * reads the same. The header is compiled once into one setter per column; no intermediate row objects.
  */
-export function recordOfBulkRow(row: Record<string, string | null>, types: FieldTypes): Json {
-  const record: Json = {};
-  for (const [column, text] of Object.entries(row)) {
-    const parts = column.split(".");
-    let target = record;
-    for (const part of parts.slice(0, -1)) target = (target[part] ??= {}) as Json;
-    const type = parts.length === 1 ? types.get(column.toLowerCase()) : undefined;
-    target[parts.at(-1)!] = text === null ? null : type === "boolean" ? text === "true" : type && NUMBER_TYPES.has(type) && text.trim() !== "" && !Number.isNaN(Number(text)) ? Number(text) : text;
+export async function* bulkRecords(csv: AsyncIterable<string>, types: FieldTypes): AsyncGenerator<Json> {
+  let setters: ((record: Json, text: string) => void)[] | undefined;
+  for await (const chunk of csv) {
+    for (const line of csvRows(chunk)) {
+      if (!setters) {
+        setters = line.map((column) => {
+          const parts = column.split(".");
+          const type = parts.length === 1 ? types.get(column.toLowerCase()) : undefined;
+          const last = parts.at(-1)!;
+          return (record: Json, text: string) => {
+            let target = record;
+            for (let i = 0; i < parts.length - 1; i++) target = (target[parts[i]!] ??= {}) as Json;
+            target[last] = typed(text, type);
+          };
+        });
+        continue;
+      }
+      const record: Json = {};
+      for (let i = 0; i < setters.length; i++) setters[i]!(record, line[i] ?? "");
+      yield record;
+    }
   }
-  return record;
 }
 
 /** Groups rows into pages for the writers (one page in memory at a time). */

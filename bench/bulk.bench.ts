@@ -36,7 +36,13 @@ async function main() {
       console.log(key, JSON.stringify(results[key]));
     };
     await measure("rest-1M", "rest", "export", 1_000_000);
-    await measure("bulk-1M", "bulk", "export", 1_000_000);
+    // A process's peak RSS follows its garbage collector's timing: the Bulk export is run three times and its median kept.
+    const bulkRuns: Outcome[] = [];
+    for (let i = 0; i < 3; i++) bulkRuns.push(await worker("bulk", "export", emu.url, 1_000_000, dir));
+    const median = (pick: (o: Outcome) => number) => [...bulkRuns].map(pick).sort((a, b) => a - b)[1]!;
+    results["bulk-1M"] = { rows: bulkRuns[0]!.rows, finished: bulkRuns.every((o) => o.finished), ms: median((o) => o.ms), peakRssGrowthMB: median((o) => o.peakRssGrowthMB) };
+    const rssRange = `${Math.min(...bulkRuns.map((o) => o.peakRssGrowthMB))}–${Math.max(...bulkRuns.map((o) => o.peakRssGrowthMB))} MB`;
+    console.log("bulk-1M", JSON.stringify(bulkRuns));
     await measure("jsforce-1M", "jsforce", "export", 1_000_000);
     await measure("bulk-100k", "bulk", "export", 100_000);
     await measure("jsforce-100k", "jsforce", "export", 100_000);
@@ -51,7 +57,7 @@ async function main() {
     const meta = { date: new Date().toISOString(), node: process.version };
     const goals = [
       `Bulk at least as fast as jsforce: **${results["bulk-100k"]!.ms <= results["jsforce-100k"]!.ms ? "met" : "not met"}** at 100,000 rows (jsforce ${results["jsforce-1M"]!.finished ? "finished" : "did not finish"} at 1,000,000)`,
-      `an export's peak RSS growth under 64 MB whatever the row count: **${Math.max(results["bulk-1M"]!.peakRssGrowthMB, results["bulk-100k"]!.peakRssGrowthMB) < 64 ? "met" : "not met"}** (Bulk export at 1,000,000 rows: ${results["bulk-1M"]!.peakRssGrowthMB} MB)`,
+      `an export's peak RSS growth under 64 MB whatever the row count: **${Math.max(results["bulk-1M"]!.peakRssGrowthMB, results["bulk-100k"]!.peakRssGrowthMB) < 64 ? "met" : "not met"}** (Bulk export at 1,000,000 rows: median ${results["bulk-1M"]!.peakRssGrowthMB} MB of three runs, ${rssRange})`,
     ];
     const extra = results["jsforce-100k"]!.rows - 100_000;
     if (extra > 0) goals.push(`jsforce's count at 100,000 rows is ${fmt(extra)} too many: it reads a later result set's header line as a record`);
@@ -61,7 +67,7 @@ async function main() {
       "| export | result | rows/s | peak RSS growth |",
       "|---|---|---:|---:|",
       line("REST pages, 1,000,000 rows", results["rest-1M"]!),
-      line("Bulk API job, 1,000,000 rows", results["bulk-1M"]!),
+      line("Bulk API job, 1,000,000 rows (median of 3)", results["bulk-1M"]!),
       line("jsforce bulk2, 1,000,000 rows", results["jsforce-1M"]!),
       line("Bulk API job, 100,000 rows", results["bulk-100k"]!),
       line("jsforce bulk2, 100,000 rows", results["jsforce-100k"]!),
@@ -74,7 +80,7 @@ async function main() {
       "",
       `Goals: ${goals.join("; ")}. On loopback a Bulk job pays for its polling, so REST pages win below ${crossover ? `about ${fmt(crossover)} rows` : "50,000 rows"}; against a real org each REST page costs a round trip and an API call, so \`crm.export.bulkThreshold\` defaults to 10,000 rows.`,
     ].join("\n");
-    recordResults("bulk", { meta, results }, "Bulk API 2.0", body);
+    recordResults("bulk", { meta, results, bulk1MRuns: bulkRuns }, "Bulk API 2.0", body);
   } finally {
     emu.stop();
     rmSync(dir, { recursive: true, force: true });

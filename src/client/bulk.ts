@@ -56,15 +56,18 @@ export interface BulkProgress {
 export interface BulkQueryOptions {
   /** Include deleted and archived records (`queryAll`). */
   queryAll?: boolean;
-  /** Rows per result set (`maxRecords`). Default 10,000. */
+  /** Rows per result set (`maxRecords`). Default 5,000. */
   pageSize?: number;
   signal?: AbortSignal;
   onProgress?(progress: BulkProgress): void;
   poll?: PollOptions;
 }
 
-/** Rows per result set: smaller sets keep an export's memory low (bench:bulk) at the cost of more requests. */
-const DEFAULT_PAGE_SIZE = 10_000;
+/**
+ * Rows per result set: smaller sets keep memory low and steady (bench:bulk: a 1,000,000-row export grew by
+ * 46 MB in every run at 5,000, by 51–92 MB at 10,000) at the cost of more requests.
+ */
+const DEFAULT_PAGE_SIZE = 5_000;
 /** The docs: at most 150 MB of base64 per upload, so at most 100 MB of CSV. */
 const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
 
@@ -137,19 +140,27 @@ export async function createQueryJob(crm: Crm, soql: string, options: { queryAll
   return response.data!;
 }
 
-/** The result sets of a completed query job, as the org sends them (each with its header line). */
+/**
+ * The result sets of a completed query job, as the org sends them (each with its header line). The next set
+ * is asked for as soon as a set arrives, so the org works while the caller reads: at most two sets are held.
+ */
 async function* resultSets(crm: Crm, jobId: string, options: BulkQueryOptions, onSet: (rows: number) => void): AsyncGenerator<string> {
   const pageSize = requirePageSize(options.pageSize);
   const endpoint = await jobsPath(crm, "query", `/${jobIdOf(jobId)}/results`);
-  let locator: string | undefined;
-  do {
+  const fetchSet = (locator: string | undefined) => {
+    const set = crm.request("GET", endpoint, undefined, { params: { maxRecords: pageSize, locator }, headers: { Accept: "text/csv" }, signal: options.signal });
+    set.catch(() => undefined); // a set asked for ahead and never read (the caller stopped) must not go unhandled
+    return set;
+  };
+  let pending: Promise<CrmResponse> | undefined = fetchSet(undefined);
+  while (pending) {
     if (options.signal?.aborted) throw new CancelledError(`Reading the results of bulk job ${jobId} was cancelled`);
-    const response: CrmResponse = await crm.request("GET", endpoint, undefined, { params: { maxRecords: pageSize, locator }, headers: { Accept: "text/csv" }, signal: options.signal });
+    const response: CrmResponse = await pending;
     const next = response.headers["sforce-locator"];
-    locator = next && next !== "null" ? next : undefined;
+    pending = next && next !== "null" ? fetchSet(next) : undefined;
     onSet(Number(response.headers["sforce-numberofrecords"] ?? 0));
     yield response.body.toString("utf8");
-  } while (locator);
+  }
 }
 
 /** Runs a query job and hands its result sets to `read`, reporting progress. */

@@ -305,12 +305,17 @@ export function bulkRoutes(options: { latencyMs: number; hooks: WriteHooks }): R
     return noContent();
   }
 
+  /** Create, list, read, change the state of and delete the jobs of a kind. */
+  const jobRoutes = (kind: Kind, create: (ctx: Ctx) => Reply): Route[] => [
+    { method: "POST", pattern: new RegExp(`^/jobs/${kind}/?$`), handler: create },
+    { method: "GET", pattern: new RegExp(`^/jobs/${kind}/?$`), handler: () => list(kind) },
+    { method: "GET", pattern: new RegExp(`^/jobs/${kind}/([^/]+)/?$`), handler: (_ctx, [id]) => json(200, jobInfo(jobOr404(kind, id!))) },
+    { method: "PATCH", pattern: new RegExp(`^/jobs/${kind}/([^/]+)/?$`), handler: (ctx, [id]) => changeState(ctx, kind, id!) },
+    { method: "DELETE", pattern: new RegExp(`^/jobs/${kind}/([^/]+)/?$`), handler: (_ctx, [id]) => remove(kind, id!) },
+  ];
+
   return [
-    { method: "POST", pattern: /^\/jobs\/query\/?$/, handler: (ctx) => createQueryJob(ctx) },
-    { method: "GET", pattern: /^\/jobs\/query\/?$/, handler: () => list("query") },
-    { method: "GET", pattern: /^\/jobs\/query\/([^/]+)\/?$/, handler: (_ctx, [id]) => json(200, jobInfo(jobOr404("query", id!))) },
-    { method: "PATCH", pattern: /^\/jobs\/query\/([^/]+)\/?$/, handler: (ctx, [id]) => changeState(ctx, "query", id!) },
-    { method: "DELETE", pattern: /^\/jobs\/query\/([^/]+)\/?$/, handler: (_ctx, [id]) => remove("query", id!) },
+    ...jobRoutes("query", createQueryJob),
     {
       method: "GET", pattern: /^\/jobs\/query\/([^/]+)\/results\/?$/,
       handler: (ctx, [id]) => {
@@ -330,11 +335,7 @@ export function bulkRoutes(options: { latencyMs: number; hooks: WriteHooks }): R
         };
       },
     },
-    { method: "POST", pattern: /^\/jobs\/ingest\/?$/, handler: (ctx) => createIngestJob(ctx) },
-    { method: "GET", pattern: /^\/jobs\/ingest\/?$/, handler: () => list("ingest") },
-    { method: "GET", pattern: /^\/jobs\/ingest\/([^/]+)\/?$/, handler: (_ctx, [id]) => json(200, jobInfo(jobOr404("ingest", id!))) },
-    { method: "PATCH", pattern: /^\/jobs\/ingest\/([^/]+)\/?$/, handler: (ctx, [id]) => changeState(ctx, "ingest", id!) },
-    { method: "DELETE", pattern: /^\/jobs\/ingest\/([^/]+)\/?$/, handler: (_ctx, [id]) => remove("ingest", id!) },
+    ...jobRoutes("ingest", createIngestJob),
     {
       method: "PUT", pattern: /^\/jobs\/ingest\/([^/]+)\/batches\/?$/,
       handler: (ctx, [id]) => {

@@ -53,10 +53,22 @@ export class Driver {
   }
 
   /** Waits for a quick input step whose title contains `title`. */
-  async quickInput(title: string): Promise<Locator> {
+  async quickInput(title: string, timeout = 15_000): Promise<Locator> {
     const widget = this.page.locator(".quick-input-widget:visible");
-    await widget.locator(".quick-input-title", { hasText: title }).waitFor({ timeout: 15_000 });
+    await widget.locator(".quick-input-title", { hasText: title }).waitFor({ timeout });
     return widget;
+  }
+
+  /**
+   * Runs a command that opens a picker titled `opens`. A busy workbench can let runCommand's second Enter
+   * land on the command's own picker while its items load, which closes it unanswered: then run it again.
+   */
+  async runCommandInto(title: string, opens: string): Promise<Locator> {
+    await this.runCommand(title);
+    return this.quickInput(opens, 8_000).catch(async () => {
+      await this.runCommand(title);
+      return this.quickInput(opens);
+    });
   }
 
   /**

@@ -85,7 +85,7 @@ journey("Knowledge: with every group expanded, create a draft, publish it as a m
   await ui.answer("Answer (optional, HTML)", "<p>Step one.</p>");
   await ui.notification(/Created the draft 'Journey article'/);
   await ui.webview(/Journey article[\s\S]*Version ID/); // its details open beside, the keyboard stays put
-  await ui.runCommand("CRM: Publish Article…");
+  await ui.runCommandInto("CRM: Publish Article…", "Publish which draft");
   await ui.pick("Publish which draft", "Journey article");
   await ui.pick("Publish 'Journey article' as", "Major version");
   await ui.notification(/Published 'Journey article'/);
@@ -94,7 +94,7 @@ journey("Knowledge: with every group expanded, create a draft, publish it as a m
   const row = (await emulator.seeded.store.liveRecords("Knowledge__kav")).find((v) => v.Title === "Journey article")!;
   assert.equal(String(row.PublishStatus), "Online");
   assert.equal(row.Answer__c, "<p>Step one.</p>", "the body went into the rich-text field");
-  await ui.runCommand("CRM: Archive Article…");
+  await ui.runCommandInto("CRM: Archive Article…", "Archive which published article");
   await ui.pick("Archive which published article", "Journey article");
   await workbench.page.locator(".monaco-dialog-box .monaco-button", { hasText: /^Archive$/ }).click();
   const deadline = Date.now() + 15_000;

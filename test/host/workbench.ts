@@ -37,8 +37,10 @@ export class Driver {
     // the same text. Press again once rather than wait for a step that never comes — but only when the
     // palette still shows the command: a command that opens its own picker reuses this widget, and a
     // second Enter there would accept (and so close) that picker while its items are still loading.
+    // The palette has no title; every picker a command opens has one: never press Enter on such a picker.
+    const untitled = async () => !(await this.page.locator(".quick-input-widget:visible .quick-input-title").innerText().catch(() => "")).trim();
     const stillThePalette = async () => (await input.isVisible()) && (await input.inputValue().catch(() => "")) === `>${title}` &&
-      (await this.page.locator(".quick-input-widget .quick-input-list .monaco-list-row.focused .label-name", { hasText: title }).count()) > 0;
+      (await this.page.locator(".quick-input-widget .quick-input-list .monaco-list-row.focused .label-name", { hasText: title }).count()) > 0 && (await untitled());
     const settled = Date.now() + 2_000;
     while (Date.now() < settled && (await stillThePalette())) await this.page.waitForTimeout(100);
     if (await stillThePalette()) await this.page.keyboard.press("Enter");

@@ -8,8 +8,7 @@ import { workbenchSession } from "./session";
 const { journey } = workbenchSession();
 
 async function openDetails(ui: Driver, title: string): Promise<Frame> {
-  await ui.runCommand("CRM: Show Article Details");
-  const widget = await ui.quickInput("Show the details of which article");
+  const widget = await ui.runCommandInto("CRM: Show Article Details", "Show the details of which article");
   await widget.locator(".quick-input-box input").fill(title);
   await ui.pick("Show the details of which article", title);
   // The panel's own frame: the one showing this article once read (another panel's frame goes away).

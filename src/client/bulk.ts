@@ -180,12 +180,7 @@ async function* runQuery(crm: Crm, soql: string, options: BulkQueryOptions): Asy
  * Bulk API 2.0 takes no GROUP BY, OFFSET, TYPEOF, aggregates or nested (parent-to-child) queries.
  */
 export async function* query(crm: Crm, soql: string, options: BulkQueryOptions = {}): AsyncGenerator<BulkRow> {
-  for await (const set of runQuery(crm, soql, options)) {
-    const rows = csvRows(set);
-    const header = rows.next();
-    if (header.done) continue;
-    for (const line of rows) yield rowOf(header.value, line);
-  }
+  for await (const set of runQuery(crm, soql, options)) yield* bulkRows(set);
 }
 
 /** The same query as raw CSV: the header once, then each result set's lines, as the org wrote them. */
@@ -209,10 +204,16 @@ function headerEnd(csv: string): number {
   return csv.length;
 }
 
-function rowOf(header: string[], line: string[]): BulkRow {
-  const row: BulkRow = {};
-  header.forEach((column, i) => (row[column] = line[i] === undefined || line[i] === "" ? null : line[i]!));
-  return row;
+/** The rows of a Bulk CSV result (its first line the header), read one at a time. */
+function* bulkRows(csv: string): Generator<BulkRow> {
+  const lines = csvRows(csv);
+  const header = lines.next();
+  if (header.done) return;
+  for (const line of lines) {
+    const row: BulkRow = {};
+    header.value.forEach((column, i) => (row[column] = line[i] === undefined || line[i] === "" ? null : line[i]!));
+    yield row;
+  }
 }
 
 // ---- ingest ----------------------------------------------------------------------------------
@@ -319,9 +320,7 @@ async function* uploads(records: AsyncGenerator<string>, maxBytes: number): Asyn
 
 async function resultRows(crm: Crm, jobId: string, resource: "successfulResults" | "failedResults" | "unprocessedrecords"): Promise<BulkRow[]> {
   const response = await crm.request("GET", await jobsPath(crm, "ingest", `/${jobId}/${resource}`), undefined, { headers: { Accept: "text/csv" } });
-  const rows = csvRows(response.body.toString("utf8"));
-  const header = rows.next();
-  return header.done ? [] : Array.from(rows, (line) => rowOf(header.value, line));
+  return [...bulkRows(response.body.toString("utf8"))];
 }
 
 /**

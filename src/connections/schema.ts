@@ -202,7 +202,7 @@ export class OrgSchema {
     const { store, orgKey } = this.options;
     const cached = known ?? (await store?.read(orgKey, name));
     const fresh = await this.source.describeObject(name, { ifModifiedSince: cached?.fetchedAt });
-    const entry: Described = fresh ? { describe: fresh, fetchedAt: new Date() } : { describe: cached!.describe as SObjectDescribe, fetchedAt: cached!.fetchedAt };
+    const entry: Described = fresh ? { describe: fresh, fetchedAt: new Date() } : { describe: cached!.describe, fetchedAt: cached!.fetchedAt };
     if (generation !== this.generation) return entry;
     this.described.set(name, entry);
     if (fresh && store) await store.write(orgKey, name, entry).catch((err: unknown) => this.options.warn?.(`could not keep the ${name} describe: ${String(err)}`));

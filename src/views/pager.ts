@@ -17,7 +17,6 @@ export interface PagedState<R> {
   hasMore: boolean;
   /** Pages loaded (0 before the first answer). */
   pages: number;
-  loading: boolean;
   error?: unknown;
 }
 
@@ -56,9 +55,8 @@ export abstract class Pager<K, R extends { id: string }, C> {
     const id = this.keyOf(key);
     let entry = this.entries.get(id);
     if (entry?.inFlight) return entry.inFlight;
-    if (!entry) this.entries.set(id, (entry = { key, rows: [], hasMore: false, pages: 0, loading: false, next: null }));
+    if (!entry) this.entries.set(id, (entry = { key, rows: [], hasMore: false, pages: 0, next: null }));
     const current = entry;
-    current.loading = true;
     current.error = undefined;
     current.inFlight = (async () => {
       try {
@@ -71,7 +69,6 @@ export abstract class Pager<K, R extends { id: string }, C> {
       } catch (err) {
         current.error = err;
       } finally {
-        current.loading = false;
         current.inFlight = undefined;
         // Started over meanwhile: this answer belongs to a list no longer shown.
         if (this.entries.get(id) === current) this.changed.fire(key);

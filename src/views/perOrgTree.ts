@@ -11,12 +11,7 @@ import { ActiveOrg, MessageNode, OrgRootNode } from "./activeOrg";
 import { PerOrg } from "./perOrg";
 import { TreeChangeQueue } from "./treeChanges";
 
-/** Nodes below an org's root know their org. */
-export interface OrgNode {
-  readonly orgKey: string;
-}
-
-export abstract class PerOrgTreeProvider<Node extends object, Model extends object> implements vscode.TreeDataProvider<Node | OrgRootNode | MessageNode>, vscode.Disposable {
+export abstract class PerOrgTreeProvider<Node extends { readonly orgKey: string }, Model extends object> implements vscode.TreeDataProvider<Node | OrgRootNode | MessageNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<Node | OrgRootNode | MessageNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   protected readonly changes = new TreeChangeQueue<Node | undefined>((node) => this.changed.fire(node));
@@ -68,7 +63,7 @@ export abstract class PerOrgTreeProvider<Node extends object, Model extends obje
     if (node instanceof MessageNode) return [];
     const shown = this.active.shown();
     if (!node && this.active.showAll) return shown.map((o) => new OrgRootNode(o));
-    const orgKey = node instanceof OrgRootNode ? node.org.key : node ? (node as unknown as OrgNode).orgKey : shown[0]?.key;
+    const orgKey = node instanceof OrgRootNode ? node.org.key : node ? node.orgKey : shown[0]?.key;
     if (!orgKey) return [];
     try {
       const model = await this.current(orgKey);

@@ -198,7 +198,7 @@ journey("Results: the Tooling API toggle runs the document on the Tooling API; a
   await ui.answer("Search the org (SOSL)", "Acme");
   const search = await ui.webview(/SOSL search[\s\S]*rows?/);
   assert.equal((await headerLabels(search))[1]?.trim(), "Type");
-  const type = await search.locator(".grid .body .row[data-row='0'] [role=gridcell]").first().innerText();
+  const [type = ""] = await cellsOfRow(search, 0);
   assert.ok(["Account", "Contact", "Case", "Knowledge__kav"].includes(type.trim()), type);
 });
 

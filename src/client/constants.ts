@@ -8,3 +8,5 @@ export const DEFAULT_ARTICLE_PAGE_SIZE = 20;
 export const ARTICLE_SORT_FIELDS = ["LastPublishedDate", "CreatedDate", "Title", "ViewScore"] as const;
 export type ArticleSortField = (typeof ARTICLE_SORT_FIELDS)[number];
 export type SortOrder = "ASC" | "DESC";
+/** The most records one sObject Collections request takes (documented limit). */
+export const COLLECTION_LIMIT = 200;

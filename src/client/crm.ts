@@ -8,6 +8,7 @@ import type { DescribeGlobal, SObjectDescribe } from "./describe";
 import { checkHelper, type ConnectionInfo, type HelperConnection, type HelperContent, normalizeConnection, readHelperFile, strategyFromConnection } from "./connection-info";
 import { APIRequestError, AuthenticationError, CrmError, DataMismatchError, InvalidFieldError, MissingRequiredDataError } from "./errors";
 import * as bulkModule from "./bulk";
+import * as collectionsModule from "./collections";
 import * as feedModule from "./feed";
 import { get18CharId, requireRecordId, requireSobjectName } from "./ids";
 import * as knowledgeModule from "./knowledge";
@@ -181,6 +182,8 @@ export class Crm extends EventEmitter<CrmEvents> {
   readonly feed: Bound<typeof feedModule>;
   /** Bulk API 2.0: query and ingest jobs. */
   readonly bulk: Bound<typeof bulkModule>;
+  /** sObject Collections: create, update and delete up to 200 records a request. */
+  readonly collections: Bound<typeof collectionsModule>;
   // Secrets live in private (#) fields: console.log, util.inspect and JSON.stringify never see them.
   #session?: AuthSession;
   #strategy?: AuthStrategy;
@@ -215,6 +218,7 @@ export class Crm extends EventEmitter<CrmEvents> {
     this.knowledge = bindGroup(this, knowledgeModule);
     this.feed = bindGroup(this, feedModule);
     this.bulk = bindGroup(this, bulkModule);
+    this.collections = bindGroup(this, collectionsModule);
   }
 
   /** What printing the client shows: where it is connected, never a credential. */
@@ -376,10 +380,10 @@ export class Crm extends EventEmitter<CrmEvents> {
   // ---- generic HTTP helpers ---------------------------------------------------------------
 
   /** Sends a request and returns the whole response; raises APIRequestError for an error status. */
-  request<T = unknown>(method: HttpMethod, endpoint: string, body?: unknown, options: HelperCallOptions & Pick<RequestOptions, "acceptStatus" | "retryable" | "rawBody" | "write"> = {}): Promise<CrmResponse<T>> {
+  request<T = unknown>(method: HttpMethod, endpoint: string, body?: unknown, options: HelperCallOptions & Pick<RequestOptions, "acceptStatus" | "retryable" | "rawBody" | "write" | "writeCount"> = {}): Promise<CrmResponse<T>> {
     return this.transport.request<T>({
       method, endpoint, body, params: options.params, headers: options.headers, timeoutMs: options.timeoutMs, signal: options.signal,
-      showFullError: options.showFullError, acceptStatus: options.acceptStatus, retryable: options.retryable, rawBody: options.rawBody, write: options.write,
+      showFullError: options.showFullError, acceptStatus: options.acceptStatus, retryable: options.retryable, rawBody: options.rawBody, write: options.write, writeCount: options.writeCount,
     });
   }
 

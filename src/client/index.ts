@@ -4,6 +4,8 @@ export * as knowledge from "./knowledge";
 export * as feed from "./feed";
 export * as bulk from "./bulk";
 export type { BulkJobInfo, BulkJobState, BulkJobKind, BulkRow, BulkProgress, BulkQueryOptions, IngestJobSpec, IngestInput, IngestOptions, IngestResult, IngestOperation, PollOptions } from "./bulk";
+export * as collections from "./collections";
+export type { SaveResult, SaveError, CollectionOptions, RecordUpdate } from "./collections";
 export * as api from "./api";
 export { compileConnectionInfo, defineConnectionInfo, readHelperFile, strategyFromConnection, type ConnectionInfo, type HelperConnection, type HelperContent } from "./connection-info";
 export {
@@ -14,7 +16,7 @@ export { CrmError, MissingRequiredDataError, DataMismatchError, InvalidURLError,
 export { get18CharId, isRecordId, sameRecordId } from "./ids";
 export { deprecated, type DeprecationOptions } from "./deprecated";
 export { soqlLiteral, escapeSoslTerm } from "./soql-text";
-export { DEFAULT_TIMEOUT_MS, DEFAULT_KNOWLEDGE_SOBJECT, ARTICLE_SORT_FIELDS, type ArticleSortField, type SortOrder } from "./constants";
+export { DEFAULT_TIMEOUT_MS, DEFAULT_KNOWLEDGE_SOBJECT, COLLECTION_LIMIT, ARTICLE_SORT_FIELDS, type ArticleSortField, type SortOrder } from "./constants";
 export { createTokenPoster, type PendingWrite, type CompletedWrite, type CrmResponse, type ApiUsage, type Logger, type RetryOptions, type RequestInfo, type HttpMethod } from "./transport";
 export { checkOrgUrl, isLoopbackHost, richTextImageUrls } from "./urls";
 export { decodeEntities } from "./entities";

@@ -43,6 +43,8 @@ export interface RequestOptions {
    * after its job was created): announced, not asked again.
    */
   write?: "none" | "confirmed";
+  /** A write spread over several requests (sObject Collections): how many records the whole call writes. */
+  writeCount?: number;
   timeoutMs?: number;
   /** Allow retries although the method is not idempotent (the caller knows repeating is safe). */
   retryable?: boolean;
@@ -86,6 +88,8 @@ export interface PendingWrite {
   method: HttpMethod;
   path: string;
   body?: unknown;
+  /** How many records the whole call writes, when it spans several requests (only the first is confirmed). */
+  records?: number;
 }
 
 /** A write the org accepted (a 2xx answer): what was sent and what it answered, for callers that follow changes. */
@@ -245,7 +249,7 @@ export class Transport {
     let session = await this.hooks.session();
     const writes = !READS.has(o.method) && o.write !== "none";
     if (writes && o.write !== "confirmed" && this.hooks.beforeWrite) {
-      await this.hooks.beforeWrite({ method: o.method, path: pathOnly(resolveEndpoint(session.instanceUrl, o.endpoint)), body: o.body });
+      await this.hooks.beforeWrite({ method: o.method, path: pathOnly(resolveEndpoint(session.instanceUrl, o.endpoint)), body: o.body, ...(o.writeCount ? { records: o.writeCount } : {}) });
     }
     let refreshed = false;
     const idempotent = o.retryable ?? IDEMPOTENT.has(o.method);

@@ -29,6 +29,15 @@ export function describeWrite(write: PendingWrite): string {
   if (/^\/chatter\/feed-elements\/?$/.test(path)) return "post to a feed";
   if (/^\/knowledgeManagement\/articleVersions\/masterVersions\/\w+/.test(path)) return "change a knowledge article version";
   if (/^\/knowledgeManagement\/articleVersions\/masterVersions\/?$/.test(path)) return "create a draft of a knowledge article";
+  if (/^\/composite\/sobjects\/?$/.test(path)) {
+    const records = Array.isArray(body.records) ? (body.records as Record<string, unknown>[]) : [];
+    const types = [...new Set(records.map((r) => (r?.attributes as { type?: string } | undefined)?.type).filter(Boolean))];
+    const changed = [...new Set(records.flatMap((r) => Object.keys(r ?? {}).filter((k) => k !== "attributes" && k !== "Id")))];
+    const what = changed.length ? ` (${changed.slice(0, 6).join(", ")}${changed.length > 6 ? ", …" : ""})` : "";
+    const noun = `${types.length === 1 ? `${types[0]} ` : ""}record`;
+    if (write.method === "DELETE") return write.records ? `delete ${count(write.records, "record")}` : "delete records";
+    return `${write.method === "POST" ? "create" : "update"} ${count(write.records ?? records.length, noun)}${what}`;
+  }
   const record = /^\/sobjects\/(\w+)(?:\/(\w+))?\/?$/.exec(path);
   if (record) {
     const [, sobject, id] = record;

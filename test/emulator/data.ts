@@ -151,12 +151,149 @@ export interface WriteHooks {
   remove?: Record<string, (ctx: Ctx, rec: Rec) => void>;
 }
 
-function createRecord(ctx: Ctx, def: ObjectDef, hooks: WriteHooks): Reply {
+function validateCreate(ctx: Ctx, def: ObjectDef, body: Record<string, unknown>): Record<string, unknown> {
   if (!def.createable) throw new ApiError(400, "INVALID_TYPE_FOR_OPERATION", `entity type ${def.name} does not support insert`);
-  const values = validateWrite(ctx, def, bodyObject(ctx), "create");
+  return validateWrite(ctx, def, body, "create");
+}
+
+function insertRecord(ctx: Ctx, def: ObjectDef, values: Record<string, unknown>, hooks: WriteHooks): Rec {
   const hook = hooks.create?.[def.name];
-  const rec = hook ? hook(ctx, values) : ctx.store.insert(def.name, values, ctx.user.Id);
+  return hook ? hook(ctx, values) : ctx.store.insert(def.name, values, ctx.user.Id);
+}
+
+function validateUpdate(ctx: Ctx, def: ObjectDef, rec: Rec, body: Record<string, unknown>): Record<string, unknown> {
+  if (!def.updateable) throw new ApiError(400, "INVALID_TYPE_FOR_OPERATION", `entity type ${def.name} does not support update`);
+  return validateWrite(ctx, def, body, "update", rec);
+}
+
+function applyUpdate(ctx: Ctx, def: ObjectDef, rec: Rec, values: Record<string, unknown>, hooks: WriteHooks): void {
+  const hook = hooks.update?.[def.name];
+  if (hook) hook(ctx, rec, values);
+  else Object.assign(rec, values);
+  ctx.store.touch(rec, ctx.user.Id);
+}
+
+function checkDelete(def: ObjectDef): void {
+  if (!def.deletable) throw new ApiError(400, "INVALID_TYPE_FOR_OPERATION", `entity type ${def.name} does not support delete`);
+}
+
+function deleteRecord(ctx: Ctx, def: ObjectDef, rec: Rec, hooks: WriteHooks): void {
+  hooks.remove?.[def.name]?.(ctx, rec);
+  rec.IsDeleted = true;
+  ctx.store.touch(rec, ctx.user.Id);
+}
+
+function createRecord(ctx: Ctx, def: ObjectDef, hooks: WriteHooks): Reply {
+  const rec = insertRecord(ctx, def, validateCreate(ctx, def, bodyObject(ctx)), hooks);
   return json(201, { id: rec.Id, success: true, errors: [] });
+}
+
+// ---- sObject Collections ---------------------------------------------------------------------
+
+const COLLECTION_LIMIT = 200;
+const ROLLED_BACK = { statusCode: "ALL_OR_NONE_OPERATION_ROLLED_BACK", message: "Record rolled back because not all records were valid and the request was using AllOrNone header", fields: [] };
+
+/** One record of a collection request: checked first, written later (so allOrNone can refuse all before any is written). */
+interface Planned {
+  id?: string;
+  error?: ApiError;
+  apply?: () => string;
+}
+
+function plan(step: () => { id?: string; apply: () => string }): Planned {
+  try {
+    return step();
+  } catch (err) {
+    if (err instanceof ApiError) return { error: err };
+    throw err;
+  }
+}
+
+/** The record an ID names, of any object (a collection may mix objects). */
+function anyRecord(ctx: Ctx, id: unknown, field = "Id"): { def: ObjectDef; rec: Rec } {
+  if (typeof id !== "string" || !ID_RE.test(id)) throw new ApiError(400, "MALFORMED_ID", `${field}: id value of incorrect type: ${String(id)}`, [field]);
+  const found = ctx.store.find(id);
+  if (!found) throw new ApiError(400, "INVALID_CROSS_REFERENCE_KEY", "invalid cross reference id", []);
+  if (found.rec.IsDeleted) throw new ApiError(400, "ENTITY_IS_DELETED", "entity is deleted", []);
+  return found;
+}
+
+function typeOf(ctx: Ctx, record: Record<string, unknown>): ObjectDef {
+  const type = (record.attributes as { type?: unknown } | undefined)?.type;
+  if (typeof type !== "string") throw new ApiError(400, "INVALID_TYPE", "Must send a concrete entity type.");
+  return objectOr404(ctx.store, type);
+}
+
+/** Answers one SaveResult a record, in order; with allOrNone nothing is written when one record fails. */
+function runCollection(records: Planned[], allOrNone: boolean): Reply {
+  if (records.length > COLLECTION_LIMIT) throw new ApiError(400, "EXCEEDED_ID_LIMIT", `record limit reached. cannot submit more than ${COLLECTION_LIMIT} records into this call`);
+  const failed = (p: Planned, error: { statusCode: string; message: string; fields: string[] }) => ({ ...(p.id ? { id: p.id } : {}), success: false, errors: [error] });
+  const asError = (err: ApiError) => ({ statusCode: err.errorCode, message: err.message, fields: err.fields ?? [] });
+  if (allOrNone && records.some((p) => p.error)) return json(200, records.map((p) => failed(p, p.error ? asError(p.error) : ROLLED_BACK)));
+  return json(200, records.map((p) => {
+    if (p.error) return failed(p, asError(p.error));
+    try {
+      return { id: p.apply!(), success: true, errors: [] };
+    } catch (err) {
+      if (err instanceof ApiError) return failed(p, asError(err));
+      throw err;
+    }
+  }));
+}
+
+function collectionBody(ctx: Ctx): { records: Record<string, unknown>[]; allOrNone: boolean } {
+  const body = bodyObject(ctx);
+  if (!Array.isArray(body.records) || !body.records.every((r) => r && typeof r === "object" && !Array.isArray(r))) {
+    throw new ApiError(400, "JSON_PARSER_ERROR", "records must be a list of sObjects");
+  }
+  return { records: body.records as Record<string, unknown>[], allOrNone: body.allOrNone === true };
+}
+
+function fieldsOf(record: Record<string, unknown>): Record<string, unknown> {
+  const { attributes: _type, Id: _id, id: _lower, ...fields } = record;
+  return fields;
+}
+
+function collectionRoutes(hooks: WriteHooks): Route[] {
+  return [
+    {
+      method: "POST", pattern: /^\/composite\/sobjects\/?$/,
+      handler: (ctx) => {
+        const { records, allOrNone } = collectionBody(ctx);
+        return runCollection(records.map((record) => plan(() => {
+          if ("Id" in record || "id" in record) throw new ApiError(400, "INVALID_FIELD", "Can't specify an Id for creating a record");
+          const def = typeOf(ctx, record);
+          const values = validateCreate(ctx, def, fieldsOf(record));
+          return { apply: () => insertRecord(ctx, def, values, hooks).Id as string };
+        })), allOrNone);
+      },
+    },
+    {
+      method: "PATCH", pattern: /^\/composite\/sobjects\/?$/,
+      handler: (ctx) => {
+        const { records, allOrNone } = collectionBody(ctx);
+        return runCollection(records.map((record) => plan(() => {
+          const def = typeOf(ctx, record);
+          const found = anyRecord(ctx, record.Id ?? record.id);
+          if (found.def !== def) throw new ApiError(400, "MALFORMED_ID", `${def.label} ID: id value of incorrect type: ${String(record.Id)}`, ["Id"]);
+          const values = validateUpdate(ctx, def, found.rec, fieldsOf(record));
+          return { id: found.rec.Id as string, apply: () => (applyUpdate(ctx, def, found.rec, values, hooks), found.rec.Id as string) };
+        })), allOrNone);
+      },
+    },
+    {
+      method: "DELETE", pattern: /^\/composite\/sobjects\/?$/,
+      handler: (ctx) => {
+        const ids = (ctx.query.get("ids") ?? "").split(",").filter(Boolean);
+        if (!ids.length) throw new ApiError(400, "MISSING_ARGUMENT", "ids parameter is required");
+        return runCollection(ids.map((id) => plan(() => {
+          const { def, rec } = anyRecord(ctx, id, "ids");
+          checkDelete(def);
+          return { id: rec.Id as string, apply: () => (deleteRecord(ctx, def, rec, hooks), rec.Id as string) };
+        })), ctx.query.get("allOrNone") === "true");
+      },
+    },
+  ];
 }
 
 function recordOr404(ctx: Ctx, def: ObjectDef, id: string): Rec {
@@ -272,12 +409,7 @@ export function dataRoutes(hooks: WriteHooks): Route[] {
         if (since !== undefined && Math.floor(parseSfDate(String(rec.LastModifiedDate)) / 1000) * 1000 > since) {
           throw new ApiError(412, "PRECONDITION_FAILED", "The record was modified after the date in If-Unmodified-Since; reload it and try again.");
         }
-        if (!def.updateable) throw new ApiError(400, "INVALID_TYPE_FOR_OPERATION", `entity type ${def.name} does not support update`);
-        const values = validateWrite(ctx, def, bodyObject(ctx), "update", rec);
-        const hook = hooks.update?.[def.name];
-        if (hook) hook(ctx, rec, values);
-        else Object.assign(rec, values);
-        ctx.store.touch(rec, ctx.user.Id);
+        applyUpdate(ctx, def, rec, validateUpdate(ctx, def, rec, bodyObject(ctx)), hooks);
         return noContent();
       },
     },
@@ -286,14 +418,12 @@ export function dataRoutes(hooks: WriteHooks): Route[] {
       handler: (ctx, [name, id]) => {
         const def = objectOr404(ctx.store, name!);
         const rec = recordOr404(ctx, def, id!);
-        if (!def.deletable) throw new ApiError(400, "INVALID_TYPE_FOR_OPERATION", `entity type ${def.name} does not support delete`);
-        const hook = hooks.remove?.[def.name];
-        if (hook) hook(ctx, rec);
-        rec.IsDeleted = true;
-        ctx.store.touch(rec, ctx.user.Id);
+        checkDelete(def);
+        deleteRecord(ctx, def, rec, hooks);
         return noContent();
       },
     },
+    ...collectionRoutes(hooks),
     { method: "GET", pattern: /^\/query\/?$/, handler: (ctx) => runQuery(ctx, ctx.store, false) },
     { method: "GET", pattern: /^\/queryAll\/?$/, handler: (ctx) => runQuery(ctx, ctx.store, true) },
     { method: "GET", pattern: /^\/(?:query|queryAll)\/([^/]+)\/?$/, handler: (ctx, [locator]) => json(200, ctx.org.cursors.page(locator!, ctx.version)) },

@@ -1,0 +1,98 @@
+/**
+ * sObject Collections (`/composite/sobjects`): create, update and delete many records with one request per
+ * 200 records. Each function takes the client first (`collections.update(crm, records)`); the same
+ * functions are bound on `crm.collections`.
+ *
+ * The org answers one SaveResult per record, in the order sent; a refused record's result may carry no `id`,
+ * so results are matched by position. With `allOrNone` a refusal rolls back its whole request (the other
+ * records answer ALL_OR_NONE_OPERATION_ROLLED_BACK); earlier requests of a larger call stay written.
+ * Only the first request goes through `beforeWrite`, which hears the whole call's record count.
+ */
+import type { Crm } from "./crm";
+import { COLLECTION_LIMIT } from "./constants";
+import { requireRecordId, requireSobjectName } from "./ids";
+
+export interface SaveError {
+  statusCode: string;
+  message: string;
+  fields: string[];
+}
+
+/** One record's outcome, in the order the records were given. */
+export interface SaveResult {
+  /** The record's ID (given for updates and deletes; the new ID for a created record). */
+  id?: string;
+  success: boolean;
+  errors: SaveError[];
+}
+
+export interface CollectionOptions {
+  /** Roll back a whole request when one of its records is refused. Default false. */
+  allOrNone?: boolean;
+  /** Hears after each request: records done so far, and in all. */
+  onProgress?: (done: number, total: number) => void;
+  signal?: AbortSignal;
+}
+
+/** Field values of one record to update: `Id` and its sObject type name. */
+export interface RecordUpdate {
+  type: string;
+  id: string;
+  fields: Record<string, unknown>;
+}
+
+function chunks<T>(items: T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += COLLECTION_LIMIT) out.push(items.slice(i, i + COLLECTION_LIMIT));
+  return out;
+}
+
+/** Sends requests one after another (records are written in order), confirming the whole call once. */
+async function send(items: unknown[], options: CollectionOptions, request: (chunk: unknown[], confirmed: boolean) => Promise<SaveResult[] | undefined>): Promise<SaveResult[]> {
+  const results: SaveResult[] = [];
+  for (const [i, chunk] of chunks(items).entries()) {
+    options.signal?.throwIfAborted();
+    const answer = await request(chunk, i > 0);
+    if (!Array.isArray(answer) || answer.length !== chunk.length) {
+      throw new TypeError(`sObject Collections answered ${Array.isArray(answer) ? answer.length : "no"} results for ${chunk.length} records`);
+    }
+    results.push(...answer.map((r) => ({ ...(r.id ? { id: r.id } : {}), success: r.success === true, errors: Array.isArray(r.errors) ? r.errors : [] })));
+    options.onProgress?.(results.length, items.length);
+  }
+  return results;
+}
+
+const path = (crm: Crm) => crm.apiPath("/composite/sobjects");
+
+/** Creates records of one object (at most 200 a request). */
+export async function create(crm: Crm, sobject: string, records: Record<string, unknown>[], options: CollectionOptions = {}): Promise<SaveResult[]> {
+  requireSobjectName(sobject);
+  const body = records.map((fields, i) => {
+    if (!fields || typeof fields !== "object" || Array.isArray(fields)) throw new TypeError(`records[${i}] must be an object of field values`);
+    return { attributes: { type: sobject }, ...fields };
+  });
+  const endpoint = await path(crm);
+  return send(body, options, async (chunk, confirmed) =>
+    (await crm.request<SaveResult[]>("POST", endpoint, { allOrNone: !!options.allOrNone, records: chunk }, { write: confirmed ? "confirmed" : undefined, writeCount: body.length, signal: options.signal })).data);
+}
+
+/** Updates records (of one or several objects; at most 200 a request). */
+export async function update(crm: Crm, records: RecordUpdate[], options: CollectionOptions = {}): Promise<SaveResult[]> {
+  const body = records.map((r, i) => {
+    requireSobjectName(r?.type, `records[${i}].type`);
+    requireRecordId(r.id, `records[${i}].id`);
+    if (!r.fields || typeof r.fields !== "object") throw new TypeError(`records[${i}].fields must be an object of field values`);
+    return { attributes: { type: r.type }, ...r.fields, Id: r.id };
+  });
+  const endpoint = await path(crm);
+  return send(body, options, async (chunk, confirmed) =>
+    (await crm.request<SaveResult[]>("PATCH", endpoint, { allOrNone: !!options.allOrNone, records: chunk }, { write: confirmed ? "confirmed" : undefined, writeCount: body.length, signal: options.signal })).data);
+}
+
+/** Deletes records by ID (at most 200 a request). */
+export async function remove(crm: Crm, ids: string[], options: CollectionOptions = {}): Promise<SaveResult[]> {
+  ids.forEach((id, i) => requireRecordId(id, `ids[${i}]`));
+  const endpoint = await path(crm);
+  return send(ids, options, async (chunk, confirmed) =>
+    (await crm.request<SaveResult[]>("DELETE", endpoint, undefined, { params: { ids: chunk.join(","), allOrNone: String(!!options.allOrNone) }, write: confirmed ? "confirmed" : undefined, writeCount: ids.length, signal: options.signal })).data);
+}

@@ -34,6 +34,15 @@ const clientAliases = {
   "proxy-from-env": "./scripts/bundle-stubs/proxy-from-env.cjs",
 };
 
+/** axios's built-in adapters, which the client never uses (it passes its own): each replaced by its own copy of a stub. */
+const axiosAdapterStub = {
+  name: "axios-adapter-stub",
+  setup(build) {
+    build.onResolve({ filter: /^\.\/(http|xhr|fetch)\.js$/ }, (args) =>
+      /[\\/]axios[\\/]lib[\\/]adapters$/.test(args.resolveDir) ? { path: path.resolve("scripts/bundle-stubs/axios-adapters.mjs"), suffix: `?${args.path.slice(2, -3)}` } : undefined);
+  },
+};
+
 const webviewDir = "src/webviews/ui";
 const webviewEntries = existsSync(webviewDir)
   ? readdirSync(webviewDir).filter((f) => f.endsWith(".main.ts")).map((f) => path.join(webviewDir, f))
@@ -43,14 +52,15 @@ const groups = [
   {
     ...common, entryPoints: ["src/extension.ts"], outfile: "dist/extension.js", platform: "node", format: "cjs",
     external: ["vscode", "./soql-parser.js", "./exceljs.js"],
+    plugins: [axiosAdapterStub],
     alias: { ...clientAliases, "@jetstreamapp/soql-parser-js": "./scripts/bundle-stubs/soql-parser-runtime.cjs", "exceljs/lib/stream/xlsx/workbook-writer": "./scripts/bundle-stubs/exceljs-runtime.cjs" },
   },
   // ExcelJS's streaming workbook writer, loaded by the extension when an export to Excel starts (src/webviews/xlsxExport.ts).
   { ...common, entryPoints: [createRequire(import.meta.url).resolve("exceljs/lib/stream/xlsx/workbook-writer")], outfile: "dist/exceljs.js", platform: "node", format: "cjs" },
   // The SOQL parser, loaded by the extension on first use (see src/soql/parser.ts).
   { ...common, entryPoints: [createRequire(import.meta.url).resolve("@jetstreamapp/soql-parser-js")], outfile: "dist/soql-parser.js", platform: "node", format: "cjs" },
-  { ...common, entryPoints: ["src/client/index.ts"], outfile: "dist/client.js", platform: "node", format: "cjs", alias: clientAliases },
-  { ...common, entryPoints: ["src/client/index.ts"], outfile: "dist/client.mjs", platform: "node", format: "esm", alias: clientAliases,
+  { ...common, entryPoints: ["src/client/index.ts"], outfile: "dist/client.js", platform: "node", format: "cjs", alias: clientAliases, plugins: [axiosAdapterStub] },
+  { ...common, entryPoints: ["src/client/index.ts"], outfile: "dist/client.mjs", platform: "node", format: "esm", alias: clientAliases, plugins: [axiosAdapterStub],
     // axios and js-yaml are bundled as CommonJS-free ESM, but Node built-ins still need `require` in ESM output.
     banner: { js: 'import { createRequire as __crmCreateRequire } from "node:module"; const require = __crmCreateRequire(import.meta.url);' } },
   ...(webviewEntries.length
@@ -87,7 +97,7 @@ function report(results) {
 copyCodicons();
 if (watch) {
   const contexts = await Promise.all(
-    groups.map((g) => esbuild.context({ ...g, plugins: [{ name: "report", setup: (b) => b.onEnd((r) => r.metafile && report([r])) }] })),
+    groups.map((g) => esbuild.context({ ...g, plugins: [...(g.plugins ?? []), { name: "report", setup: (b) => b.onEnd((r) => r.metafile && report([r])) }] })),
   );
   await Promise.all(contexts.map((c) => c.watch()));
   console.log("watching for changes…");

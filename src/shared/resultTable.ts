@@ -20,12 +20,32 @@ export interface ResultColumn {
   label?: string;
   /** Every value is a record ID: the grid makes them links. */
   ids: boolean;
+  /** The cells can be edited, like this. */
+  editor?: CellEditor;
+  /** Why the cells cannot be edited (shown on hover). */
+  readOnly?: string;
+}
+
+/** What a cell shows beside its value: an edit waiting, a refusal, a save. */
+export interface CellMark {
+  state: "staged" | "refused" | "saved";
+  /** The org's message for a refusal; the fetched value for a staged edit. */
+  note?: string;
+}
+
+/** A row's state in an editing grid. */
+export interface RowMark {
+  state: "inserted" | "saved" | "refused" | "conflict" | "deleted";
+  note?: string;
 }
 
 export interface ResultRow {
   /** Index of the record among the fetched ones (stable across sorts and filters). */
   index: number;
   cells: Cell[];
+  /** Cell marks by column index (an editing grid only). */
+  marks?: Record<number, CellMark>;
+  row?: RowMark;
 }
 
 export interface ChildTable {
@@ -47,6 +67,8 @@ export interface CellRange {
   left: number;
   right: number;
 }
+
+import type { CellEditor } from "./cellInput";
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => !!v && typeof v === "object" && !Array.isArray(v);
@@ -135,6 +157,8 @@ export interface ResultTableOptions {
   columns?: { path: string; label?: string }[];
   /** Whether a value is a record ID (the host checks the checksum of 18-character IDs). */
   isId?: (value: string) => boolean;
+  /** Paths read for the grid's own use and never shown (the SystemModstamp an editing grid adds). */
+  hidden?: string[];
 }
 
 export class ResultTable {
@@ -147,12 +171,14 @@ export class ResultTable {
   version = 0;
   private readonly isId: (value: string) => boolean;
   private readonly declared: { path: string; label?: string }[];
+  private readonly hidden: Set<string>;
   /** Per column: has a value been seen, and was every value an ID. */
   private readonly idScan = new Map<ResultColumn, { seen: boolean; all: boolean }>();
 
   constructor(options: ResultTableOptions = {}) {
     this.isId = options.isId ?? (() => false);
     this.declared = options.columns ?? [];
+    this.hidden = new Set((options.hidden ?? []).map((p) => p.toLowerCase()));
   }
 
   get viewSize(): number {
@@ -174,7 +200,7 @@ export class ResultTable {
   private discoverColumns(records: Json[], firstBatch: boolean): void {
     const byPath = new Map(this.columns.map((c) => [c.path.toLowerCase(), c]));
     const add = (path: string, kind: ResultColumn["kind"], label?: string) => {
-      if (byPath.has(path.toLowerCase())) return;
+      if (byPath.has(path.toLowerCase()) || this.hidden.has(path.toLowerCase())) return;
       const column: ResultColumn = { path, kind, ids: false, ...(label ? { label } : {}) };
       byPath.set(path.toLowerCase(), column);
       this.columns.push(column);
@@ -244,6 +270,11 @@ export class ResultTable {
     this.version++;
   }
 
+  /** The record shown at a row of the view. */
+  recordIndexAt(viewRow: number): number | undefined {
+    return this.view[viewRow];
+  }
+
   /** Rows `start` … `start + count - 1` of the view. */
   window(start: number, count: number): ResultRow[] {
     const from = Math.max(0, Math.floor(start));
@@ -263,7 +294,7 @@ export class ResultTable {
     if (!record || column?.kind !== "children") return undefined;
     const result = valueAt(record, column.path);
     if (!isChildResult(result)) return undefined;
-    const child = new ResultTable({ isId: this.isId });
+    const child = new ResultTable({ isId: this.isId, hidden: [...this.hidden] });
     child.append(result.records);
     return { columns: child.columns, rows: child.window(0, child.viewSize).map((r) => r.cells), total: result.totalSize ?? result.records.length, more: result.done === false };
   }

@@ -1,6 +1,7 @@
 /** What a statement from a scratch file becomes when it runs: which API, the text sent, the columns expected. */
 import type { QueryApiName } from "../shared/protocol";
 import { soqlParser } from "./parser";
+import { tokenize } from "./statements";
 
 export type QueryApi = QueryApiName;
 
@@ -66,4 +67,29 @@ export function bulkRefusal(text: string): string | undefined {
     if (field.type === "FieldFunctionExpression" && field.isAggregateFn) return "it aggregates rows";
   }
   return undefined;
+}
+
+/**
+ * What an editing grid runs for a statement: the same query with the SystemModstamp of each row added to
+ * the outer SELECT (when the statement does not read it), so a commit can tell which rows changed in the org
+ * since. A reason instead when the rows cannot be edited (aggregates, GROUP BY, FIELDS(), text the parser refuses).
+ */
+export function editableQuery(text: string, stampField: string): { text: string; object: string; added: boolean } | { reason: string } {
+  let query;
+  try {
+    query = soqlParser().parseQuery(text);
+  } catch {
+    return { reason: "The statement could not be read, so its rows cannot be edited here." };
+  }
+  if (query.groupBy) return { reason: "Grouped rows (GROUP BY) are not records: they cannot be edited." };
+  const fields = query.fields ?? [];
+  if (fields.some((f) => f.type === "FieldFunctionExpression" && f.isAggregateFn)) return { reason: "Aggregate results are not records: they cannot be edited." };
+  if (fields.some((f) => f.type === "FieldFunctionExpression" && /^FIELDS$/i.test(f.functionName))) return { reason: "Rows read with FIELDS() cannot be edited here; name the fields in the SELECT." };
+  const object = query.sObject;
+  if (!object) return { reason: "The statement names no object." };
+  if (fields.some((f) => f.type === "Field" && f.field.toLowerCase() === stampField.toLowerCase())) return { text, object, added: false };
+  const { tokens } = tokenize(text);
+  const from = tokens.find((t) => t.scope === 0 && t.kind === "word" && t.text.toUpperCase() === "FROM");
+  if (!from) return { reason: "The statement has no FROM." };
+  return { text: `${text.slice(0, from.start).trimEnd()}, ${stampField} ${text.slice(from.start)}`, object, added: true };
 }

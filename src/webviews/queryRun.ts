@@ -6,7 +6,8 @@ import type { Crm } from "../client";
 import { get18CharId, isRecordId } from "../client/ids";
 import { ResultTable } from "../shared/resultTable";
 import type { RunSpec } from "../shared/protocol";
-import { selectColumns, stripComments } from "../soql/runText";
+import { editableQuery, selectColumns, stripComments } from "../soql/runText";
+import { GridEdits, STAMP_FIELD } from "./gridEdits";
 
 export type { RunSpec };
 
@@ -29,10 +30,22 @@ export class QueryRun {
   elapsedMs = 0;
   readonly ranAt = new Date();
   private fetching?: AbortController;
+  /** Edits staged in the grid (cells edit once the panel has marked the editable columns). */
+  readonly edits: GridEdits;
+  /** The object whose records the rows are, or why they cannot be edited. */
+  readonly editing: { object: string } | { reason: string };
 
   private constructor(private readonly crm: QueryClient, readonly spec: RunSpec, text: string, private readonly batchSize?: number) {
-    this.table = new ResultTable({ columns: selectColumns(text, spec.api), isId: looksLikeRecordId });
+    const editable = spec.api === "soql" ? editableQuery(text, STAMP_FIELD)
+      : { reason: spec.api === "sosl" ? "Search results are read-only here: run a SOQL query to edit records." : "Tooling API results are read-only here." };
+    this.editing = "reason" in editable ? editable : { object: editable.object };
+    this.sent = "reason" in editable ? text : editable.text;
+    this.table = new ResultTable({ columns: selectColumns(text, spec.api), isId: looksLikeRecordId, hidden: "reason" in editable || !editable.added ? [] : [STAMP_FIELD] });
+    this.edits = new GridEdits(this.table);
   }
+
+  /** The statement as sent (with the SystemModstamp an editing grid reads). */
+  readonly sent: string;
 
   /** Runs the statement and keeps its first page; `batchSize` asks the org for pages of that many rows (200–2,000). */
   static async start(crm: QueryClient, spec: RunSpec, batchSize?: number): Promise<QueryRun> {
@@ -42,7 +55,7 @@ export class QueryRun {
     const started = performance.now();
     const page: Page = spec.api === "sosl"
       ? await crm.search(text).then((r) => ({ records: r.searchRecords, totalSize: r.searchRecords.length, done: true }))
-      : spec.api === "tooling" ? await crm.toolingQuery(text) : await crm.soqlQuery(text, { replaceQuotes: false, batchSize });
+      : spec.api === "tooling" ? await crm.toolingQuery(text) : await crm.soqlQuery(run.sent, { replaceQuotes: false, batchSize });
     run.elapsedMs = performance.now() - started;
     run.take(page);
     return run;

@@ -1,0 +1,194 @@
+/**
+ * Editing a results cell: which editor a field gets, and what typed or pasted text means for it. The
+ * webview checks as a person types; the host checks again before staging. The org still has the last word
+ * (required fields, validation rules, duplicates): those refusals come back per row on commit.
+ * Pure: no VS Code, no DOM.
+ */
+import type { Cell } from "./resultTable";
+
+export type EditorKind = "text" | "textarea" | "number" | "checkbox" | "date" | "datetime" | "picklist" | "multipicklist" | "reference";
+
+/** How a column's cells are edited (sent to the webview with the column). */
+export interface CellEditor {
+  /** The field's API name on the record the row is. */
+  field: string;
+  kind: EditorKind;
+  /** Digits after the decimal point (number, currency, percent). */
+  scale?: number;
+  /** Longest text the field holds. */
+  length?: number;
+  /** Active picklist values. */
+  options?: string[];
+  /** A value outside `options` is refused. */
+  restricted?: boolean;
+  /** Lookups: key prefixes of the objects the ID may name. */
+  prefixes?: string[];
+}
+
+/** The describe facts an editor is made from (a FieldDescribe has them all). */
+export interface EditableField {
+  name: string;
+  type: string;
+  scale?: number;
+  length?: number;
+  picklistValues?: { value: string; active?: boolean }[];
+  restrictedPicklist?: boolean;
+  extraTypeInfo?: string | null;
+  htmlFormatted?: boolean;
+}
+
+const NUMERIC = new Set(["double", "currency", "percent", "int", "long"]);
+const TEXT = new Set(["string", "email", "phone", "url", "encryptedstring", "combobox"]);
+
+/** The editor for a field type; undefined for types a cell cannot edit (rich text, addresses, base64). */
+export function editorFor(field: EditableField, prefixes: string[] = []): CellEditor | undefined {
+  const base = { field: field.name };
+  if (NUMERIC.has(field.type)) return { ...base, kind: "number", scale: field.type === "int" || field.type === "long" ? 0 : field.scale ?? 0 };
+  if (TEXT.has(field.type)) return { ...base, kind: "text", ...(field.length ? { length: field.length } : {}) };
+  if (field.type === "textarea") {
+    if (field.extraTypeInfo === "richtextarea" || field.htmlFormatted) return undefined; // rich text is edited in its record's tab
+    return { ...base, kind: "textarea", ...(field.length ? { length: field.length } : {}) };
+  }
+  if (field.type === "boolean") return { ...base, kind: "checkbox" };
+  if (field.type === "date") return { ...base, kind: "date" };
+  if (field.type === "datetime") return { ...base, kind: "datetime" };
+  if (field.type === "picklist" || field.type === "multipicklist") {
+    const options = (field.picklistValues ?? []).filter((p) => p.active !== false).map((p) => p.value);
+    return { ...base, kind: field.type, options, restricted: field.restrictedPicklist === true };
+  }
+  if (field.type === "reference") return { ...base, kind: "reference", prefixes };
+  return undefined;
+}
+
+export type Parsed = { ok: true; value: Exclude<Cell, object> } | { ok: false; error: string };
+
+const ok = (value: Exclude<Cell, object>): Parsed => ({ ok: true, value });
+const refuse = (error: string): Parsed => ({ ok: false, error });
+const ID_SHAPE = /^[a-zA-Z0-9]{15}(?:[a-zA-Z0-9]{3})?$/;
+const CHECKSUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZ012345";
+
+/** The 18-character form of a 15-character ID (an 18-character one comes back as it is). */
+function eighteen(id: string): string {
+  if (id.length === 18) return id;
+  let suffix = "";
+  for (let chunk = 0; chunk < 3; chunk++) {
+    let bits = 0;
+    for (let j = 0; j < 5; j++) if (/[A-Z]/.test(id[chunk * 5 + j]!)) bits |= 1 << j;
+    suffix += CHECKSUM[bits];
+  }
+  return id + suffix;
+}
+
+function validDate(y: number, m: number, d: number): boolean {
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+
+function pickOne(text: string, editor: CellEditor): Parsed {
+  const match = editor.options?.find((o) => o.toLowerCase() === text.toLowerCase());
+  if (match !== undefined) return ok(match);
+  if (editor.restricted) {
+    const shown = (editor.options ?? []).slice(0, 6).join(", ");
+    return refuse(`“${text}” is not a value of ${editor.field}; choose one of ${shown}${(editor.options?.length ?? 0) > 6 ? ", …" : ""}.`);
+  }
+  return ok(text);
+}
+
+/** What text typed or pasted into a cell means for its field: the value to stage, or why it cannot be. */
+export function parseCellInput(raw: string, editor: CellEditor): Parsed {
+  const text = editor.kind === "textarea" || editor.kind === "text" ? raw : raw.trim();
+  if (text === "" && editor.kind !== "checkbox") return ok(null);
+  switch (editor.kind) {
+    case "number": {
+      const cleaned = text.replace(/[\s,]/g, "").replace(/%$/, "");
+      const value = Number(cleaned);
+      if (!cleaned || !Number.isFinite(value)) return refuse(`${editor.field} takes a number; “${text}” is not one.`);
+      const decimals = cleaned.split(".")[1]?.length ?? 0;
+      if (editor.scale !== undefined && decimals > editor.scale) {
+        return refuse(editor.scale === 0 ? `${editor.field} takes whole numbers.` : `${editor.field} takes at most ${editor.scale} digits after the decimal point.`);
+      }
+      return ok(value);
+    }
+    case "checkbox": {
+      const lower = text.toLowerCase();
+      if (["true", "yes", "1", "x", "✓"].includes(lower)) return ok(true);
+      if (["false", "no", "0", ""].includes(lower)) return ok(false);
+      return refuse(`${editor.field} is a checkbox: type true or false.`);
+    }
+    case "date": {
+      const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+      if (!m || !validDate(Number(m[1]), Number(m[2]), Number(m[3]))) return refuse(`${editor.field} takes a date as YYYY-MM-DD; “${text}” is not one.`);
+      return ok(text);
+    }
+    case "datetime": {
+      // A datetime-local value (no zone) is the person's local time; ISO 8601 with a zone is taken as written.
+      const m = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/.exec(text);
+      const time = m ? Date.parse(m[7] ? text.replace(" ", "T").replace(/([+-]\d{2})(\d{2})$/, "$1:$2") : `${text.replace(" ", "T")}`) : NaN;
+      if (!m || !validDate(Number(m[1]), Number(m[2]), Number(m[3])) || Number.isNaN(time)) {
+        return refuse(`${editor.field} takes a date and time such as 2026-05-01T14:30:00Z; “${text}” is not one.`);
+      }
+      return ok(new Date(time).toISOString().replace(/\.000Z$/, ".000+0000").replace(/Z$/, "+0000"));
+    }
+    case "picklist":
+      return pickOne(text, editor);
+    case "multipicklist": {
+      const values: string[] = [];
+      for (const part of text.split(";").map((p) => p.trim()).filter(Boolean)) {
+        const one = pickOne(part, editor);
+        if (!one.ok) return one;
+        if (!values.includes(one.value as string)) values.push(one.value as string);
+      }
+      return ok(values.length ? values.join(";") : null);
+    }
+    case "reference": {
+      if (!ID_SHAPE.test(text)) return refuse(`${editor.field} takes a record ID of 15 or 18 letters and digits; “${text}” is not one.`);
+      const id = eighteen(text.slice(0, 15));
+      if (text.length === 18 && id.toLowerCase() !== text.toLowerCase()) return refuse(`“${text}” is not a record ID: its last three characters do not match.`);
+      if (editor.prefixes?.length && !editor.prefixes.includes(id.slice(0, 3))) return refuse(`${editor.field} points to another kind of record; “${text}” names none of them.`);
+      return ok(id);
+    }
+    default:
+      if (editor.length && text.length > editor.length) return refuse(`${editor.field} holds at most ${editor.length} characters; this is ${text.length}.`);
+      return ok(text);
+  }
+}
+
+/** The text a value shows in an editor (datetimes as the person's local time in a datetime-local input). */
+export function editText(value: Cell | undefined): string {
+  if (value === null || value === undefined || typeof value === "object") return "";
+  return String(value);
+}
+
+/** Parses tab-separated text copied from a spreadsheet (quoted fields may hold tabs, newlines and doubled quotes). */
+export function parseTsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = "";
+  let i = 0;
+  const body = text.replace(/\r\n?/g, "\n").replace(/\n$/, "");
+  while (i <= body.length) {
+    const ch = body[i];
+    if (field === "" && ch === '"' ) {
+      let j = i + 1;
+      let value = "";
+      while (j < body.length) {
+        if (body[j] === '"' && body[j + 1] === '"') (value += '"'), (j += 2);
+        else if (body[j] === '"') break;
+        else value += body[j++];
+      }
+      if (j < body.length && (body[j + 1] === "\t" || body[j + 1] === "\n" || j + 1 >= body.length)) {
+        field = value;
+        i = j + 1;
+        continue;
+      }
+    }
+    if (ch === "\t") (row.push(field), (field = ""));
+    else if (ch === "\n" || ch === undefined) {
+      row.push(field);
+      rows.push(row);
+      (row = []), (field = "");
+    } else field += ch;
+    i++;
+  }
+  return rows;
+}

@@ -1,0 +1,412 @@
+/**
+ * Edits staged in a results grid, and their commit. The host keeps this beside the run's ResultTable: cells
+ * edited or pasted are checked against their field and staged (never sent one by one); Review Changes
+ * compares them with the fetched values; Commit sends them through sObject Collections, 200 records a
+ * request, after checking that no row changed in the org since it was fetched (its SystemModstamp, which
+ * the editing grid reads with every row). Refused rows keep their edits and show the org's message;
+ * conflicting rows are not written. No VS Code here: tested in Node.
+ */
+import type { SaveResult } from "../client";
+import { COLLECTION_LIMIT } from "../client/constants";
+import { editorFor, parseCellInput, parseTsv } from "../shared/cellInput";
+import { valueAt, type Cell, type CellMark, type CellRange, type ResultRow, type ResultTable, type RowMark } from "../shared/resultTable";
+
+type Json = Record<string, unknown>;
+type Value = Exclude<Cell, object>;
+
+/** The field an editing grid reads with every row to tell whether it changed since (added when absent). */
+export const STAMP_FIELD = "SystemModstamp";
+
+/** What a commit needs of the client. */
+export interface EditClient {
+  soqlQuery(query: string): Promise<{ records: Json[] }>;
+  collections: {
+    update(records: { type: string; id: string; fields: Json }[], options?: { allOrNone?: boolean }): Promise<SaveResult[]>;
+    create(sobject: string, records: Json[], options?: { allOrNone?: boolean }): Promise<SaveResult[]>;
+  };
+}
+
+export interface CommitOptions {
+  allOrNone?: boolean;
+  /** Hears the values a request is about to overwrite, by record ID (the write history keeps them). */
+  beforeWrite?: (object: string, before: Map<string, Json>) => void;
+  onProgress?: (done: number, total: number) => void;
+  signal?: AbortSignal;
+}
+
+export interface CommitOutcome {
+  saved: number;
+  created: number;
+  refused: number;
+  conflicts: number;
+  /** Requests sent: collection writes, and the SystemModstamp reads of the conflict check. */
+  writes: number;
+  reads: number;
+}
+
+export interface PasteOutcome {
+  staged: number;
+  /** Cells left as they were, and why (row and column named as the grid shows them). */
+  errors: string[];
+}
+
+/** A record's type and ID from the API's `attributes` (present whether or not the query selected Id). */
+export function recordRef(record: Json): { type: string; id?: string } | undefined {
+  const attributes = record.attributes as { type?: unknown; url?: unknown } | undefined;
+  if (typeof attributes?.type !== "string") return undefined;
+  const id = typeof attributes.url === "string" ? attributes.url.slice(attributes.url.lastIndexOf("/") + 1) : undefined;
+  return { type: attributes.type, ...(id ? { id } : {}) };
+}
+
+const sameValue = (a: unknown, b: unknown) => (a ?? null) === (b ?? null) || (typeof a === "number" && typeof b === "number" && Math.abs(a - b) < 1e-9);
+const quote = (id: string) => `'${id.replace(/[^a-zA-Z0-9]/g, "")}'`;
+
+export class GridEdits {
+  /** Staged values: record index → column index → value. */
+  private readonly staged = new Map<number, Map<number, Value>>();
+  private readonly rowMarks = new Map<number, RowMark>();
+  /** Refusals and saves by record and column (staged cells are marked from `staged`). */
+  private readonly cellMarks = new Map<number, Map<number, CellMark>>();
+  /** The stamp to compare with, where it is no longer the fetched one (after a save of ours, or Overwrite). */
+  private readonly stamps = new Map<number, string>();
+
+  constructor(private readonly table: ResultTable) {}
+
+  /** Staged cells, and the rows they are in. */
+  get count(): { cells: number; rows: number } {
+    let cells = 0;
+    for (const row of this.staged.values()) cells += row.size;
+    return { cells, rows: this.staged.size };
+  }
+
+  rowMark(index: number): RowMark | undefined {
+    return this.rowMarks.get(index);
+  }
+
+  private fetched(index: number, column: number): unknown {
+    return valueAt(this.table.records[index]!, this.table.columns[column]!.path);
+  }
+
+  /** Why a cell cannot take an edit, or undefined when it can. */
+  refusal(index: number, column: number): string | undefined {
+    const col = this.table.columns[column];
+    const record = this.table.records[index];
+    if (!col || !record) return "There is no such cell.";
+    if (!col.editor) return col.readOnly ?? "This column cannot be edited.";
+    const mark = this.rowMarks.get(index)?.state;
+    if (mark === "deleted") return "This record was deleted.";
+    if (!recordRef(record)) return "This row is not a record.";
+    return undefined;
+  }
+
+  /** Checks text typed into a cell and stages it; the reason when it cannot be staged. */
+  stage(index: number, column: number, text: string): string | undefined {
+    const refused = this.refusal(index, column);
+    if (refused) return refused;
+    const parsed = parseCellInput(text, this.table.columns[column]!.editor!);
+    if (!parsed.ok) return parsed.error;
+    this.stageValue(index, column, parsed.value);
+    return undefined;
+  }
+
+  /** Stages a value already checked; a value equal to the fetched one (and not on a new row) unstages the cell. */
+  stageValue(index: number, column: number, value: Value): void {
+    const row = this.staged.get(index) ?? new Map<number, Value>();
+    if (sameValue(value, this.fetched(index, column)) && this.rowMarks.get(index)?.state !== "inserted") row.delete(column);
+    else row.set(column, value);
+    if (row.size) this.staged.set(index, row);
+    else this.staged.delete(index);
+    this.cellMarks.get(index)?.delete(column);
+    if (this.rowMarks.get(index)?.state === "saved" || this.rowMarks.get(index)?.state === "refused") this.rowMarks.delete(index);
+  }
+
+  /**
+   * Pastes tab-separated text (a block copied from a spreadsheet) with its top-left at a view cell. One value
+   * pasted over a larger selection fills it. A first line naming the columns (a copy from this grid) is skipped.
+   */
+  paste(text: string, at: { row: number; col: number }, selection?: CellRange): PasteOutcome {
+    let block = parseTsv(text);
+    const columns = this.table.columns;
+    const heading = block[0];
+    if (block.length > 1 && heading?.every((h, i) => columns[at.col + i] && [columns[at.col + i]!.path, columns[at.col + i]!.label].some((n) => n?.toLowerCase() === h.trim().toLowerCase()))) {
+      block = block.slice(1);
+    }
+    if (block.length === 1 && block[0]!.length === 1 && selection) {
+      const value = block[0]![0]!;
+      block = Array.from({ length: selection.bottom - selection.top + 1 }, () => Array.from({ length: selection.right - selection.left + 1 }, () => value));
+      at = { row: selection.top, col: selection.left };
+    }
+    const outcome: PasteOutcome = { staged: 0, errors: [] };
+    block.forEach((values, r) => {
+      const index = this.table.recordIndexAt(at.row + r);
+      if (index === undefined) return;
+      values.forEach((value, c) => {
+        const column = at.col + c;
+        if (column >= columns.length) return;
+        const error = this.stage(index, column, value);
+        if (error) outcome.errors.push(`Row ${at.row + r + 1}, ${columns[column]!.label ?? columns[column]!.path}: ${error}`);
+        else outcome.staged++;
+      });
+    });
+    return outcome;
+  }
+
+  /** Discards staged edits: one cell, one row (column omitted), or everything (index omitted). */
+  discard(index?: number, column?: number): void {
+    if (index === undefined) {
+      for (const i of [...this.staged.keys()]) this.discard(i);
+      return;
+    }
+    if (column === undefined || this.staged.get(index)?.size === 1 && this.staged.get(index)?.has(column)) {
+      this.staged.delete(index);
+      if (this.rowMarks.get(index)?.state !== "inserted") this.rowMarks.delete(index);
+    } else this.staged.get(index)?.delete(column);
+    this.cellMarks.get(index)?.clear();
+  }
+
+  /** Rows of a window with staged values in place of fetched ones, and their marks. */
+  decorate(rows: ResultRow[]): ResultRow[] {
+    return rows.map((row) => {
+      const staged = this.staged.get(row.index);
+      const marks = this.cellMarks.get(row.index);
+      const mark = this.rowMarks.get(row.index);
+      if (!staged && !marks?.size && !mark) return row;
+      const cells = [...row.cells];
+      const cellMarks: Record<number, CellMark> = {};
+      for (const [c, m] of marks ?? []) cellMarks[c] = m;
+      for (const [c, value] of staged ?? []) {
+        const before = this.fetched(row.index, c);
+        cells[c] = value;
+        cellMarks[c] = { state: cellMarks[c]?.state === "refused" ? "refused" : "staged", note: cellMarks[c]?.state === "refused" ? cellMarks[c]!.note : `Was: ${before === null || before === undefined ? "(empty)" : String(before)}` };
+      }
+      return { ...row, cells, ...(Object.keys(cellMarks).length ? { marks: cellMarks } : {}), ...(mark ? { row: mark } : {}) };
+    });
+  }
+
+  /** The staged rows as two aligned texts, fetched and staged, for a diff editor. */
+  review(): { fetched: string; staged: string } {
+    const fetched: string[] = [];
+    const staged: string[] = [];
+    const columns = this.table.columns;
+    for (const [index, cells] of [...this.staged].sort((a, b) => a[0] - b[0])) {
+      const ref = recordRef(this.table.records[index]!);
+      const heading = this.rowMarks.get(index)?.state === "inserted" ? `New ${ref?.type ?? "record"} (row ${index + 1})` : `${ref?.type ?? "Record"} ${ref?.id ?? ""}`.trim();
+      fetched.push(heading);
+      staged.push(heading);
+      for (const [c, value] of [...cells].sort((a, b) => a[0] - b[0])) {
+        const name = columns[c]!.editor?.field ?? columns[c]!.path;
+        const before = this.rowMarks.get(index)?.state === "inserted" ? undefined : this.fetched(index, c);
+        fetched.push(`  ${name}: ${before === undefined || before === null ? "" : String(before)}`);
+        staged.push(`  ${name}: ${value === null ? "" : String(value)}`);
+      }
+      fetched.push("");
+      staged.push("");
+    }
+    return { fetched: fetched.join("\n"), staged: staged.join("\n") };
+  }
+
+  private fieldsOf(index: number): Json {
+    const fields: Json = {};
+    for (const [c, value] of this.staged.get(index) ?? []) fields[this.table.columns[c]!.editor!.field] = value;
+    return fields;
+  }
+
+  private stampOf(index: number): unknown {
+    return this.stamps.get(index) ?? valueAt(this.table.records[index]!, STAMP_FIELD);
+  }
+
+  /** The org's stamps of rows found changed by the last commit. */
+  private readonly conflictStamps = new Map<number, string>();
+
+  /** Accepts the org's newer version of a conflicting row: its edits go out on the next commit. */
+  overwrite(index: number): boolean {
+    const stamp = this.conflictStamps.get(index);
+    if (!stamp) return false;
+    this.stamps.set(index, stamp);
+    this.conflictStamps.delete(index);
+    this.rowMarks.delete(index);
+    return true;
+  }
+
+  /** Writes what is staged. Rows changed in the org since they were fetched are marked, not written. */
+  async commit(client: EditClient, options: CommitOptions = {}): Promise<CommitOutcome> {
+    const outcome: CommitOutcome = { saved: 0, created: 0, refused: 0, conflicts: 0, writes: 0, reads: 0 };
+    const pending = [...this.staged.keys()].filter((i) => this.rowMarks.get(i)?.state !== "deleted");
+    const inserts = pending.filter((i) => this.rowMarks.get(i)?.state === "inserted");
+    const updates = pending.filter((i) => !inserts.includes(i));
+    const total = pending.length;
+    let done = 0;
+    const byType = new Map<string, number[]>();
+    for (const i of updates) {
+      const ref = recordRef(this.table.records[i]!)!;
+      byType.set(ref.type, [...(byType.get(ref.type) ?? []), i]);
+    }
+    for (const [type, indexes] of byType) {
+      // Each read checks the next chunk and refreshes the stamps of the chunk just saved (so a later commit of those rows is not a false conflict).
+      let justSaved: number[] = [];
+      for (let start = 0; ; start += COLLECTION_LIMIT) {
+        options.signal?.throwIfAborted();
+        const chunk = indexes.slice(start, start + COLLECTION_LIMIT);
+        if (!chunk.length && !justSaved.length) break;
+        const current = await readStamps(client, type, [...chunk, ...justSaved].map((i) => recordRef(this.table.records[i]!)!.id!));
+        outcome.reads++;
+        for (const i of justSaved) {
+          const stamp = current.get(recordRef(this.table.records[i]!)!.id!.slice(0, 15));
+          if (stamp) this.stamps.set(i, stamp);
+        }
+        if (!chunk.length) break;
+        const fresh: number[] = [];
+        for (const i of chunk) {
+          const stamp = current.get(recordRef(this.table.records[i]!)!.id!.slice(0, 15));
+          if (stamp !== undefined && stamp === this.stampOf(i)) fresh.push(i);
+          else {
+            outcome.conflicts++;
+            if (stamp) this.conflictStamps.set(i, stamp);
+            this.rowMarks.set(i, { state: "conflict", note: stamp === undefined ? "Deleted in the org since it was fetched: nothing was written." : `Changed in the org since it was fetched (now stamped ${stamp}): not written. Compare, then Overwrite to send your edits anyway.` });
+          }
+        }
+        justSaved = [];
+        if (fresh.length) {
+          options.beforeWrite?.(type, new Map(fresh.map((i) => [recordRef(this.table.records[i]!)!.id!, this.beforeValues(i)])));
+          const results = await client.collections.update(fresh.map((i) => ({ type, id: recordRef(this.table.records[i]!)!.id!, fields: this.fieldsOf(i) })), { allOrNone: options.allOrNone });
+          outcome.writes++;
+          fresh.forEach((i, n) => {
+            if (this.settle(i, results[n]!)) {
+              outcome.saved++;
+              justSaved.push(i);
+            } else outcome.refused++;
+          });
+        }
+        done += chunk.length;
+        options.onProgress?.(done, total);
+      }
+    }
+    for (let start = 0; start < inserts.length; start += COLLECTION_LIMIT) {
+      options.signal?.throwIfAborted();
+      const chunk = inserts.slice(start, start + COLLECTION_LIMIT);
+      const type = recordRef(this.table.records[chunk[0]!]!)!.type;
+      const results = await client.collections.create(type, chunk.map((i) => this.fieldsOf(i)), { allOrNone: options.allOrNone });
+      outcome.writes++;
+      chunk.forEach((i, n) => {
+        const result = results[n]!;
+        if (result.success && result.id) {
+          const record = this.table.records[i]!;
+          record.attributes = { type, url: `/sobjects/${type}/${result.id}` };
+          if (this.table.columns.some((c) => c.path === "Id")) record.Id = result.id;
+        }
+        if (this.settle(i, result)) outcome.created++;
+        else outcome.refused++;
+      });
+      done += chunk.length;
+      options.onProgress?.(done, total);
+    }
+    return outcome;
+  }
+
+  /** The fetched values of a row's staged fields. */
+  beforeValues(index: number): Json {
+    const before: Json = {};
+    for (const c of this.staged.get(index)?.keys() ?? []) before[this.table.columns[c]!.editor!.field] = this.fetched(index, c) ?? null;
+    return before;
+  }
+
+  /** Takes one record's result: a save becomes the fetched value; a refusal stays staged with the org's message. */
+  private settle(index: number, result: SaveResult): boolean {
+    const cells = this.staged.get(index) ?? new Map<number, Value>();
+    const marks = new Map<number, CellMark>();
+    if (result.success) {
+      const record = this.table.records[index]!;
+      for (const [c, value] of cells) {
+        setValue(record, this.table.columns[c]!.path, value);
+        marks.set(c, { state: "saved" });
+      }
+      this.staged.delete(index);
+      this.rowMarks.set(index, { state: "saved" });
+    } else {
+      const message = result.errors.map((e) => e.message).join(" ") || "The org refused this record.";
+      for (const [c] of cells) {
+        const field = this.table.columns[c]!.editor!.field.toLowerCase();
+        const own = result.errors.filter((e) => e.fields?.some((f) => f.toLowerCase() === field));
+        if (own.length) marks.set(c, { state: "refused", note: own.map((e) => e.message).join(" ") });
+      }
+      this.rowMarks.set(index, { state: "refused", note: message });
+    }
+    this.cellMarks.set(index, marks);
+    return result.success;
+  }
+
+  /** New rows copying the editable values of these records, staged as inserts; their indexes. */
+  clone(indexes: number[]): number[] {
+    const created: number[] = [];
+    for (const index of indexes) {
+      const ref = recordRef(this.table.records[index]!);
+      if (!ref) continue;
+      this.table.append([{ attributes: { type: ref.type } }]);
+      const copy = this.table.records.length - 1;
+      this.rowMarks.set(copy, { state: "inserted" });
+      this.table.columns.forEach((column, c) => {
+        const value = this.fetched(index, c);
+        if (column.editor && value !== null && value !== undefined && typeof value !== "object") this.stageValue(copy, c, value as Value);
+      });
+      created.push(copy);
+    }
+    return created;
+  }
+
+  /** Takes the results of deleting rows: deleted ones are marked and lose their edits; refused ones say why. */
+  deleted(indexes: number[], results: SaveResult[]): void {
+    indexes.forEach((index, n) => {
+      const result = results[n];
+      if (result?.success) {
+        this.staged.delete(index);
+        this.cellMarks.delete(index);
+        this.rowMarks.set(index, { state: "deleted" });
+      } else this.rowMarks.set(index, { state: "refused", note: result?.errors.map((e) => e.message).join(" ") || "The org did not delete this record." });
+    });
+  }
+}
+
+/** The current stamps of records, by 15-character ID (a record missing from the answer was deleted). */
+async function readStamps(client: EditClient, type: string, ids: string[]): Promise<Map<string, string>> {
+  const answer = await client.soqlQuery(`SELECT Id, ${STAMP_FIELD} FROM ${type} WHERE Id IN (${ids.map(quote).join(", ")})`);
+  return new Map(answer.records.map((r) => [String(r.Id).slice(0, 15), String(r[STAMP_FIELD])]));
+}
+
+/** Sets a top-level field of a record (editable cells are the record's own fields). */
+function setValue(record: Json, path: string, value: Value): void {
+  const key = Object.keys(record).find((k) => k.toLowerCase() === path.toLowerCase()) ?? path;
+  record[key] = value;
+}
+
+/** Field facts the column editors need (a FieldDescribe has them). */
+type DescribedField = import("../shared/cellInput").EditableField & { updateable?: boolean; calculated?: boolean; referenceTo?: string[] | null };
+
+/**
+ * Marks each column editable (with its editor) or read-only (with the reason shown on hover). Only the
+ * record's own updateable fields edit; parent paths, IDs, formulas and child results do not.
+ */
+export function markEditableColumns(table: ResultTable, editing: { object: string; fields: DescribedField[]; keyPrefixOf: (object: string) => string | undefined } | { reason: string }): void {
+  for (const column of table.columns) {
+    delete column.editor;
+    delete column.readOnly;
+    if (column.kind === "children") continue;
+    if ("reason" in editing) {
+      column.readOnly = editing.reason;
+      continue;
+    }
+    if (column.path.includes(".")) {
+      column.readOnly = `A field of the related ${column.path.split(".")[0]} record: open that record to edit it.`;
+      continue;
+    }
+    const field = editing.fields.find((f) => f.name.toLowerCase() === column.path.toLowerCase());
+    if (!field) column.readOnly = `Not a field of ${editing.object} (an alias or a computed value).`;
+    else if (field.name === "Id") column.readOnly = "A record's ID cannot be changed.";
+    else if (!field.updateable || field.calculated) column.readOnly = `${field.name} is read-only in the org (a formula, a system field, or no edit access).`;
+    else {
+      const prefixes = (field.referenceTo ?? []).map(editing.keyPrefixOf).filter((p): p is string => !!p);
+      const editor = editorFor(field, prefixes);
+      if (editor) column.editor = editor;
+      else column.readOnly = `${field.name} (${field.type}) is edited in its record's tab, not in the grid.`;
+    }
+  }
+}

@@ -161,34 +161,29 @@ export function editText(value: Cell | undefined): string {
 
 /** Parses tab-separated text copied from a spreadsheet (quoted fields may hold tabs, newlines and doubled quotes). */
 export function parseTsv(text: string): string[][] {
+  const body = text.replace(/\r\n?/g, "\n").replace(/\n$/, "");
   const rows: string[][] = [];
   let row: string[] = [];
-  let field = "";
   let i = 0;
-  const body = text.replace(/\r\n?/g, "\n").replace(/\n$/, "");
-  while (i <= body.length) {
-    const ch = body[i];
-    if (field === "" && ch === '"' ) {
-      let j = i + 1;
-      let value = "";
-      while (j < body.length) {
-        if (body[j] === '"' && body[j + 1] === '"') (value += '"'), (j += 2);
-        else if (body[j] === '"') break;
-        else value += body[j++];
-      }
-      if (j < body.length && (body[j + 1] === "\t" || body[j + 1] === "\n" || j + 1 >= body.length)) {
-        field = value;
-        i = j + 1;
-        continue;
-      }
+  for (;;) {
+    let field: string;
+    const quoted = body[i] === '"' ? /^"((?:[^"]|"")*)"(?=\t|\n|$)/.exec(body.slice(i)) : null;
+    if (quoted) {
+      field = quoted[1]!.replace(/""/g, '"');
+      i += quoted[0].length;
+    } else {
+      const end = body.slice(i).search(/[\t\n]/);
+      field = end < 0 ? body.slice(i) : body.slice(i, i + end);
+      i += field.length;
     }
-    if (ch === "\t") (row.push(field), (field = ""));
-    else if (ch === "\n" || ch === undefined) {
-      row.push(field);
-      rows.push(row);
-      (row = []), (field = "");
-    } else field += ch;
-    i++;
+    row.push(field);
+    if (body[i] === "\t") {
+      i++;
+      continue;
+    }
+    rows.push(row);
+    row = [];
+    if (i >= body.length) return rows;
+    i++; // the line break
   }
-  return rows;
 }

@@ -22,6 +22,8 @@ export interface OrgChange {
   path: string;
   /** Knowledge: a draft made from a published article took it offline (`unpublish`). */
   unpublished?: boolean;
+  /** The write itself (absent for a change the org made later, such as a Bulk import): the write history reads it. */
+  write?: CompletedWrite;
 }
 
 type Json = Record<string, unknown>;

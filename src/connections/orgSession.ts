@@ -74,7 +74,7 @@ export class OrgSession implements Disposable {
     });
     this.crm.on("write", (write) => {
       const change = changeOf(write);
-      if (change) this.changed.fire(change);
+      if (change) this.changed.fire({ ...change, write });
     });
     this.crm.on("apiUsage", (usage) => {
       this.usage = usage;

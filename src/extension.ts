@@ -3,6 +3,7 @@ import * as vscode from "vscode";
 import { DESCRIBE_SCHEME, DescribeDocuments } from "./commands/objects";
 import { runArticleAction } from "./commands/knowledge";
 import { registerCommands } from "./commands/register";
+import { journalFile, recordChanges } from "./commands/history";
 import { importDemoHelper } from "./connections/demo";
 import { DescribeStore } from "./connections/describeStore";
 import { OrgManager } from "./connections/orgManager";
@@ -29,6 +30,9 @@ import { articlePanels } from "./webviews/articlePanel";
 import { orgInfoPanels } from "./webviews/orgInfoPanel";
 import { previewPanels } from "./webviews/previewPanel";
 import { resultsPanels } from "./webviews/resultsPanel";
+import { REVIEW_SCHEME, ReviewDocuments } from "./webviews/reviewDocuments";
+import { layoutStore } from "./webviews/columnLayouts";
+import type { QueryRun } from "./webviews/queryRun";
 
 /** What the extension exposes to its in-host tests. */
 export interface CrmExplorerApi {
@@ -58,7 +62,19 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
   const panelDeps = { extensionUri: context.extensionUri, manager, log, redactor };
   const orgInfo = orgInfoPanels(panelDeps);
   const articles = articlePanels(panelDeps, runArticleAction);
-  const crmFiles = new CrmFileSystem(new CrmFiles({ org: (alias) => manager.sessionByAlias(alias), knowledgeSobject: () => readSettings().knowledgeSobject, store: context.workspaceState }), manager);
+  const journal = journalFile(vscode.Uri.joinPath(context.globalStorageUri, "write-history.json").fsPath, () => vscode.workspace.getConfiguration("crm").get<number>("writeHistory.maxEntries", 1000), (m) => log.warn(m));
+  const expectBefore = (orgKey: string, before: Map<string, Record<string, unknown>>) => void journal().then((j) => j.expectBefore(orgKey, before));
+  const crmFiles = new CrmFileSystem(new CrmFiles({
+    org: (alias) => manager.sessionByAlias(alias),
+    knowledgeSobject: () => readSettings().knowledgeSobject,
+    store: context.workspaceState,
+    beforeSave: (alias, id, before) => {
+      const org = manager.registry.list().find((o) => o.alias === alias);
+      if (org) expectBefore(org.key, new Map([[id, before]]));
+    },
+  }), manager);
+  const reviews = new ReviewDocuments();
+  const preparing = new Map<string, (run: QueryRun) => string>();
   const preview = previewPanels(panelDeps, async (uri) => {
     const p = crmFiles.files.parse(uri.path);
     if (p?.kind !== "articleFile" || !p.file.endsWith(".html")) throw new Error("Only an article's .html document has a preview.");
@@ -68,6 +84,14 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
     onRun: (orgKey, run) => void history.add(orgKey, { text: run.spec.text, api: run.spec.api, ranAt: run.ranAt.toISOString(), rows: run.totalSize, durationMs: run.elapsedMs }),
     exportRows: (orgKey, spec, format) => exportRows(manager, orgKey, spec, format),
     openId: (orgKey, id) => openId({ manager, articles }, orgKey, id),
+    showDiff: (left, right, title) => reviews.showDiff(left, right, title),
+    beforeWrite: expectBefore,
+    layouts: layoutStore(context.globalState),
+    prepare: (source, run) => {
+      const prepare = preparing.get(source);
+      preparing.delete(source);
+      return prepare?.(run);
+    },
   });
   context.subscriptions.push(
     log,
@@ -81,6 +105,9 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
     orgInfo,
     articles,
     results,
+    reviews,
+    vscode.workspace.registerTextDocumentContentProvider(REVIEW_SCHEME, reviews),
+    recordChanges(manager, journal),
     soqlOrgs,
     vscode.window.createTreeView("crm.feeds", { treeDataProvider: feeds, showCollapseAll: true }),
     vscode.workspace.onDidChangeConfiguration((e) => {
@@ -126,7 +153,10 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
       if (choice) await vscode.commands.executeCommand("crm.org.signInAgain", org.key);
     }),
   );
-  registerCommands(context, { manager, log, redactor, orgInfo, articles, results, orgs: soqlOrgs, history, active, objects, knowledge, feeds, siteId, files: crmFiles, preview: preview.panels });
+  registerCommands(context, {
+    manager, log, redactor, orgInfo, articles, results, orgs: soqlOrgs, history, active, objects, knowledge, feeds, siteId, files: crmFiles, preview: preview.panels,
+    journal, prepareRun: (source, prepare) => preparing.set(source, prepare),
+  });
   const demoHelper = process.env.CRM_DEMO_HELPER;
   if (demoHelper) void importDemoHelper(registry, demoHelper).catch((err: unknown) => log.error("importing the demo org's helper file failed", err));
   log.info(`CRM Explorer ${String(context.extension.packageJSON.version)} activated`);

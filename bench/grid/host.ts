@@ -25,6 +25,7 @@ const summary = (): ResultsSummary => ({
   alias: "Bench org", api: "soql", query: "SELECT Id, Name, Amount__c, Stage__c, Account__r.Name, CreatedDate FROM Big_Table__c",
   columns: table.columns, fetched: ROWS, totalSize: ROWS, more: false, fetching: false, viewSize: table.viewSize, viewVersion: table.version,
   sort: table.viewSpec.sort, filter: table.viewSpec.filter ?? "", elapsedMs: 0, ranAt: new Date(0).toISOString(),
+  staged: { cells: 0, rows: 0 }, layout: { hidden: [], order: [], frozen: 0 },
 });
 
 const reply = (message: HostToResults) => {

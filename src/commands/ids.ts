@@ -13,6 +13,8 @@ export const COMMAND_IDS = [
   "crm.org.openInBrowser",
   "crm.org.showInfo",
   "crm.log.show",
+  "crm.history.show",
+  "crm.history.clear",
   "crm.objects.refresh",
   "crm.objects.filter",
   "crm.objects.clearFilter",

@@ -13,11 +13,12 @@ import { objectCommands } from "./objects";
 import { orgCommands, type OrgCommandDeps } from "./orgs";
 import { recordCommands } from "./records";
 import { documentCommands, type DocumentCommandDeps } from "./documents";
-import { exportRows, soqlCommands, type SoqlCommandDeps } from "./soql";
+import { exportRows, openId, soqlCommands, type SoqlCommandDeps } from "./soql";
 import { importCommands } from "./importData";
+import { historyCommands, type HistoryDeps } from "./history";
 import { resultsTarget } from "../webviews/resultsPanel";
 
-export interface CommandDeps extends OrgCommandDeps, Omit<SoqlCommandDeps, "manager" | "articles">, Pick<DocumentCommandDeps, "files" | "preview"> {
+export interface CommandDeps extends OrgCommandDeps, Omit<SoqlCommandDeps, "manager" | "articles">, Pick<DocumentCommandDeps, "files" | "preview">, Pick<HistoryDeps, "journal" | "prepareRun"> {
   active: ActiveOrg;
   objects: ObjectsTreeProvider;
   knowledge: KnowledgeTreeProvider;
@@ -36,6 +37,7 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
     ...soqlCommands(deps),
     ...importCommands(deps.active, deps.log),
     ...documentCommands(deps),
+    ...historyCommands({ ...deps, openId: (orgKey, id) => openId(deps, orgKey, id) }),
     "crm.log.show": () => deps.log.show(),
     "crm.soql.clearDescribeCache": async () => {
       // Every view and the SOQL features read the schema, which tells them it was cleared.

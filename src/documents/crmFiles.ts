@@ -32,6 +32,8 @@ export interface FilesDeps {
   org(name: string): Promise<OrgAccess>;
   knowledgeSobject(): string;
   store: KeyValueStore;
+  /** The values a save is about to overwrite (the write history keeps them). */
+  beforeSave?(orgAlias: string, id: string, before: Json): void;
 }
 
 export type CrmPath =
@@ -252,6 +254,7 @@ export class CrmFiles {
     const file = fileOf(p);
     const changed = file.endsWith(".html") ? this.htmlChange(file, text, known) : this.jsonChanges(text, fields, known, p.kind === "articleFile");
     if (Object.keys(changed).length) {
+      this.deps.beforeSave?.(p.org, p.id, Object.fromEntries(Object.keys(changed).map((f) => [f, known.values[f] ?? null])));
       try {
         await org.crm.updateSobjectRecord(p.sobject, p.id, changed, options.overwrite ? {} : { ifUnmodifiedSince: new Date(known.lastModified.replace(/\+0000$/, "Z")) });
       } catch (err) {

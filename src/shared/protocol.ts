@@ -163,7 +163,27 @@ export interface ResultsSummary {
   filter: string;
   elapsedMs: number;
   ranAt: string;
+  /** The rows are records of this object and their editable cells can be edited (absent: a read-only result). */
+  editObject?: string;
+  /** Edits staged and not yet committed. */
+  staged: { cells: number; rows: number };
+  /** Column layout remembered for this statement. */
+  layout: ColumnLayout;
+  /** Said once, when the run is first shown (what a revert staged). */
+  notice?: string;
 }
+
+/** Which columns a person hid, the order they put them in and how many stay frozen at the left (by path). */
+export interface ColumnLayout {
+  hidden: string[];
+  order: string[];
+  frozen: number;
+}
+
+export const COPY_FORMATS = ["tsv", "csv", "json", "markdown"] as const;
+export type CopyFormat = (typeof COPY_FORMATS)[number];
+export const ROW_ACTIONS = ["delete", "clone", "open", "compare", "overwrite"] as const;
+export type RowAction = (typeof ROW_ACTIONS)[number];
 
 export const QUERY_APIS = ["soql", "tooling", "sosl"] as const;
 export type QueryApiName = (typeof QUERY_APIS)[number];
@@ -194,7 +214,13 @@ export type HostToResults =
   | { type: "rows"; viewVersion: number; start: number; rows: ResultRow[] }
   | { type: "children"; index: number; column: number; table: ChildTable }
   | { type: "progress"; fetched: number; totalSize: number }
-  | { type: "notice"; text: string };
+  | { type: "notice"; text: string }
+  /** Staged edits changed: the new counts (the webview reads again the rows it holds). */
+  | { type: "edits"; cells: number; rows: number }
+  /** An edit could not be staged: the editor opens again with the text and the reason. */
+  | { type: "editRefused"; index: number; column: number; text: string; message: string }
+  /** Count, and sum, average, min and max of the numbers, of the selected cells. */
+  | { type: "stats"; text: string };
 
 export type ResultsToHost =
   | { type: "ready" }
@@ -202,7 +228,17 @@ export type ResultsToHost =
   | { type: "rows"; start: number; count: number }
   | { type: "view"; sort?: { column: number; descending: boolean }; filter: string }
   | { type: "children"; index: number; column: number }
-  | { type: "copy"; range: CellRange }
+  | { type: "copy"; ranges: CellRange[]; format: CopyFormat }
+  | { type: "stats"; ranges: CellRange[] }
+  | { type: "edit"; index: number; column: number; text: string }
+  /** Pasted text: its top-left at view `row` and the first of `columns` (those shown from there on, in order). */
+  | { type: "paste"; row: number; columns: number[]; text: string; selection?: CellRange }
+  | { type: "discard"; index?: number; column?: number }
+  | { type: "review" }
+  | { type: "commit" }
+  /** A row action on the rows of these view spans. */
+  | { type: "rowAction"; action: RowAction; rows: { top: number; bottom: number }[] }
+  | { type: "layout"; layout: ColumnLayout }
   | { type: "fetchMore" }
   | { type: "fetchAll" }
   | { type: "cancel" }
@@ -227,11 +263,32 @@ export function parseResultsRequest(raw: unknown): ResultsToHost | undefined {
     case "children":
       return isIndex(raw.index) && isIndex(raw.column) ? { type: "children", index: raw.index, column: raw.column } : undefined;
     case "copy": {
-      const r = raw.range;
-      return isRecord(r) && [r.top, r.bottom, r.left, r.right].every(isIndex) && (r.top as number) <= (r.bottom as number) && (r.left as number) <= (r.right as number)
-        ? { type: "copy", range: { top: r.top as number, bottom: r.bottom as number, left: r.left as number, right: r.right as number } }
-        : undefined;
+      const ranges = rangesOf(raw.ranges);
+      return ranges && COPY_FORMATS.includes(raw.format as CopyFormat) ? { type: "copy", ranges, format: raw.format as CopyFormat } : undefined;
     }
+    case "stats": {
+      const ranges = rangesOf(raw.ranges);
+      return ranges ? { type: "stats", ranges } : undefined;
+    }
+    case "edit":
+      return isIndex(raw.index) && isIndex(raw.column) && typeof raw.text === "string" ? { type: "edit", index: raw.index, column: raw.column, text: raw.text } : undefined;
+    case "paste": {
+      const selection = raw.selection === undefined ? undefined : rangeOf(raw.selection);
+      if (!isIndex(raw.row) || !isColumnList(raw.columns) || typeof raw.text !== "string" || (raw.selection !== undefined && !selection)) return undefined;
+      return { type: "paste", row: raw.row, columns: raw.columns, text: raw.text, ...(selection ? { selection } : {}) };
+    }
+    case "discard":
+      if ((raw.index !== undefined && !isIndex(raw.index)) || (raw.column !== undefined && !isIndex(raw.column))) return undefined;
+      return { type: "discard", ...(raw.index !== undefined ? { index: raw.index as number } : {}), ...(raw.column !== undefined ? { column: raw.column as number } : {}) };
+    case "review": case "commit":
+      return { type: raw.type };
+    case "rowAction": {
+      const spans = Array.isArray(raw.rows) && raw.rows.length <= 64 ? raw.rows.map((r) => (isRecord(r) && isIndex(r.top) && isIndex(r.bottom) && r.top <= r.bottom ? { top: r.top, bottom: r.bottom } : undefined)) : undefined;
+      return ROW_ACTIONS.includes(raw.action as RowAction) && spans?.length && spans.every((r) => !!r)
+        ? { type: "rowAction", action: raw.action as RowAction, rows: spans as { top: number; bottom: number }[] } : undefined;
+    }
+    case "layout":
+      return isLayout(raw.layout) ? { type: "layout", layout: raw.layout } : undefined;
     case "export":
       return EXPORT_FORMAT_NAMES.includes(raw.format as ExportFormatName) ? { type: "export", format: raw.format as ExportFormatName } : undefined;
     case "openId":
@@ -241,16 +298,37 @@ export function parseResultsRequest(raw: unknown): ResultsToHost | undefined {
   }
 }
 
+const isColumnList = (v: unknown): v is number[] => Array.isArray(v) && v.length > 0 && v.length <= 5000 && v.every(isIndex);
+
+function rangeOf(r: unknown): CellRange | undefined {
+  return isRecord(r) && isIndex(r.top) && isIndex(r.bottom) && r.top <= r.bottom && isColumnList(r.columns) ? { top: r.top, bottom: r.bottom, columns: r.columns } : undefined;
+}
+
+function rangesOf(raw: unknown): CellRange[] | undefined {
+  if (!Array.isArray(raw) || !raw.length || raw.length > 64) return undefined;
+  const ranges = raw.map(rangeOf);
+  return ranges.every((r): r is CellRange => !!r) ? ranges : undefined;
+}
+
+const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === "string");
+const isLayout = (l: unknown): l is ColumnLayout => isRecord(l) && isStringList(l.hidden) && isStringList(l.order) && isIndex(l.frozen);
+
 const isCell = (c: unknown) => c === null || ["string", "number", "boolean"].includes(typeof c) || (isRecord(c) && isFiniteNumber(c.children) && typeof c.more === "boolean");
-const isColumn = (c: unknown) => isRecord(c) && typeof c.path === "string" && (c.kind === "value" || c.kind === "children") && typeof c.ids === "boolean" && (c.label === undefined || typeof c.label === "string");
-const isRow = (r: unknown) => isRecord(r) && isIndex(r.index) && Array.isArray(r.cells) && r.cells.every(isCell);
+const isEditor = (e: unknown) => isRecord(e) && typeof e.field === "string" && typeof e.kind === "string" && (e.options === undefined || isStringList(e.options));
+const isColumn = (c: unknown) => isRecord(c) && typeof c.path === "string" && (c.kind === "value" || c.kind === "children") && typeof c.ids === "boolean" && (c.label === undefined || typeof c.label === "string") &&
+  (c.editor === undefined || isEditor(c.editor)) && (c.readOnly === undefined || typeof c.readOnly === "string");
+const isMark = (m: unknown) => isRecord(m) && typeof m.state === "string" && (m.note === undefined || typeof m.note === "string");
+const isRow = (r: unknown) => isRecord(r) && isIndex(r.index) && Array.isArray(r.cells) && r.cells.every(isCell) &&
+  (r.marks === undefined || (isRecord(r.marks) && Object.values(r.marks).every(isMark))) && (r.row === undefined || isMark(r.row));
 
 function isSummary(s: unknown): s is ResultsSummary {
   return (
     isRecord(s) && allStrings(s, ["alias", "query", "filter", "ranAt"]) && isQueryApi(s.api) &&
     Array.isArray(s.columns) && s.columns.every(isColumn) &&
     [s.fetched, s.totalSize, s.viewSize, s.viewVersion, s.elapsedMs].every(isFiniteNumber) && typeof s.more === "boolean" && typeof s.fetching === "boolean" &&
-    (s.sort === undefined || (isRecord(s.sort) && isIndex(s.sort.column) && typeof s.sort.descending === "boolean"))
+    (s.sort === undefined || (isRecord(s.sort) && isIndex(s.sort.column) && typeof s.sort.descending === "boolean")) &&
+    (s.editObject === undefined || typeof s.editObject === "string") && isRecord(s.staged) && isIndex(s.staged.cells) && isIndex(s.staged.rows) && isLayout(s.layout) &&
+    (s.notice === undefined || typeof s.notice === "string")
   );
 }
 
@@ -269,6 +347,12 @@ export function parseResultsUpdate(raw: unknown): HostToResults | undefined {
     }
     case "progress": return isIndex(raw.fetched) && isIndex(raw.totalSize) ? { type: "progress", fetched: raw.fetched, totalSize: raw.totalSize } : undefined;
     case "notice": return typeof raw.text === "string" ? { type: "notice", text: raw.text } : undefined;
+    case "stats": return typeof raw.text === "string" ? { type: "stats", text: raw.text } : undefined;
+    case "edits":
+      return isIndex(raw.cells) && isIndex(raw.rows) ? { type: "edits", cells: raw.cells, rows: raw.rows } : undefined;
+    case "editRefused":
+      return isIndex(raw.index) && isIndex(raw.column) && allStrings(raw, ["text", "message"])
+        ? { type: "editRefused", index: raw.index, column: raw.column, text: raw.text as string, message: raw.message as string } : undefined;
     case "running":
       return allStrings(raw, ["query", "title"]) && isQueryApi(raw.api) ? { type: "running", api: raw.api, query: raw.query as string, title: raw.title as string } : undefined;
     case "failed":

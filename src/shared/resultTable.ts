@@ -61,11 +61,11 @@ export interface ViewSpec {
   filter?: string;
 }
 
+/** Selected cells: view rows `top`…`bottom` of these columns, in the order shown (columns can be reordered and hidden). */
 export interface CellRange {
   top: number;
   bottom: number;
-  left: number;
-  right: number;
+  columns: number[];
 }
 
 import type { CellEditor } from "./cellInput";
@@ -145,11 +145,6 @@ function compareCells(a: Cell, b: Cell): number {
   if (typeof a === "number" && typeof b === "number") return a - b;
   if (typeof a === "boolean" && typeof b === "boolean") return Number(a) - Number(b);
   return collate(cellText(a), cellText(b));
-}
-
-/** Quotes a TSV field when it holds a tab, newline or quote, the way spreadsheets read pasted text. */
-function tsvField(text: string): string {
-  return /[\t\n\r"]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 export interface ResultTableOptions {
@@ -297,19 +292,6 @@ export class ResultTable {
     const child = new ResultTable({ isId: this.isId, hidden: [...this.hidden] });
     child.append(result.records);
     return { columns: child.columns, rows: child.window(0, child.viewSize).map((r) => r.cells), total: result.totalSize ?? result.records.length, more: result.done === false };
-  }
-
-  /** A rectangle of the view as tab-separated text with a header line (child results as their JSON). */
-  tsv(range: CellRange): string {
-    const left = Math.max(0, range.left), right = Math.min(this.columns.length - 1, range.right);
-    const columns = this.columns.slice(left, right + 1);
-    const lines = [columns.map((c) => tsvField(c.path)).join("\t")];
-    const top = Math.max(0, range.top), bottom = Math.min(this.view.length - 1, range.bottom);
-    for (let v = top; v <= bottom; v++) {
-      const record = this.records[this.view[v]!]!;
-      lines.push(columns.map((c) => tsvField(c.kind === "children" ? childJson(record, c.path) : cellText(cellOf(record, c)))).join("\t"));
-    }
-    return lines.join("\n");
   }
 }
 

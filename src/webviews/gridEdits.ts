@@ -121,30 +121,31 @@ export class GridEdits {
   }
 
   /**
-   * Pastes tab-separated text (a block copied from a spreadsheet) with its top-left at a view cell. One value
-   * pasted over a larger selection fills it. A first line naming the columns (a copy from this grid) is skipped.
+   * Pastes tab-separated text (a block copied from a spreadsheet) with its top-left at a view row and the first
+   * of `columns` (the columns shown from there on, in order). One value pasted over a larger selection fills it.
+   * A first line naming the columns (a copy from this grid) is skipped.
    */
-  paste(text: string, at: { row: number; col: number }, selection?: CellRange): PasteOutcome {
+  paste(text: string, at: { row: number; columns: number[] }, selection?: CellRange): PasteOutcome {
     let block = parseTsv(text);
+    let { row: top, columns: targets } = at;
     const columns = this.table.columns;
-    const heading = block[0];
-    if (block.length > 1 && heading?.every((h, i) => columns[at.col + i] && [columns[at.col + i]!.path, columns[at.col + i]!.label].some((n) => n?.toLowerCase() === h.trim().toLowerCase()))) {
-      block = block.slice(1);
-    }
+    const named = (h: string, i: number) => { const c = columns[targets[i]!]; return !!c && [c.path, c.label].some((n) => n?.toLowerCase() === h.trim().toLowerCase()); };
+    if (block.length > 1 && block[0]!.every(named)) block = block.slice(1);
     if (block.length === 1 && block[0]!.length === 1 && selection) {
       const value = block[0]![0]!;
-      block = Array.from({ length: selection.bottom - selection.top + 1 }, () => Array.from({ length: selection.right - selection.left + 1 }, () => value));
-      at = { row: selection.top, col: selection.left };
+      block = Array.from({ length: selection.bottom - selection.top + 1 }, () => selection.columns.map(() => value));
+      top = selection.top;
+      targets = selection.columns;
     }
     const outcome: PasteOutcome = { staged: 0, errors: [] };
     block.forEach((values, r) => {
-      const index = this.table.recordIndexAt(at.row + r);
+      const index = this.table.recordIndexAt(top + r);
       if (index === undefined) return;
       values.forEach((value, c) => {
-        const column = at.col + c;
-        if (column >= columns.length) return;
+        const column = targets[c];
+        if (column === undefined || column >= columns.length) return;
         const error = this.stage(index, column, value);
-        if (error) outcome.errors.push(`Row ${at.row + r + 1}, ${columns[column]!.label ?? columns[column]!.path}: ${error}`);
+        if (error) outcome.errors.push(`Row ${top + r + 1}, ${columns[column]!.label ?? columns[column]!.path}: ${error}`);
         else outcome.staged++;
       });
     });
@@ -183,12 +184,12 @@ export class GridEdits {
     });
   }
 
-  /** The staged rows as two aligned texts, fetched and staged, for a diff editor. */
-  review(): { fetched: string; staged: string } {
+  /** The staged rows (or one of them) as two aligned texts, fetched and staged, for a diff editor. */
+  review(only?: number): { fetched: string; staged: string } {
     const fetched: string[] = [];
     const staged: string[] = [];
     const columns = this.table.columns;
-    for (const [index, cells] of [...this.staged].sort((a, b) => a[0] - b[0])) {
+    for (const [index, cells] of [...this.staged].filter(([i]) => only === undefined || i === only).sort((a, b) => a[0] - b[0])) {
       const ref = recordRef(this.table.records[index]!);
       const heading = this.rowMarks.get(index)?.state === "inserted" ? `New ${ref?.type ?? "record"} (row ${index + 1})` : `${ref?.type ?? "Record"} ${ref?.id ?? ""}`.trim();
       fetched.push(heading);

@@ -121,6 +121,11 @@ export class Panel<Request extends { type: string }, Data, Update extends { type
     this.post(message);
   }
 
+  /** Keeps what a reloading webview should be given, when smaller messages already told the open one (staged edits). */
+  keep(message: Update | CommonUpdate): void {
+    this.state = message;
+  }
+
   showError(err: unknown): void {
     const alias = this.org?.alias;
     this.deps.log.error(`${this.kind.noun} (${alias ?? "removed org"}) failed`, err);

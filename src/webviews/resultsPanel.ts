@@ -3,9 +3,13 @@
  * the rows in a QueryRun; the webview asks for windows of the current view and never holds them all.
  */
 import * as vscode from "vscode";
+import { CancelledError } from "../client/errors";
+import { describeError } from "../platform/errorMessages";
 import { readSettings } from "../platform/settings";
-import { MAX_WINDOW_ROWS, parseResultsRequest, type ExportFormatName, type HostToResults, type ResultsSummary, type ResultsToHost } from "../shared/protocol";
+import { MAX_WINDOW_ROWS, parseResultsRequest, type ColumnLayout, type ExportFormatName, type HostToResults, type ResultsSummary, type ResultsToHost, type RowAction } from "../shared/protocol";
 import { tokenize } from "../soql/statements";
+import { copyText, selectionStats } from "./gridCopy";
+import { markEditableColumns, recordRef, type CommitOutcome } from "./gridEdits";
 import { PanelSet, type Panel, type PanelDeps, type PanelTarget } from "./panels";
 import { QueryRun, type RunSpec } from "./queryRun";
 import { formatCount } from "../platform/numbers";
@@ -19,6 +23,28 @@ export interface ResultsHooks {
   exportRows(orgKey: string, spec: RunSpec, format: ExportFormatName): Promise<void>;
   /** Opens what an ID names: a knowledge article's details, else the record. */
   openId(orgKey: string, id: string): Promise<void>;
+  /** Shows two texts side by side in a diff editor. */
+  showDiff(left: { label: string; text: string }, right: { label: string; text: string }, title: string): Promise<void>;
+  /** The values a grid commit is about to overwrite (the write history keeps them). */
+  beforeWrite(orgKey: string, before: Map<string, Record<string, unknown>>): void;
+  /** Column layouts remembered per statement. */
+  layouts: { get(spec: RunSpec): ColumnLayout; set(spec: RunSpec, layout: ColumnLayout): Promise<void> };
+  /** Work waiting for a run of this source once it is read (a revert stages its values); what to tell the person. */
+  prepare(source: string, run: QueryRun): string | undefined;
+}
+
+type ResultsPanel = Panel<ResultsToHost, QueryRun, HostToResults>;
+
+const plural = (n: number, noun: string) => `${formatCount(n)} ${noun}${n === 1 ? "" : "s"}`;
+
+/** What a commit did, in one line. */
+export function commitSummary(o: CommitOutcome): string {
+  const parts = [];
+  if (o.saved) parts.push(`${plural(o.saved, "record")} saved`);
+  if (o.created) parts.push(`${plural(o.created, "record")} created`);
+  if (o.refused) parts.push(`${plural(o.refused, "record")} refused by the org (their edits are still staged; hover a marked cell for the reason)`);
+  if (o.conflicts) parts.push(`${plural(o.conflicts, "record")} changed in the org since they were read, not written (Compare, or Overwrite to send your edits anyway)`);
+  return parts.length ? `${parts.join("; ")}.` : "Nothing was written.";
 }
 
 /** The panel's target for a statement run from `source` (a document URI, or a command's name). */
@@ -37,6 +63,14 @@ export function subjectOf(spec: RunSpec): string {
 export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPanels {
   const aliasOf = (orgKey: string) => deps.manager.registry.get(orgKey)?.alias ?? "Removed org";
 
+  /** A message for the first showing of a run (what a revert staged). */
+  const firstNotice = new WeakMap<QueryRun, string>();
+  const noticeOf = (run: QueryRun) => {
+    const notice = firstNotice.get(run);
+    firstNotice.delete(run);
+    return notice ? { notice } : {};
+  };
+
   const summary = (target: PanelTarget, run: QueryRun): ResultsSummary => ({
     alias: aliasOf(target.orgKey),
     api: run.spec.api,
@@ -52,6 +86,10 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
     filter: run.table.viewSpec.filter ?? "",
     elapsedMs: Math.round(run.elapsedMs),
     ranAt: run.ranAt.toISOString(),
+    ...("object" in run.editing && run.table.columns.some((c) => c.editor) ? { editObject: run.editing.object } : {}),
+    staged: run.edits.count,
+    layout: hooks.layouts.get(run.spec),
+    ...noticeOf(run),
   });
 
   const update = (run: QueryRun, target: PanelTarget): HostToResults => ({ type: "results", summary: summary(target, run) });
@@ -66,6 +104,109 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
 
   const title = (target: PanelTarget) => `${aliasOf(target.orgKey)}: ${subjectOf(specOf(target))} results`;
 
+  /** Marks which columns edit, from the object's describe (a describe that cannot be read leaves the grid read-only). */
+  async function markColumns(session: Awaited<ReturnType<typeof deps.manager.session>>, run: QueryRun): Promise<void> {
+    if ("reason" in run.editing) return markEditableColumns(run.table, run.editing);
+    try {
+      const describe = await session.schema.describe(run.editing.object);
+      const objects = await session.schema.objects();
+      const prefixOf = (name: string) => objects.find((o) => o.name === name)?.keyPrefix ?? undefined;
+      markEditableColumns(run.table, { object: run.editing.object, fields: describe.fields ?? [], keyPrefixOf: prefixOf });
+    } catch (err) {
+      markEditableColumns(run.table, { reason: `The rows cannot be edited: ${run.editing.object} could not be described (${describeError(err).message}).` });
+    }
+  }
+
+  const postEdits = (panel: ResultsPanel, run: QueryRun) => {
+    panel.post({ type: "edits", ...run.edits.count });
+    panel.keep(update(run, panel.target));
+  };
+
+  /** Runs a write of the grid; a failure becomes a notice and a message, never a lost grid (the edits stay staged). */
+  async function writing(panel: ResultsPanel, run: QueryRun, action: string, write: () => PromiseLike<string>): Promise<void> {
+    let said: string;
+    try {
+      said = await write();
+    } catch (err) {
+      said = err instanceof CancelledError ? `${action} cancelled: ${err.message}.` : `${action} failed: ${describeError(err, { orgAlias: panel.org?.alias, redactor: deps.redactor }).message} Your edits are still staged.`;
+      if (!(err instanceof CancelledError)) void vscode.window.showErrorMessage(said);
+    }
+    // The grid is drawn again (rows may have been added, saved or deleted), then told what happened.
+    panel.show(update(run, panel.target));
+    postEdits(panel, run);
+    panel.post({ type: "notice", text: said });
+  }
+
+  async function commit(panel: ResultsPanel, run: QueryRun): Promise<void> {
+    const { cells, rows } = run.edits.count;
+    if (!cells) return panel.post({ type: "notice", text: "There are no staged edits to commit." });
+    const session = await deps.manager.session(panel.target.orgKey);
+    await writing(panel, run, "Commit", () => vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Committing ${plural(rows, "record")} to ${aliasOf(panel.target.orgKey)}`, cancellable: true },
+      async (progress, token) => {
+        const controller = new AbortController();
+        token.onCancellationRequested(() => controller.abort());
+        let reported = 0;
+        const outcome = await run.edits.commit(session.crm, {
+          allOrNone: vscode.workspace.getConfiguration("crm").get<boolean>("grid.allOrNone", false),
+          signal: controller.signal,
+          beforeWrite: (_object, before) => hooks.beforeWrite(panel.target.orgKey, before),
+          onProgress: (done, total) => {
+            progress.report({ increment: ((done - reported) / total) * 100, message: `${formatCount(done)} of ${formatCount(total)}` });
+            reported = done;
+          },
+        });
+        return commitSummary(outcome);
+      }));
+  }
+
+  /** Delete, clone, open, compare or overwrite the rows of these record indexes. */
+  async function rowAction(panel: ResultsPanel, run: QueryRun, action: RowAction, indexes: number[]): Promise<void> {
+    const refs = indexes.map((i) => ({ index: i, ref: run.table.records[i] && recordRef(run.table.records[i]!) })).filter((r) => r.ref?.id && run.edits.rowMark(r.index)?.state !== "deleted");
+    const alias = aliasOf(panel.target.orgKey);
+    switch (action) {
+      case "clone": {
+        const created = run.edits.clone(indexes);
+        panel.show(update(run, panel.target));
+        return panel.post({ type: "notice", text: `${plural(created.length, "new row")} staged as copies at the end of the grid: edit them, then Commit to create the records.` });
+      }
+      case "delete": {
+        if (!refs.length) return panel.post({ type: "notice", text: "Select rows of saved records to delete." });
+        const object = refs[0]!.ref!.type;
+        const choice = await vscode.window.showWarningMessage(`Delete ${plural(refs.length, `${object} record`)} from ${alias}?`, { modal: true, detail: "They go to the org's Recycle Bin." }, "Delete");
+        if (choice !== "Delete") return;
+        const session = await deps.manager.session(panel.target.orgKey);
+        return writing(panel, run, "Delete", async () => {
+          const results = await session.crm.collections.remove(refs.map((r) => r.ref!.id!));
+          run.edits.deleted(refs.map((r) => r.index), results);
+          const failed = results.filter((r) => !r.success).length;
+          return `${plural(results.length - failed, "record")} deleted${failed ? `; ${plural(failed, "record")} refused (hover the row number for the reason)` : ""}.`;
+        });
+      }
+      case "open": {
+        const shown = refs.slice(0, 20);
+        for (const r of shown) await hooks.openId(panel.target.orgKey, r.ref!.id!);
+        if (refs.length > shown.length) panel.post({ type: "notice", text: `Opened the first ${shown.length} of ${formatCount(refs.length)} selected records.` });
+        return;
+      }
+      case "compare": {
+        const row = refs[0];
+        if (!row) return;
+        const session = await deps.manager.session(panel.target.orgKey);
+        const mine = run.edits.review(row.index);
+        const fields = Object.keys(run.edits.beforeValues(row.index));
+        const now = fields.length ? await session.crm.getSobjectRecord(row.ref!.type, row.ref!.id!, { fields }) : {};
+        const theirs = [`${row.ref!.type} ${row.ref!.id}`, ...fields.map((f) => `  ${f}: ${now[f] === null || now[f] === undefined ? "" : String(now[f])}`), ""].join("\n");
+        return hooks.showDiff({ label: "In the org now", text: theirs }, { label: "Your edit", text: mine.staged }, `${row.ref!.type} ${row.ref!.id}: the org ↔ your edit`);
+      }
+      case "overwrite": {
+        const done = indexes.filter((i) => run.edits.overwrite(i));
+        postEdits(panel, run);
+        return panel.post({ type: "notice", text: done.length ? `${plural(done.length, "record")} will be overwritten with your edits on the next Commit.` : "Only rows marked as changed in the org can be overwritten." });
+      }
+    }
+  }
+
   return new PanelSet<ResultsToHost, QueryRun, HostToResults>({
     viewType: "crm.results",
     script: "results",
@@ -73,9 +214,18 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
     title,
     parseRequest: parseResultsRequest,
     read: async (target, previous) => {
+      const staged = previous?.edits.count.cells ?? 0;
+      if (previous && staged) {
+        const choice = await vscode.window.showWarningMessage(`Running the statement again discards ${plural(staged, "staged edit")} in ${title(target)}.`, { modal: true }, "Discard and Run");
+        if (choice !== "Discard and Run") return previous;
+      }
       previous?.cancel();
-      const run = await QueryRun.start((await deps.manager.session(target.orgKey)).crm, specOf(target), readSettings().queryPageSize);
+      const session = await deps.manager.session(target.orgKey);
+      const run = await QueryRun.start(session.crm, specOf(target), readSettings().queryPageSize);
+      await markColumns(session, run);
       hooks.onRun(target.orgKey, run);
+      const notice = hooks.prepare(target.id, run);
+      if (notice) firstNotice.set(run, notice);
       return run;
     },
     update,
@@ -92,7 +242,7 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
       if (!run) return;
       switch (request.type) {
         case "rows": {
-          const rows = run.table.window(request.start, Math.min(request.count, MAX_WINDOW_ROWS));
+          const rows = run.edits.decorate(run.table.window(request.start, Math.min(request.count, MAX_WINDOW_ROWS)));
           return panel.post({ type: "rows", viewVersion: run.table.version, start: request.start, rows });
         }
         case "view":
@@ -103,10 +253,45 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
           return table && panel.post({ type: "children", index: request.index, column: request.column, table });
         }
         case "copy": {
-          const rows = Math.min(request.range.bottom, run.table.viewSize - 1) - request.range.top + 1;
-          await vscode.env.clipboard.writeText(run.table.tsv(request.range));
-          return panel.post({ type: "notice", text: `Copied ${formatCount(Math.max(rows, 0))} ${rows === 1 ? "row" : "rows"} as tab-separated text with headers.` });
+          const copied = copyText(run.table, run.edits, request.ranges, request.format);
+          await vscode.env.clipboard.writeText(copied.text);
+          const as = { tsv: "tab-separated text", csv: "CSV", json: "JSON", markdown: "a Markdown table" }[request.format];
+          return panel.post({ type: "notice", text: `Copied ${plural(copied.rows, "row")} as ${as} with headers.` });
         }
+        case "stats":
+          return panel.post({ type: "stats", text: selectionStats(run.table, run.edits, request.ranges) });
+        case "edit": {
+          const refused = run.edits.stage(request.index, request.column, request.text);
+          if (refused) return panel.post({ type: "editRefused", index: request.index, column: request.column, text: request.text, message: refused });
+          return postEdits(panel, run);
+        }
+        case "paste": {
+          const pasted = run.edits.paste(request.text, { row: request.row, columns: request.columns }, request.selection);
+          postEdits(panel, run);
+          const errors = pasted.errors.length ? ` ${plural(pasted.errors.length, "cell")} left as they were: ${pasted.errors.slice(0, 3).join(" ")}${pasted.errors.length > 3 ? " …" : ""}` : "";
+          return panel.post({ type: "notice", text: `Pasted ${plural(pasted.staged, "cell")}.${errors}` });
+        }
+        case "discard":
+          run.edits.discard(request.index, request.column);
+          return postEdits(panel, run);
+        case "review": {
+          if (!run.edits.count.cells) return panel.post({ type: "notice", text: "There are no staged edits to review." });
+          const { fetched, staged } = run.edits.review();
+          return hooks.showDiff({ label: "Fetched", text: fetched }, { label: "Staged", text: staged }, `${title(panel.target)}: fetched ↔ staged (${plural(run.edits.count.cells, "edit")})`);
+        }
+        case "commit":
+          return commit(panel, run);
+        case "rowAction": {
+          // View rows become records (each once, in view order), whatever spans overlap.
+          const indexes = new Set<number>();
+          for (const span of request.rows) {
+            for (let v = span.top; v <= Math.min(span.bottom, run.table.viewSize - 1); v++) indexes.add(run.table.recordIndexAt(v)!);
+          }
+          return rowAction(panel, run, request.action, [...indexes]);
+        }
+        case "layout":
+          await hooks.layouts.set(run.spec, request.layout);
+          return panel.show(update(run, panel.target));
         case "fetchMore": case "fetchAll":
           return fetchRows(panel, run, request.type === "fetchAll");
         case "cancel":

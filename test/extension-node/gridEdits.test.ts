@@ -83,18 +83,23 @@ test("staging: edits overlay the fetched cells with marks; equal values unstage;
 test("paste: a spreadsheet block stages many cells from the active cell; a single value fills the selection; bad cells are listed", async () => {
   const run = await editingRun("SELECT Id, Name, Amount__c, Status__c FROM Invoice__c ORDER BY Name LIMIT 6");
   const amount = col(run, "Amount__c");
-  const outcome = run.edits.paste("10\tPaid\n20\tSent\nnope\tSomething", { row: 0, col: amount });
+  const after = (c: number) => run.table.columns.map((_, i) => i).slice(c);
+  const outcome = run.edits.paste("10\tPaid\n20\tSent\nnope\tSomething", { row: 0, columns: after(amount) });
   assert.equal(outcome.staged, 4);
   assert.deepEqual(outcome.errors, ["Row 3, Amount__c: Amount__c takes a number; “nope” is not one.", "Row 3, Status__c: “Something” is not a value of Status__c; choose one of Draft, Sent, Paid, Overdue."]);
   const first = run.edits.decorate(run.table.window(0, 2));
   assert.deepEqual(first.map((r) => [r.cells[amount], r.cells[amount + 1]]), [[10, "Paid"], [20, "Sent"]]);
   run.edits.discard();
-  const fill = run.edits.paste("7", { row: 0, col: amount }, { top: 2, bottom: 4, left: amount, right: amount });
+  const fill = run.edits.paste("7", { row: 0, columns: after(amount) }, { top: 2, bottom: 4, columns: [amount] });
   assert.equal(fill.staged, 3);
   assert.deepEqual(run.edits.decorate(run.table.window(2, 3)).map((r) => r.cells[amount]), [7, 7, 7]);
   run.edits.discard();
-  const own = run.edits.paste("Amount__c\tStatus__c\n5\tDraft", { row: 0, col: amount });
+  const own = run.edits.paste("Amount__c\tStatus__c\n5\tDraft", { row: 0, columns: after(amount) });
   assert.equal(own.staged, 2, "the heading line of a copy from the grid is not pasted");
+  run.edits.discard();
+  const reordered = run.edits.paste("Draft\t9", { row: 0, columns: [amount + 1, amount] });
+  assert.deepEqual(run.edits.decorate(run.table.window(0, 1)).map((r) => [r.cells[amount], r.cells[amount + 1]]), [[9, "Draft"]], "pasted into the columns in the order shown");
+  assert.equal(reordered.staged, 2);
 });
 
 test("review: fetched and staged values as two aligned texts, one block a record", async () => {

@@ -9,6 +9,8 @@ import { ResultTable, withoutAttributes } from "../../src/shared/resultTable";
 import { bulkRefusal, selectColumns, stripComments } from "../../src/soql/runText";
 import { bulkRecords, csvField, exportPages, inPages } from "../../src/webviews/resultsExport";
 import { looksLikeRecordId, QueryRun } from "../../src/webviews/queryRun";
+import { copyText, selectionStats } from "../../src/webviews/gridCopy";
+import { GridEdits } from "../../src/webviews/gridEdits";
 import { demoClient, useEmulator } from "../helpers/emulator";
 
 const emu = useEmulator();
@@ -53,14 +55,22 @@ test("sort and filter work on the fetched rows; empty cells sort last both ways;
   assert.deepEqual(table.window(2, 100).length, 1, "a window past the end is cut short");
 });
 
-test("TSV copy: a header line, the selected rectangle of the view, awkward values quoted", () => {
-  const table = new ResultTable({ columns: [{ path: "Name" }, { path: "Note" }, { path: "Kids" }] });
+test("copy: TSV, CSV, JSON and Markdown of the selected ranges, a header line each, awkward values kept whole; selection figures", () => {
+  const table = new ResultTable({ columns: [{ path: "Name" }, { path: "Note" }, { path: "Kids" }, { path: "N" }] });
   table.append([
-    rec("X", { Name: "tab\there", Note: 'say "hi"', Kids: { totalSize: 1, done: true, records: [rec("Y", { A: 1 })] } }),
-    rec("X", { Name: "two\nlines", Note: null, Kids: null }),
+    rec("X", { Name: "tab\there", Note: 'say "hi" | ok', Kids: { totalSize: 1, done: true, records: [rec("Y", { A: 1 })] }, N: 2 }),
+    rec("X", { Name: "two\nlines", Note: null, Kids: null, N: 5.5 }),
   ]);
-  assert.equal(table.tsv({ top: 0, bottom: 1, left: 0, right: 2 }), 'Name\tNote\tKids\n"tab\there"\t"say ""hi"""\t"[{""A"":1}]"\n"two\nlines"\t\t');
-  assert.equal(table.tsv({ top: 1, bottom: 5, left: 1, right: 1 }), "Note\n", "only the chosen columns; rows past the end are ignored");
+  const edits = new GridEdits(table);
+  const all = [{ top: 0, bottom: 1, columns: [0, 1, 2] }];
+  assert.equal(copyText(table, edits, all, "tsv").text, 'Name\tNote\tKids\n"tab\there"\t"say ""hi"" | ok"\t"[{""A"":1}]"\n"two\nlines"\t\t');
+  assert.equal(copyText(table, edits, [{ top: 1, bottom: 5, columns: [1] }], "tsv").text, "Note\n", "only the chosen columns; rows past the end are ignored");
+  assert.equal(copyText(table, edits, all, "csv").text, 'Name,Note,Kids\r\ntab\there,"say ""hi"" | ok","[{""A"":1}]"\r\n"two\nlines",,');
+  assert.deepEqual(JSON.parse(copyText(table, edits, all, "json").text), [{ Name: "tab\there", Note: 'say "hi" | ok', Kids: [{ A: 1 }] }, { Name: "two\nlines", Note: null, Kids: null }]);
+  assert.equal(copyText(table, edits, [{ top: 0, bottom: 1, columns: [1] }], "markdown").text, "| Note |\n| --- |\n| say \"hi\" \\| ok |\n|  |");
+  const two = copyText(table, edits, [{ top: 0, bottom: 0, columns: [0] }, { top: 1, bottom: 1, columns: [3] }], "tsv");
+  assert.deepEqual([two.text, two.rows], ["Name\n\"tab\there\"\n\nN\n5.5", 2], "several ranges, one block each");
+  assert.equal(selectionStats(table, edits, [{ top: 0, bottom: 1, columns: [3] }, { top: 0, bottom: 1, columns: [0, 1, 2, 3] }]), "8 cells · 2 numbers · sum 7.5 · average 3.75 · min 2 · max 5.5");
 });
 
 test("child subquery cells expand into their own flattened table with count and the more marker", () => {

@@ -2,10 +2,16 @@
  * Query Results (browser side): a virtualized grid. The host keeps the rows; this script asks for
  * windows of the current view around what is on screen and keeps a bounded cache of them, so 50,000
  * rows scroll like 50. Cells are DOM text, never HTML.
+ *
+ * Editing: an editable cell opens an editor by its field's type (F2, Enter, double-click or typing); the
+ * text is checked here as the host will check it, then staged at the host, which holds every edit. Paste
+ * stages a spreadsheet block; Delete clears the selected cells. Columns can be hidden, moved and frozen
+ * (the host remembers the layout per statement); several ranges can be selected at once (Ctrl/Cmd+click).
  */
 import "@vscode-elements/elements/dist/vscode-textfield/index.js";
-import { EXPORT_FORMAT_NAMES, parseResultsUpdate, type ResultsSummary, type ResultsToHost } from "../../shared/protocol";
-import type { Cell, ChildTable, ResultColumn, ResultRow } from "../../shared/resultTable";
+import { parseCellInput, type CellEditor } from "../../shared/cellInput";
+import { COPY_FORMATS, EXPORT_FORMAT_NAMES, parseResultsUpdate, type ColumnLayout, type CopyFormat, type ResultsSummary, type ResultsToHost, type RowAction } from "../../shared/protocol";
+import type { Cell, CellRange, ChildTable, ResultColumn, ResultRow } from "../../shared/resultTable";
 import { button, connect, el, panelTarget, showMessage } from "./dom";
 
 const vscode = connect<ResultsToHost>();
@@ -22,18 +28,33 @@ const GUTTER = 64;
 
 const count = new Intl.NumberFormat();
 
+/** A cell by view row and position among the columns shown. */
+interface At {
+  row: number;
+  pos: number;
+}
+/** One selected range: from its anchor to its active cell. */
+interface Selection {
+  anchor: At;
+  active: At;
+}
+
 interface Grid {
   summary: ResultsSummary;
+  /** Widths by data column. */
   widths: number[];
+  /** Data columns in the order shown (hidden ones left out). */
+  visible: number[];
   blocks: Map<number, ResultRow[]>;
   requested: Set<number>;
   /** Expanded child tables by view row: the column and, once it arrives, the table. */
   expanded: Map<number, { column: number; table?: ChildTable }>;
-  anchor: { row: number; col: number };
-  active: { row: number; col: number };
+  /** Selected ranges; the last is the one the keyboard moves. */
+  selections: Selection[];
   rendered: Map<number, HTMLElement>;
   /** Column widths still follow the content (until the first rows arrive or a person resizes). */
   autoWidths: boolean;
+  editing?: { row: number; pos: number; close(): void };
 }
 
 let grid: Grid | undefined;
@@ -42,14 +63,28 @@ let body: HTMLElement | undefined;
 let header: HTMLElement | undefined;
 let status: HTMLElement | undefined;
 let notice: HTMLElement | undefined;
+let selectionLine: HTMLElement | undefined;
+let stagedLine: HTMLElement | undefined;
 let frame = 0;
 
-
 const labelOf = (c: ResultColumn) => c.label ?? c.path;
+const current = (g: Grid) => g.selections[g.selections.length - 1]!;
+const activeAt = (g: Grid) => current(g).active;
+const columnAt = (g: Grid, pos: number) => g.summary.columns[g.visible[pos]!];
 
 function initialWidth(c: ResultColumn): number {
   if (c.kind === "children") return 130;
   return Math.min(320, Math.max(90, labelOf(c).length * 8 + 40));
+}
+
+/** The columns shown, in order, from a remembered layout (columns it does not know keep their place at the end). */
+function visibleColumns(columns: ResultColumn[], layout: ColumnLayout): number[] {
+  const byPath = new Map(columns.map((c, i) => [c.path.toLowerCase(), i]));
+  const ordered = layout.order.map((p) => byPath.get(p.toLowerCase())).filter((i): i is number => i !== undefined);
+  const all = [...new Set([...ordered, ...columns.map((_, i) => i)])];
+  const hidden = new Set(layout.hidden.map((p) => p.toLowerCase()));
+  const shown = all.filter((i) => !hidden.has(columns[i]!.path.toLowerCase()));
+  return shown.length ? shown : all; // never hide everything
 }
 
 // ---- geometry: fixed-height rows plus the expanded child tables between them ----------------
@@ -95,6 +130,14 @@ function request(g: Grid, first: number, last: number): void {
   }
 }
 
+/** Reads again the windows held (after edits were staged or committed); they stay shown until the new ones arrive. */
+function rereadHeld(g: Grid): void {
+  for (const b of g.blocks.keys()) {
+    g.requested.add(b);
+    send({ type: "rows", start: b * BLOCK, count: BLOCK });
+  }
+}
+
 const measure = document.createElement("canvas").getContext("2d")!;
 
 /** Widths that fit the header and the first rows' values, within reason. */
@@ -103,7 +146,7 @@ function fitWidths(g: Grid, rows: ResultRow[]): void {
   measure.font = getComputedStyle(scroller ?? document.body).font;
   g.widths = g.summary.columns.map((column, c) => {
     if (column.kind === "children") return g.widths[c]!;
-    const texts = [`${labelOf(column)}   `, ...rows.map((r) => { const v = r.cells[c]; return v === null || typeof v === "object" ? "" : typeof v === "number" ? count.format(v) : String(v); })];
+    const texts = [`${labelOf(column)}     `, ...rows.map((r) => { const v = r.cells[c]; return v === null || typeof v === "object" ? "" : typeof v === "number" ? count.format(v) : String(v); })];
     return Math.max(60, Math.min(360, Math.ceil(Math.max(...texts.map((t) => measure.measureText(t).width)) + 16)));
   });
   applyWidths(g);
@@ -121,6 +164,7 @@ function receive(g: Grid, start: number, rows: ResultRow[]): void {
     g.blocks.delete(farthest);
   }
   for (let v = start; v < start + rows.length; v++) {
+    if (g.editing?.row === v) continue; // the row being edited keeps its editor
     g.rendered.get(v)?.remove();
     g.rendered.delete(v);
   }
@@ -133,17 +177,41 @@ function schedule(): void {
   if (!frame) frame = requestAnimationFrame(() => ((frame = 0), draw()));
 }
 
+/** Left offsets of the frozen columns (they stick beside the row numbers while the rest scrolls). */
+function frozenLefts(g: Grid): number[] {
+  const lefts: number[] = [];
+  let left = GUTTER;
+  for (let pos = 0; pos < Math.min(g.summary.layout.frozen, g.visible.length); pos++) {
+    lefts.push(left);
+    left += g.widths[g.visible[pos]!]!;
+  }
+  return lefts;
+}
+
 function applyWidths(g: Grid): void {
   // CSSOM custom property, not a style attribute: the CSP allows no inline styles.
-  app.style.setProperty("--columns", `${GUTTER}px ${g.widths.map((w) => `${w}px`).join(" ")}`);
-  app.style.setProperty("--grid-width", `${GUTTER + g.widths.reduce((a, b) => a + b, 0)}px`);
+  const widths = g.visible.map((c) => g.widths[c]!);
+  app.style.setProperty("--columns", `${GUTTER}px ${widths.map((w) => `${w}px`).join(" ")}`);
+  app.style.setProperty("--grid-width", `${GUTTER + widths.reduce((a, b) => a + b, 0)}px`);
+  // Frozen columns stick at offsets that follow the widths before them (moved in place: a drag holds its handle).
+  const lefts = frozenLefts(g);
+  for (const cell of app.querySelectorAll<HTMLElement>(".cell.frozen")) {
+    const pos = Number(cell.getAttribute("aria-colindex")) - 2;
+    if (lefts[pos] !== undefined) cell.style.left = `${lefts[pos]}px`;
+  }
 }
 
 const inRange = (value: number, a: number, b: number) => value >= Math.min(a, b) && value <= Math.max(a, b);
+const isSelected = (g: Grid, row: number, pos: number) => g.selections.some((s) => inRange(row, s.anchor.row, s.active.row) && inRange(pos, s.anchor.pos, s.active.pos));
 const cellId = (row: number, col: number) => `cell-${row}-${col}`;
 
-function cellNode(g: Grid, v: number, c: number, cell: Cell | undefined, column: ResultColumn): HTMLElement {
-  const node = el("div", { role: "gridcell", id: cellId(v, c), "aria-colindex": String(c + 2) });
+const ROW_ICONS: Record<string, string> = { inserted: "add", saved: "check", refused: "error", conflict: "warning", deleted: "trash" };
+
+function cellNode(g: Grid, v: number, pos: number, row: ResultRow | undefined, lefts: number[]): HTMLElement {
+  const c = g.visible[pos]!;
+  const column = g.summary.columns[c]!;
+  const cell = row ? row.cells[c] : undefined;
+  const node = el("div", { role: "gridcell", id: cellId(v, c), "aria-colindex": String(pos + 2), "data-pos": String(pos) });
   const classes = ["cell"];
   if (cell === null) classes.push("empty");
   else if (typeof cell === "number") {
@@ -168,22 +236,50 @@ function cellNode(g: Grid, v: number, c: number, cell: Cell | undefined, column:
     } else node.append(cell);
     node.title = cell;
   } else if (cell === undefined) classes.push("pending");
-  const { anchor, active } = g;
-  if (inRange(v, anchor.row, active.row) && inRange(c, anchor.col, active.col)) classes.push("selected");
-  if (v === active.row && c === active.col) {
+  if (g.summary.editObject && column.kind === "value") {
+    node.setAttribute("aria-readonly", String(!column.editor));
+    if (column.editor) classes.push("editable");
+    else if (column.readOnly) node.title = `${node.title ? `${node.title}\n` : ""}Read-only: ${column.readOnly}`;
+  }
+  const mark = row?.marks?.[c];
+  if (mark) {
+    classes.push(mark.state);
+    if (mark.note) node.title = `${mark.state === "refused" ? "Refused: " : mark.state === "staged" ? "Staged. " : ""}${mark.note}`;
+  }
+  if (isSelected(g, v, pos)) classes.push("selected");
+  const active = activeAt(g);
+  if (v === active.row && pos === active.pos) {
     classes.push("active");
     node.setAttribute("aria-selected", "true");
+  }
+  if (pos < lefts.length) {
+    classes.push("frozen");
+    node.style.left = `${lefts[pos]}px`;
   }
   node.className = classes.join(" ");
   return node;
 }
 
+function gutterNode(v: number, row: ResultRow | undefined): HTMLElement {
+  const gutter = el("div", { role: "rowheader", class: "cell gutter" });
+  const mark = row?.row;
+  if (mark) {
+    gutter.classList.add(mark.state);
+    gutter.title = `${mark.state[0]!.toUpperCase()}${mark.state.slice(1)}${mark.note ? `: ${mark.note}` : ""}`;
+    gutter.append(el("span", { class: `codicon codicon-${ROW_ICONS[mark.state] ?? "circle-filled"}`, "aria-label": mark.state }), " ");
+  }
+  gutter.append(count.format(v + 1));
+  return gutter;
+}
+
 function rowNode(g: Grid, v: number): HTMLElement {
   const row = rowOf(g, v);
   const node = el("div", { role: "row", class: "row", "aria-rowindex": String(v + 2), "data-row": String(v) });
+  if (row?.row?.state === "deleted") node.classList.add("deleted");
   node.style.transform = `translateY(${rowTop(g, v)}px)`;
-  node.append(el("div", { role: "rowheader", class: "cell gutter" }, count.format(v + 1)));
-  g.summary.columns.forEach((column, c) => node.append(cellNode(g, v, c, row ? row.cells[c] : undefined, column)));
+  node.append(gutterNode(v, row));
+  const lefts = frozenLefts(g);
+  g.visible.forEach((_, pos) => node.append(cellNode(g, v, pos, row, lefts)));
   const open = g.expanded.get(v);
   if (open) node.append(childBlock(g, v, open));
   return node;
@@ -222,7 +318,7 @@ function draw(): void {
   const last = Math.min(g.summary.viewSize - 1, rowAt(g, scroller.scrollTop + scroller.clientHeight) + OVERSCAN);
   request(g, first, last);
   for (const [v, node] of g.rendered) {
-    if (v >= first && v <= last) continue;
+    if ((v >= first && v <= last) || g.editing?.row === v) continue;
     node.remove();
     g.rendered.delete(v);
   }
@@ -234,16 +330,20 @@ function draw(): void {
     fragment.append(node);
   }
   body.append(fragment);
-  const active = document.getElementById(cellId(g.active.row, g.active.col));
-  if (active) scroller.setAttribute("aria-activedescendant", active.id);
+  const active = activeAt(g);
+  const activeCell = document.getElementById(cellId(active.row, g.visible[active.pos] ?? 0));
+  if (activeCell) scroller.setAttribute("aria-activedescendant", activeCell.id);
   else scroller.removeAttribute("aria-activedescendant");
 }
 
-/** Throws away the drawn rows (after a selection, expansion or data change) and draws again. */
-function redraw(): void {
-  if (!grid) return;
-  for (const node of grid.rendered.values()) node.remove();
-  grid.rendered.clear();
+/** Throws away the drawn rows (after a selection, expansion or data change) and draws again; the header too when columns changed. */
+function redraw(columnsChanged = false): void {
+  const g = grid;
+  if (!g) return;
+  g.editing?.close();
+  for (const node of g.rendered.values()) node.remove();
+  g.rendered.clear();
+  if (columnsChanged && header) header.replaceChildren(...headerCells(g));
   schedule();
 }
 
@@ -260,85 +360,320 @@ function toggleChildren(g: Grid, v: number, c: number): void {
   redraw();
 }
 
-function moveTo(g: Grid, row: number, col: number, extend: boolean): void {
-  const rows = g.summary.viewSize, cols = g.summary.columns.length;
-  g.active = { row: Math.max(0, Math.min(rows - 1, row)), col: Math.max(0, Math.min(cols - 1, col)) };
-  if (!extend) g.anchor = { ...g.active };
+/** Moves the active cell; `extend` grows the current range, `add` starts another range beside the others. */
+function moveTo(g: Grid, row: number, pos: number, mode: { extend?: boolean; add?: boolean } = {}): void {
+  const rows = g.summary.viewSize, cols = g.visible.length;
+  const active = { row: Math.max(0, Math.min(rows - 1, row)), pos: Math.max(0, Math.min(cols - 1, pos)) };
+  if (mode.extend) current(g).active = active;
+  else if (mode.add) g.selections.push({ anchor: active, active });
+  else g.selections = [{ anchor: active, active }];
   // Keep the active cell on screen.
-  const top = rowTop(g, g.active.row);
+  const top = rowTop(g, active.row);
   if (top < scroller!.scrollTop + ROW_HEIGHT) scroller!.scrollTop = Math.max(0, top - ROW_HEIGHT);
   else if (top + ROW_HEIGHT > scroller!.scrollTop + scroller!.clientHeight) scroller!.scrollTop = top + 2 * ROW_HEIGHT - scroller!.clientHeight;
   paintSelection(g);
   schedule();
+  statsSoon(g);
 }
 
 /** Marks the selected and the active cell on the rows drawn (without rebuilding them: a click must land on the node it pressed). */
 function paintSelection(g: Grid): void {
-  const { anchor, active } = g;
-  for (const [v, rowNode] of g.rendered) {
-    for (const cell of rowNode.querySelectorAll<HTMLElement>(":scope > [role=gridcell]")) {
-      const c = Number(cell.getAttribute("aria-colindex")) - 2;
-      cell.classList.toggle("selected", inRange(v, anchor.row, active.row) && inRange(c, anchor.col, active.col));
-      const isActive = v === active.row && c === active.col;
+  const active = activeAt(g);
+  for (const [v, node] of g.rendered) {
+    for (const cell of node.querySelectorAll<HTMLElement>(":scope > [role=gridcell]")) {
+      const pos = Number(cell.dataset.pos);
+      cell.classList.toggle("selected", isSelected(g, v, pos));
+      const isActive = v === active.row && pos === active.pos;
       cell.classList.toggle("active", isActive);
       if (isActive) cell.setAttribute("aria-selected", "true");
       else cell.removeAttribute("aria-selected");
     }
   }
-  const activeCell = document.getElementById(cellId(active.row, active.col));
+  const activeCell = document.getElementById(cellId(active.row, g.visible[active.pos] ?? 0));
   if (activeCell) scroller?.setAttribute("aria-activedescendant", activeCell.id);
 }
 
-function copySelection(g: Grid): void {
-  const { anchor, active } = g;
-  send({ type: "copy", range: { top: Math.min(anchor.row, active.row), bottom: Math.max(anchor.row, active.row), left: Math.min(anchor.col, active.col), right: Math.max(anchor.col, active.col) } });
+/** The selected ranges as the host reads them: view rows and the data columns shown in them, in order. */
+function ranges(g: Grid): CellRange[] {
+  return g.selections.map((s) => ({
+    top: Math.min(s.anchor.row, s.active.row),
+    bottom: Math.max(s.anchor.row, s.active.row),
+    columns: g.visible.slice(Math.min(s.anchor.pos, s.active.pos), Math.max(s.anchor.pos, s.active.pos) + 1),
+  }));
+}
+
+let copyFormat: CopyFormat = "tsv";
+const copySelection = (g: Grid, format = copyFormat) => send({ type: "copy", ranges: ranges(g), format });
+
+let statsTimer = 0;
+/** Asks for the selection's figures once the selection settles (a drag moves it many times). */
+function statsSoon(g: Grid): void {
+  clearTimeout(statsTimer);
+  statsTimer = window.setTimeout(() => grid === g && send({ type: "stats", ranges: ranges(g) }), 120);
+}
+
+function rowAction(g: Grid, action: RowAction): void {
+  send({ type: "rowAction", action, rows: ranges(g).map((r) => ({ top: r.top, bottom: r.bottom })) });
 }
 
 function onKey(e: KeyboardEvent): void {
   const g = grid;
-  if (!g || !g.summary.viewSize) return;
+  if (!g || !g.summary.viewSize || g.editing) return;
   const page = Math.max(1, Math.floor(scroller!.clientHeight / ROW_HEIGHT) - 1);
-  const { row, col } = g.active;
+  const { row, pos } = activeAt(g);
   const mod = e.ctrlKey || e.metaKey;
+  const last = g.visible.length - 1;
+  const extend = { extend: e.shiftKey };
   const keys: Record<string, () => void> = {
-    ArrowDown: () => moveTo(g, mod ? g.summary.viewSize - 1 : row + 1, col, e.shiftKey),
-    ArrowUp: () => moveTo(g, mod ? 0 : row - 1, col, e.shiftKey),
-    ArrowRight: () => moveTo(g, row, mod ? g.summary.columns.length - 1 : col + 1, e.shiftKey),
-    ArrowLeft: () => moveTo(g, row, mod ? 0 : col - 1, e.shiftKey),
-    PageDown: () => moveTo(g, row + page, col, e.shiftKey),
-    PageUp: () => moveTo(g, row - page, col, e.shiftKey),
-    Home: () => moveTo(g, mod ? 0 : row, 0, e.shiftKey),
-    End: () => moveTo(g, mod ? g.summary.viewSize - 1 : row, g.summary.columns.length - 1, e.shiftKey),
+    ArrowDown: () => moveTo(g, mod ? g.summary.viewSize - 1 : row + 1, pos, extend),
+    ArrowUp: () => moveTo(g, mod ? 0 : row - 1, pos, extend),
+    ArrowRight: () => moveTo(g, row, mod ? last : pos + 1, extend),
+    ArrowLeft: () => moveTo(g, row, mod ? 0 : pos - 1, extend),
+    PageDown: () => moveTo(g, row + page, pos, extend),
+    PageUp: () => moveTo(g, row - page, pos, extend),
+    Home: () => moveTo(g, mod ? 0 : row, 0, extend),
+    End: () => moveTo(g, mod ? g.summary.viewSize - 1 : row, last, extend),
     Enter: () => activate(g),
+    F2: () => startEdit(g, row, pos),
     " ": () => activate(g),
+    Delete: () => clearSelection(g),
+    Backspace: () => clearSelection(g),
   };
   if (mod && e.key.toLowerCase() === "a") {
-    g.anchor = { row: 0, col: 0 };
-    g.active = { row: g.summary.viewSize - 1, col: g.summary.columns.length - 1 };
+    g.selections = [{ anchor: { row: 0, pos: 0 }, active: { row: g.summary.viewSize - 1, pos: last } }];
     paintSelection(g);
-  } else if (keys[e.key]) keys[e.key]!();
+    statsSoon(g);
+  } else if (keys[e.key] && !(e.altKey && e.key.startsWith("Arrow"))) keys[e.key]!();
+  else if (e.key.length === 1 && !mod && !e.altKey && editable(g, row, pos) && columnAt(g, pos)!.editor!.kind !== "checkbox") startEdit(g, row, pos, e.key); // typing replaces the value
   else return;
   e.preventDefault();
 }
 
-/** Enter on a cell: open the ID it holds, or show / hide its child rows. */
+/** Enter on a cell: edit it, open the ID it holds, or show / hide its child rows. */
 function activate(g: Grid): void {
-  const cell = rowOf(g, g.active.row)?.cells[g.active.col];
-  const column = g.summary.columns[g.active.col];
-  if (cell && typeof cell === "object") toggleChildren(g, g.active.row, g.active.col);
+  const { row, pos } = activeAt(g);
+  const c = g.visible[pos]!;
+  const cell = rowOf(g, row)?.cells[c];
+  const column = g.summary.columns[c];
+  if (cell && typeof cell === "object") toggleChildren(g, row, c);
+  else if (editable(g, row, pos)) startEdit(g, row, pos);
   else if (typeof cell === "string" && column?.ids) send({ type: "openId", id: cell });
 }
 
-function cellFromEvent(e: MouseEvent): { row: number; col: number } | undefined {
+function cellFromEvent(e: MouseEvent): At | undefined {
   const cell = (e.target as HTMLElement).closest<HTMLElement>("[role=gridcell]");
-  const match = cell && /^cell-(\d+)-(\d+)$/.exec(cell.id);
-  return match ? { row: Number(match[1]), col: Number(match[2]) } : undefined;
+  const rowNode = cell?.closest<HTMLElement>("[data-row]");
+  return cell && rowNode && cell.dataset.pos !== undefined ? { row: Number(rowNode.dataset.row), pos: Number(cell.dataset.pos) } : undefined;
 }
 
-function headerCell(g: Grid, column: ResultColumn, c: number): HTMLElement {
+// ---- editing ---------------------------------------------------------------------------------
+
+function editable(g: Grid, v: number, pos: number): boolean {
+  const column = columnAt(g, pos);
+  const row = rowOf(g, v);
+  return !!(g.summary.editObject && column?.editor && row && row.row?.state !== "deleted");
+}
+
+/** A staged value shown at once (the host's answer follows); `note` says what it was. */
+function showStaged(g: Grid, v: number, c: number, value: Cell): void {
+  const row = rowOf(g, v);
+  if (!row) return;
+  row.cells[c] = value;
+  row.marks = { ...row.marks, [c]: { state: "staged" } };
+  g.rendered.get(v)?.remove();
+  g.rendered.delete(v);
+  schedule();
+}
+
+function stage(g: Grid, v: number, c: number, text: string, value: Cell): void {
+  const row = rowOf(g, v);
+  if (!row) return;
+  showStaged(g, v, c, value);
+  send({ type: "edit", index: row.index, column: c, text });
+}
+
+/** ISO datetime → the local "YYYY-MM-DDTHH:MM:SS" a datetime-local input shows. */
+function localDateTime(iso: string): string {
+  const d = new Date(iso.replace(/\+0000$/, "Z"));
+  if (Number.isNaN(d.getTime())) return "";
+  const p = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+}
+
+function editorElement(editor: CellEditor, value: Cell | undefined, typed?: string): HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement {
+  const text = typed ?? (value === null || value === undefined || typeof value === "object" ? "" : String(value));
+  const label = `Edit ${editor.field}`;
+  if (editor.kind === "picklist" || editor.kind === "multipicklist") {
+    const multi = editor.kind === "multipicklist";
+    const chosen = new Set(multi ? text.split(";").filter(Boolean) : [text]);
+    const options = [...(editor.options ?? [])];
+    for (const v of chosen) if (v && !options.includes(v)) options.push(v); // a value the picklist no longer offers stays shown
+    const select = el("select", { "aria-label": label, class: multi ? "editor popup" : "editor" });
+    if (multi) {
+      select.multiple = true;
+      select.size = Math.min(8, Math.max(3, options.length));
+    } else select.append(el("option", { value: "" }, "(none)"));
+    for (const o of options) {
+      const option = el("option", { value: o }, o);
+      option.selected = chosen.has(o);
+      select.append(option);
+    }
+    return select;
+  }
+  if (editor.kind === "textarea") {
+    const area = el("textarea", { "aria-label": label, class: "editor popup", rows: "5" });
+    area.value = text;
+    return area;
+  }
+  const input = el("input", { "aria-label": label, class: "editor", type: editor.kind === "date" ? "date" : editor.kind === "datetime" ? "datetime-local" : "text" });
+  if (editor.kind === "datetime") input.step = "1";
+  if (editor.kind === "number") input.inputMode = "decimal";
+  input.value = editor.kind === "datetime" && typed === undefined ? localDateTime(text) : text;
+  return input;
+}
+
+function editorValue(node: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement): string {
+  if (node instanceof HTMLSelectElement && node.multiple) return [...node.selectedOptions].map((o) => o.value).join(";");
+  return node.value;
+}
+
+/** Opens the cell's editor (a checkbox toggles at once). `typed` starts it with that text; `error` shows why the last text was refused. */
+function startEdit(g: Grid, v: number, pos: number, typed?: string, error?: string): void {
+  if (!editable(g, v, pos)) {
+    const column = columnAt(g, pos);
+    if (g.summary.editObject && column?.kind === "value" && notice) notice.textContent = `Read-only: ${column.readOnly ?? "this cell cannot be edited."}`;
+    return;
+  }
+  const c = g.visible[pos]!;
+  const editor = g.summary.columns[c]!.editor!;
+  const value = rowOf(g, v)!.cells[c];
+  if (editor.kind === "checkbox" && typed === undefined && !error) {
+    stage(g, v, c, String(value !== true), value !== true);
+    return;
+  }
+  g.editing?.close();
+  const cellNode = document.getElementById(cellId(v, c));
+  if (!cellNode) return;
+  const input = editorElement(editor, value, typed);
+  const message = el("div", { class: "edit-error", role: "alert" }, error ?? "");
+  if (!error) message.hidden = true;
+  const host = el("div", { class: "edit-host" }, input, message);
+  cellNode.classList.add("editing");
+  cellNode.append(host);
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    host.remove();
+    cellNode.classList.remove("editing");
+    if (g.editing?.close === close) g.editing = undefined;
+    scroller?.focus();
+  };
+  g.editing = { row: v, pos, close };
+  const commit = (move: { row: number; pos: number } | undefined) => {
+    const text = editorValue(input);
+    const parsed = parseCellInput(text, editor);
+    if (!parsed.ok) {
+      message.textContent = parsed.error;
+      message.hidden = false;
+      input.setAttribute("aria-invalid", "true");
+      input.focus();
+      return;
+    }
+    close();
+    stage(g, v, c, text, parsed.value);
+    if (move) moveTo(g, move.row, move.pos);
+  };
+  input.addEventListener("keydown", (e) => {
+    e.stopPropagation();
+    const k = e as KeyboardEvent;
+    if (k.key === "Escape") {
+      e.preventDefault();
+      close();
+    } else if (k.key === "Enter") {
+      if (input instanceof HTMLTextAreaElement && (k.shiftKey || k.altKey)) return; // a new line in a long text
+      e.preventDefault();
+      commit({ row: v + (k.shiftKey ? -1 : 1), pos });
+    } else if (k.key === "Tab") {
+      e.preventDefault();
+      commit({ row: v, pos: pos + (k.shiftKey ? -1 : 1) });
+    }
+  });
+  input.addEventListener("blur", () => setTimeout(() => !closed && document.activeElement !== input && commit(undefined), 0));
+  input.focus();
+  if (input instanceof HTMLInputElement && typed !== undefined) input.setSelectionRange(input.value.length, input.value.length);
+}
+
+/** Delete or Backspace over a selection: every editable selected cell is staged empty (a checkbox false). */
+function clearSelection(g: Grid): void {
+  if (!g.summary.editObject) return;
+  const range = ranges(g)[g.selections.length - 1]!;
+  send({ type: "paste", row: range.top, columns: range.columns, text: "", selection: range });
+}
+
+// ---- columns: sort, resize, hide, move, freeze ---------------------------------------------
+
+function saveLayout(g: Grid, change: (layout: ColumnLayout, paths: string[]) => ColumnLayout): void {
+  const paths = g.visible.map((c) => g.summary.columns[c]!.path);
+  send({ type: "layout", layout: change({ ...g.summary.layout, order: g.summary.layout.order.length ? g.summary.layout.order : paths }, paths) });
+}
+
+function columnMenu(g: Grid, pos: number, anchor: HTMLElement): void {
+  document.querySelector(".column-menu")?.remove();
+  const path = columnAt(g, pos)!.path;
+  const frozen = g.summary.layout.frozen;
+  const items: [string, string, () => void][] = [
+    ["Hide Column", "eye-closed", () => saveLayout(g, (l) => ({ ...l, hidden: [...l.hidden, path], frozen: Math.min(l.frozen, g.visible.length - 1) }))],
+    ["Move Left", "arrow-left", () => moveColumn(g, pos, -1)],
+    ["Move Right", "arrow-right", () => moveColumn(g, pos, 1)],
+    frozen > pos ? ["Unfreeze Columns", "unlock", () => saveLayout(g, (l) => ({ ...l, frozen: 0 }))] : ["Freeze Columns Up to Here", "lock", () => saveLayout(g, (l) => ({ ...l, frozen: pos + 1 }))],
+  ];
+  const menu = el("div", { class: "column-menu", role: "menu", "aria-label": `${path} column` });
+  for (const [label, icon, run] of items) {
+    const item = el("button", { type: "button", role: "menuitem" }, el("span", { class: `codicon codicon-${icon}`, "aria-hidden": "true" }), ` ${label}`);
+    item.addEventListener("click", () => (menu.remove(), run()));
+    menu.append(item);
+  }
+  menu.addEventListener("keydown", (e) => {
+    const buttons = [...menu.querySelectorAll("button")];
+    const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
+    if (e.key === "Escape") {
+      menu.remove();
+      anchor.focus();
+    } else if (e.key === "ArrowDown") buttons[(at + 1) % buttons.length]!.focus();
+    else if (e.key === "ArrowUp") buttons[(at - 1 + buttons.length) % buttons.length]!.focus();
+    else return;
+    e.preventDefault();
+  });
+  const box = anchor.getBoundingClientRect();
+  menu.style.top = `${box.bottom + 2}px`;
+  menu.style.left = `${Math.max(0, Math.min(box.left, window.innerWidth - 240))}px`;
+  document.body.append(menu);
+  menu.querySelector("button")?.focus();
+  setTimeout(() => document.addEventListener("mousedown", (e) => !menu.contains(e.target as Node) && menu.remove(), { once: true }), 0);
+}
+
+function moveColumn(g: Grid, pos: number, by: number): void {
+  const to = pos + by;
+  if (to < 0 || to >= g.visible.length) return;
+  saveLayout(g, (l, paths) => {
+    const order = [...paths];
+    [order[pos], order[to]] = [order[to]!, order[pos]!];
+    const hidden = g.summary.columns.filter((_, i) => !g.visible.includes(i)).map((c) => c.path);
+    return { ...l, order: [...order, ...hidden] };
+  });
+}
+
+function headerCells(g: Grid): HTMLElement[] {
+  const lefts = frozenLefts(g);
+  return [el("div", { role: "columnheader", class: "cell gutter head" }, "#"), ...g.visible.map((c, pos) => headerCell(g, g.summary.columns[c]!, c, pos, lefts))];
+}
+
+function headerCell(g: Grid, column: ResultColumn, c: number, pos: number, lefts: number[]): HTMLElement {
   const sort = g.summary.sort;
   const direction = sort?.column === c ? (sort.descending ? "descending" : "ascending") : "none";
-  const label = el("button", { type: "button", class: "sort", title: `${column.path} — sort` }, labelOf(column));
+  const hint = column.editor ? " (editable)" : column.readOnly && g.summary.editObject ? ` — read-only: ${column.readOnly}` : "";
+  const label = el("button", { type: "button", class: "sort", title: `${column.path} — sort${hint}` }, labelOf(column));
   if (direction !== "none") label.append(el("span", { class: `codicon codicon-arrow-${direction === "ascending" ? "up" : "down"}`, "aria-hidden": "true" }));
   label.addEventListener("click", () => {
     // ascending → descending → fetch order
@@ -346,11 +681,14 @@ function headerCell(g: Grid, column: ResultColumn, c: number): HTMLElement {
     send({ type: "view", filter: g.summary.filter, ...(next ? { sort: next } : {}) });
   });
   label.addEventListener("keydown", (e) => {
-    // Alt+←/→ narrows or widens the column for keyboard users.
+    // Alt+←/→ narrows or widens the column; Alt+Shift+←/→ moves it.
     if (!e.altKey || (e.key !== "ArrowLeft" && e.key !== "ArrowRight")) return;
     e.preventDefault();
-    resize(g, c, g.widths[c]! + (e.key === "ArrowRight" ? 24 : -24));
+    if (e.shiftKey) moveColumn(g, pos, e.key === "ArrowRight" ? 1 : -1);
+    else resize(g, c, g.widths[c]! + (e.key === "ArrowRight" ? 24 : -24));
   });
+  const menuButton = el("button", { type: "button", class: "column-menu-button", "aria-label": `${column.path} column menu`, title: "Hide, move or freeze" }, el("span", { class: "codicon codicon-kebab-vertical", "aria-hidden": "true" }));
+  menuButton.addEventListener("click", (e) => (e.stopPropagation(), columnMenu(g, pos, menuButton)));
   const handle = el("div", { class: "resize", "aria-hidden": "true", title: "Drag to resize" });
   handle.addEventListener("pointerdown", (e) => {
     e.preventDefault();
@@ -360,7 +698,12 @@ function headerCell(g: Grid, column: ResultColumn, c: number): HTMLElement {
     handle.addEventListener("pointermove", move);
     handle.addEventListener("pointerup", () => handle.removeEventListener("pointermove", move), { once: true });
   });
-  return el("div", { role: "columnheader", class: "cell head", "aria-sort": direction, "aria-colindex": String(c + 2) }, label, handle);
+  const node = el("div", { role: "columnheader", class: `cell head${column.editor ? " editable" : ""}`, "aria-sort": direction, "aria-colindex": String(pos + 2) }, label, menuButton, handle);
+  if (pos < lefts.length) {
+    node.classList.add("frozen");
+    node.style.left = `${lefts[pos]}px`;
+  }
+  return node;
 }
 
 function resize(g: Grid, c: number, width: number): void {
@@ -379,31 +722,68 @@ function statusText(s: ResultsSummary): string {
   return parts.join(" · ");
 }
 
+const stagedText = (cells: number, rows: number) => (cells ? `${count.format(cells)} staged ${cells === 1 ? "edit" : "edits"} in ${count.format(rows)} ${rows === 1 ? "record" : "records"}` : "No staged edits");
+
 function toolbar(s: ResultsSummary): HTMLElement {
   const bar = el("div", { class: "actions", role: "toolbar", "aria-label": "Results actions" }, button("Run Again", "refresh", refresh));
   if (s.fetching) bar.append(el("progress", { max: String(s.totalSize), value: String(s.fetched), "aria-label": "Rows fetched" }), button("Cancel", "debug-stop", () => send({ type: "cancel" })));
   else if (s.more) bar.append(button("Fetch More", "chevron-down", () => send({ type: "fetchMore" })), button("Fetch All", "cloud-download", () => send({ type: "fetchAll" })));
-  bar.append(button("Copy", "copy", () => grid && copySelection(grid), { disabled: !s.viewSize }));
-  for (const format of EXPORT_FORMAT_NAMES) bar.append(button(`Export ${format.toUpperCase()}`, "save", () => send({ type: "export", format })));
+  const format = el("select", { class: "copy-format", "aria-label": "Copy as" });
+  for (const f of COPY_FORMATS) {
+    const option = el("option", { value: f }, { tsv: "TSV", csv: "CSV", json: "JSON", markdown: "Markdown" }[f]);
+    option.selected = f === copyFormat;
+    format.append(option);
+  }
+  format.addEventListener("change", () => (copyFormat = format.value as CopyFormat));
+  bar.append(button("Copy", "copy", () => grid && copySelection(grid), { disabled: !s.viewSize }), format);
+  for (const f of EXPORT_FORMAT_NAMES) bar.append(button(`Export ${f.toUpperCase()}`, "save", () => send({ type: "export", format: f })));
+  if (s.layout.hidden.length) bar.append(button(`Show ${s.layout.hidden.length} Hidden`, "eye", () => send({ type: "layout", layout: { ...s.layout, hidden: [] } })));
   return bar;
+}
+
+/** The editing bar: staged count, review, commit, discard, and the row actions. */
+function editBar(s: ResultsSummary): HTMLElement {
+  stagedLine = el("span", { class: "staged-count", role: "status" }, stagedText(s.staged.cells, s.staged.rows));
+  const on = (action: () => void) => () => grid && action();
+  const discard = (scope: "cell" | "row") => on(() => {
+    const g = grid!;
+    const row = rowOf(g, activeAt(g).row);
+    if (row) send({ type: "discard", index: row.index, ...(scope === "cell" ? { column: g.visible[activeAt(g).pos]! } : {}) });
+  });
+  return el("div", { class: "actions edit-actions", role: "toolbar", "aria-label": `Edit ${s.editObject} records` },
+    stagedLine,
+    button("Review Changes", "diff", () => send({ type: "review" })),
+    button("Commit", "check", () => send({ type: "commit" }), { primary: true }),
+    button("Discard Cell", "discard", discard("cell")),
+    button("Discard Row", "discard", discard("row")),
+    button("Discard All", "clear-all", () => send({ type: "discard" })),
+    el("span", { class: "separator", "aria-hidden": "true" }),
+    button("Delete Rows", "trash", on(() => rowAction(grid!, "delete"))),
+    button("Clone Rows", "copy", on(() => rowAction(grid!, "clone"))),
+    button("Open Records", "go-to-file", on(() => rowAction(grid!, "open"))),
+    button("Compare", "diff-single", on(() => rowAction(grid!, "compare"))),
+    button("Overwrite", "warning", on(() => rowAction(grid!, "overwrite"))),
+  );
 }
 
 function build(s: ResultsSummary, previous: Grid | undefined): void {
   // A reload runs again what the panel shows now (the document may have run another statement since it opened).
   vscode.setState({ ...panelTarget(), spec: { api: s.api, text: s.query } });
   const sameRun = previous && previous.summary.ranAt === s.ranAt && previous.summary.query === s.query;
+  previous?.editing?.close();
   const g: Grid = {
     summary: s,
     widths: sameRun ? previous.widths : s.columns.map(initialWidth),
+    visible: visibleColumns(s.columns, s.layout),
     blocks: new Map(),
     requested: new Set(),
     // Expansions belong to view rows: they survive new pages, not a new sort or filter.
     expanded: sameRun && JSON.stringify(previous.summary.sort) === JSON.stringify(s.sort) && previous.summary.filter === s.filter ? previous.expanded : new Map(),
-    anchor: sameRun ? previous.anchor : { row: 0, col: 0 },
-    active: sameRun ? previous.active : { row: 0, col: 0 },
+    selections: sameRun ? previous.selections : [{ anchor: { row: 0, pos: 0 }, active: { row: 0, pos: 0 } }],
     rendered: new Map(),
     autoWidths: !sameRun,
   };
+  g.selections = g.selections.map((sel) => ({ anchor: { ...sel.anchor, pos: Math.min(sel.anchor.pos, g.visible.length - 1) }, active: { ...sel.active, pos: Math.min(sel.active.pos, g.visible.length - 1) } }));
   while (g.widths.length < s.columns.length) g.widths.push(initialWidth(s.columns[g.widths.length]!));
   grid = g;
   applyWidths(g);
@@ -418,42 +798,66 @@ function build(s: ResultsSummary, previous: Grid | undefined): void {
   const title = `${s.alias} · ${s.api === "sosl" ? "SOSL search" : s.api === "tooling" ? "Tooling API query" : "SOQL query"}`;
   const query = el("details", { class: "query" }, el("summary", {}, "Statement"), el("pre", {}, s.query));
   status = el("p", { class: "status", role: "status" }, statusText(s));
-  notice = el("p", { class: "notice", "aria-live": "polite" });
+  selectionLine = el("span", { class: "selection-stats", "aria-live": "polite" });
+  notice = el("p", { class: "notice", "aria-live": "polite" }, s.notice ?? "");
+  const bars = s.editObject ? [toolbar(s), editBar(s)] : [toolbar(s)];
 
   if (!s.columns.length || !s.fetched) {
-    app.replaceChildren(el("header", {}, el("h1", {}, title), toolbar(s)), status, query, el("p", { class: "message" }, "No rows."), notice);
+    app.replaceChildren(el("header", {}, el("h1", {}, title), ...bars), status, query, el("p", { class: "message" }, "No rows."), notice);
     return;
   }
-  header = el("div", { role: "row", class: "row header", "aria-rowindex": "1" }, el("div", { role: "columnheader", class: "cell gutter head" }, "#"), ...s.columns.map((c, i) => headerCell(g, c, i)));
+  header = el("div", { role: "row", class: "row header", "aria-rowindex": "1" }, ...headerCells(g));
   body = el("div", { class: "body", role: "rowgroup" });
-  const oldScroll = sameRun && scroller ? scroller.scrollTop : 0;
+  const oldScroll = sameRun && scroller ? { top: scroller.scrollTop, left: scroller.scrollLeft } : { top: 0, left: 0 };
   scroller = el("div", {
-    class: "grid", role: "grid", tabindex: "0", "aria-label": `Rows of ${title}`,
-    "aria-rowcount": String(s.viewSize + 1), "aria-colcount": String(s.columns.length + 1), "aria-multiselectable": "true",
+    class: "grid", role: "grid", tabindex: "0", "aria-label": `Rows of ${title}${s.editObject ? " (editable: F2 or Enter edits a cell)" : ""}`,
+    "aria-rowcount": String(s.viewSize + 1), "aria-colcount": String(g.visible.length + 1), "aria-multiselectable": "true",
+    ...(s.editObject ? { "aria-readonly": "false" } : { "aria-readonly": "true" }),
   }, el("div", { role: "rowgroup", class: "sticky" }, header), body);
   scroller.addEventListener("scroll", schedule, { passive: true });
   scroller.addEventListener("keydown", onKey);
+  scroller.addEventListener("dblclick", (e) => {
+    const at = cellFromEvent(e);
+    if (at) startEdit(g, at.row, at.pos);
+  });
   scroller.addEventListener("mousedown", (e) => {
+    if ((e.target as HTMLElement).closest(".edit-host")) return;
     const at = cellFromEvent(e);
     if (!at) return;
-    moveTo(g, at.row, at.col, e.shiftKey);
+    moveTo(g, at.row, at.pos, { extend: e.shiftKey, add: (e.ctrlKey || e.metaKey) && !e.shiftKey });
     const drag = (m: MouseEvent) => {
       const over = cellFromEvent(m);
-      if (over && (over.row !== g.active.row || over.col !== g.active.col)) moveTo(g, over.row, over.col, true);
+      const active = activeAt(g);
+      if (over && (over.row !== active.row || over.pos !== active.pos)) moveTo(g, over.row, over.pos, { extend: true });
     };
     scroller!.addEventListener("mousemove", drag);
     window.addEventListener("mouseup", () => scroller!.removeEventListener("mousemove", drag), { once: true });
   });
-  app.replaceChildren(el("header", {}, el("h1", {}, title), toolbar(s)), status, query, filter, scroller, notice);
-  scroller.scrollTop = oldScroll;
+  app.replaceChildren(el("header", {}, el("h1", {}, title), ...bars), el("div", { class: "status-line" }, status, selectionLine), query, filter, scroller, notice);
+  scroller.scrollTop = oldScroll.top;
+  scroller.scrollLeft = oldScroll.left;
   schedule();
+  statsSoon(g);
 }
 
 // Ctrl/Cmd+C (or Edit → Copy) over the grid copies the selection through the host, which holds every row.
 document.addEventListener("copy", (e) => {
-  if (!grid || !scroller?.contains(document.activeElement)) return;
+  if (!grid || !scroller?.contains(document.activeElement) || grid.editing) return;
   e.preventDefault();
-  copySelection(grid);
+  copySelection(grid, "tsv");
+});
+
+// Ctrl/Cmd+V over an editable grid stages the pasted block from the active cell (one value fills a larger selection).
+document.addEventListener("paste", (e) => {
+  const g = grid;
+  if (!g?.summary.editObject || !scroller?.contains(document.activeElement) || g.editing) return;
+  const text = e.clipboardData?.getData("text/plain");
+  if (text === undefined) return;
+  e.preventDefault();
+  const range = ranges(g)[g.selections.length - 1]!;
+  const single = range.top === range.bottom && range.columns.length === 1;
+  const { row, pos } = activeAt(g);
+  send({ type: "paste", row: single ? row : range.top, columns: g.visible.slice(single ? pos : g.visible.indexOf(range.columns[0]!)), text, ...(single ? {} : { selection: range }) });
 });
 
 window.addEventListener("message", (event: MessageEvent<unknown>) => {
@@ -461,6 +865,7 @@ window.addEventListener("message", (event: MessageEvent<unknown>) => {
   if (!message) return;
   switch (message.type) {
     case "loading": case "running": case "error": case "failed": {
+      grid?.editing?.close();
       grid = undefined;
       const failed = message.type === "error" || message.type === "failed";
       const heading = message.type === "running" || message.type === "failed" ? (document.title = message.title) : undefined;
@@ -497,6 +902,30 @@ window.addEventListener("message", (event: MessageEvent<unknown>) => {
     case "notice":
       if (notice) notice.textContent = message.text;
       break;
+    case "stats":
+      if (selectionLine) selectionLine.textContent = `Selection: ${message.text}`;
+      break;
+    case "edits":
+      if (grid) {
+        grid.summary = { ...grid.summary, staged: { cells: message.cells, rows: message.rows } };
+        if (stagedLine) stagedLine.textContent = stagedText(message.cells, message.rows);
+        rereadHeld(grid);
+        statsSoon(grid);
+      }
+      break;
+    case "editRefused": {
+      const g = grid;
+      if (!g) break;
+      if (notice) notice.textContent = message.message;
+      const v = [...g.blocks.entries()].flatMap(([b, rows]) => rows.map((r, i) => [b * BLOCK + i, r.index] as const)).find(([, index]) => index === message.index)?.[0];
+      const pos = g.visible.indexOf(message.column);
+      if (v !== undefined && pos >= 0) {
+        rereadHeld(g);
+        moveTo(g, v, pos);
+        requestAnimationFrame(() => startEdit(g, v, pos, message.text, message.message));
+      }
+      break;
+    }
   }
 });
 

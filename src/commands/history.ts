@@ -1,0 +1,161 @@
+/**
+ * CRM: Show Write History — every write the extension made, newest first, searchable; an entry opens its
+ * records, copies its details, or is reverted: its before values are staged in a results grid over the same
+ * records (read afresh), to review and commit like any edit. Records changed since that write are left out.
+ */
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import path from "node:path";
+import * as vscode from "vscode";
+import type { OrgManager } from "../connections/orgManager";
+import { describeWrite } from "../connections/writeGuard";
+import { revertPlan, WriteJournal, type JournalEntry } from "../connections/writeJournal";
+import { formatCount } from "../platform/numbers";
+import type { ResultsPanels } from "../webviews/resultsPanel";
+import { resultsTarget } from "../webviews/resultsPanel";
+import type { QueryRun } from "../webviews/queryRun";
+
+export interface HistoryDeps {
+  manager: OrgManager;
+  journal: () => Promise<WriteJournal>;
+  results: ResultsPanels;
+  /** Work to do on a results run once it is read (staging a revert's values). */
+  prepareRun: (source: string, prepare: (run: QueryRun) => string) => void;
+  openId: (orgKey: string, id: string) => Promise<void>;
+}
+
+/**
+ * The write history kept in a file of the extension's global storage: read on first use (not at activation),
+ * written a moment after each change (a whole file, replaced at once so a crash never leaves half of one).
+ */
+export function journalFile(file: string, max: () => number, warn: (message: string) => void): () => Promise<WriteJournal> {
+  let opened: Promise<WriteJournal> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const save = (entries: JournalEntry[]) => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      const temporary = `${file}.tmp`;
+      void mkdir(path.dirname(file), { recursive: true })
+        .then(() => writeFile(temporary, JSON.stringify(entries)))
+        .then(() => rename(temporary, file))
+        .catch((err: unknown) => warn(`the write history could not be saved: ${String(err)}`));
+    }, 500);
+  };
+  return () => (opened ??= readFile(file, "utf8").then((text) => JSON.parse(text) as JournalEntry[], () => []).then((entries) => new WriteJournal({ max, persist: save }, Array.isArray(entries) ? entries : [])));
+}
+
+/** Records each change an org accepted (the write itself when there is one) in the history. */
+export function recordChanges(manager: OrgManager, journal: () => Promise<WriteJournal>): vscode.Disposable {
+  return manager.onDidChange((change) => {
+    const org = manager.registry.get(change.orgKey);
+    if (!org) return;
+    const summary = change.write ? describeWrite(change.write) : `${change.kind} ${plural(change.ids.length, `${change.object ?? ""} record`.trim())}`;
+    void journal().then((j) => j.record({ key: org.key, alias: org.alias }, change, summary, change.write));
+  });
+}
+
+const ICONS: Record<string, string> = { created: "add", updated: "edit", deleted: "trash", published: "cloud-upload", archived: "archive", posted: "comment", commented: "comment-discussion", written: "save" };
+
+const plural = (n: number, noun: string) => `${formatCount(n)} ${noun}${n === 1 ? "" : "s"}`;
+
+function detailOf(entry: JournalEntry): string {
+  const failed = entry.records.filter((r) => !r.ok);
+  const fields = [...new Set(entry.records.flatMap((r) => Object.keys(r.after ?? {})))];
+  const parts = [plural(entry.records.length, "record")];
+  if (failed.length) parts.push(`${formatCount(failed.length)} refused: ${failed[0]!.error ?? ""}`);
+  if (fields.length) parts.push(fields.slice(0, 8).join(", "));
+  if (entry.records.some((r) => r.before)) parts.push("revertible");
+  return parts.join(" · ");
+}
+
+const revertible = (entry: JournalEntry) => !!entry.object && entry.records.some((r) => r.ok && r.id && r.before && r.after);
+
+/** Stages an entry's before values in a results grid over its records, after checking them against the org. */
+export async function revertEntry(deps: HistoryDeps, entry: JournalEntry): Promise<void> {
+  if (!revertible(entry)) throw new Error("This write cannot be reverted here: the history holds no earlier values for it (only grid commits and document saves record them).");
+  const session = await deps.manager.session(entry.orgKey);
+  const records = entry.records.filter((r) => r.ok && r.id && r.before);
+  const fields = [...new Set(records.flatMap((r) => Object.keys(r.before!)))];
+  const ids = records.map((r) => r.id!);
+  const text = `SELECT Id, ${fields.join(", ")} FROM ${entry.object} WHERE Id IN (${ids.map((id) => `'${id}'`).join(", ")})`;
+  const current = new Map((await session.crm.queryAll(text)).records.map((r) => [String(r.Id).slice(0, 15), r as Record<string, unknown>]));
+  const plan = revertPlan(entry, current);
+  if (!plan.restore.length) {
+    void vscode.window.showWarningMessage(`Nothing to revert: every record of “${entry.summary}” changed in the org since (${plan.changedSince.map((c) => c.id).join(", ")}).`);
+    return;
+  }
+  const source = `revert:${entry.id}`;
+  deps.prepareRun(source, (run) => {
+    let staged = 0;
+    for (const restore of plan.restore) {
+      const index = run.table.records.findIndex((r) => String(r.Id).slice(0, 15) === restore.id.slice(0, 15));
+      if (index < 0) continue;
+      for (const [field, value] of Object.entries(restore.fields)) {
+        const column = run.table.columns.findIndex((c) => c.path.toLowerCase() === field.toLowerCase());
+        if (column >= 0 && run.table.columns[column]!.editor && (value === null || typeof value !== "object")) {
+          run.edits.stageValue(index, column, value as string | number | boolean | null);
+          staged++;
+        }
+      }
+    }
+    const left = plan.changedSince.length ? ` Left out, changed in the org since: ${plan.changedSince.map((c) => `${c.id}${c.fields.length ? ` (${c.fields.join(", ")})` : " (deleted)"}`).join("; ")}.` : "";
+    return `Staged ${plural(staged, "value")} from before “${entry.summary}” (${new Date(entry.time).toLocaleString()}). Review Changes, then Commit to restore them.${left}`;
+  });
+  deps.results.open(resultsTarget(entry.orgKey, source, { api: "soql", text }));
+}
+
+interface EntryItem extends vscode.QuickPickItem {
+  entry: JournalEntry;
+}
+
+export function historyCommands(deps: HistoryDeps) {
+  return {
+    "crm.history.show": async () => {
+      const journal = await deps.journal();
+      const entries = journal.list();
+      if (!entries.length) {
+        void vscode.window.showInformationMessage("No writes yet: grid commits, document saves, imports, knowledge actions and posts are listed here once made.");
+        return;
+      }
+      const revertButton = { iconPath: new vscode.ThemeIcon("discard"), tooltip: "Revert (stage the earlier values for review)" };
+      const picker = vscode.window.createQuickPick<EntryItem>();
+      picker.title = "Write History";
+      picker.placeholder = "Search by object, field, value, record ID or org";
+      picker.matchOnDescription = true;
+      picker.matchOnDetail = true;
+      picker.items = entries.map((entry) => ({
+        entry,
+        label: `$(${ICONS[entry.kind] ?? "save"}) ${entry.summary}`,
+        description: `${entry.alias} · ${new Date(entry.time).toLocaleString()}`,
+        // The IDs and values are searchable too.
+        detail: `${detailOf(entry)} · ${entry.records.slice(0, 3).map((r) => r.id).filter(Boolean).join(", ")}`,
+        buttons: revertible(entry) ? [revertButton] : [],
+      }));
+      const chosen = await new Promise<{ item: EntryItem; revert: boolean } | undefined>((resolve) => {
+        picker.onDidTriggerItemButton((e) => resolve({ item: e.item, revert: true }));
+        picker.onDidAccept(() => resolve(picker.selectedItems[0] ? { item: picker.selectedItems[0], revert: false } : undefined));
+        picker.onDidHide(() => resolve(undefined));
+        picker.show();
+      });
+      picker.dispose();
+      if (!chosen) return;
+      const { entry } = chosen.item;
+      if (chosen.revert) return revertEntry(deps, entry);
+      const actions = [
+        ...(revertible(entry) ? [{ label: "$(discard) Revert…", description: "stage the earlier values in a grid to review and commit", id: "revert" }] : []),
+        ...(entry.records.some((r) => r.id) ? [{ label: "$(go-to-file) Open Records", description: plural(Math.min(entry.records.length, 20), "record"), id: "open" }] : []),
+        { label: "$(copy) Copy Details as JSON", id: "copy" },
+      ];
+      const action = await vscode.window.showQuickPick(actions, { title: entry.summary, placeHolder: `${entry.alias} · ${new Date(entry.time).toLocaleString()}` });
+      if (action?.id === "revert") return revertEntry(deps, entry);
+      if (action?.id === "open") for (const r of entry.records.filter((r) => r.id).slice(0, 20)) await deps.openId(entry.orgKey, r.id!);
+      if (action?.id === "copy") {
+        await vscode.env.clipboard.writeText(JSON.stringify(entry, null, 2));
+        vscode.window.setStatusBarMessage("Write details copied", 3000);
+      }
+    },
+    "crm.history.clear": async () => {
+      const choice = await vscode.window.showWarningMessage("Clear the write history of every org? The org's data is not changed.", { modal: true }, "Clear");
+      if (choice === "Clear") (await deps.journal()).clear();
+    },
+  };
+}

@@ -3,7 +3,7 @@
  * a webview is a separate document, so its messages are untrusted input like any other.
  */
 
-import type { CellRange, ChildTable, ResultColumn, ResultRow } from "./resultTable";
+import type { CellRange, ChildPath, ChildTable, ResultColumn, ResultRow } from "./resultTable";
 
 /** One limit as the Org Info panel draws it. */
 export interface LimitBar {
@@ -212,13 +212,13 @@ export type HostToResults =
   | { type: "failed"; message: string; api: QueryApiName; query: string; title: string }
   | { type: "results"; summary: ResultsSummary }
   | { type: "rows"; viewVersion: number; start: number; rows: ResultRow[] }
-  | { type: "children"; index: number; column: number; table: ChildTable }
+  | { type: "children"; path: ChildPath; table: ChildTable }
   | { type: "progress"; fetched: number; totalSize: number }
   | { type: "notice"; text: string }
   /** Staged edits changed: the new counts (the webview reads again the rows it holds). */
   | { type: "edits"; cells: number; rows: number }
   /** An edit could not be staged: the editor opens again with the text and the reason. */
-  | { type: "editRefused"; index: number; column: number; text: string; message: string }
+  | { type: "editRefused"; index: number; column: number; text: string; message: string; path?: ChildPath }
   /** Count, and sum, average, min and max of the numbers, of the selected cells. */
   | { type: "stats"; text: string };
 
@@ -227,7 +227,12 @@ export type ResultsToHost =
   | { type: "refresh" }
   | { type: "rows"; start: number; count: number }
   | { type: "view"; sort?: { column: number; descending: boolean }; filter: string }
-  | { type: "children"; index: number; column: number }
+  /** The child rows at a path: a record, its subquery column, deeper a child row and its subquery column. */
+  | { type: "children"; path: ChildPath }
+  /** Read the child rows the org left out (the child result's nextRecordsUrl). */
+  | { type: "moreChildren"; path: ChildPath }
+  /** An edit of a child table's cell (its row and column in that table). */
+  | { type: "childEdit"; path: ChildPath; index: number; column: number; text: string }
   | { type: "copy"; ranges: CellRange[]; format: CopyFormat }
   | { type: "stats"; ranges: CellRange[] }
   | { type: "edit"; index: number; column: number; text: string }
@@ -260,8 +265,11 @@ export function parseResultsRequest(raw: unknown): ResultsToHost | undefined {
       const sort = raw.sort;
       return isRecord(sort) && isIndex(sort.column) && typeof sort.descending === "boolean" ? { type: "view", filter: raw.filter, sort: { column: sort.column, descending: sort.descending } } : undefined;
     }
-    case "children":
-      return isIndex(raw.index) && isIndex(raw.column) ? { type: "children", index: raw.index, column: raw.column } : undefined;
+    case "children": case "moreChildren":
+      return isChildPath(raw.path) ? { type: raw.type, path: raw.path } : undefined;
+    case "childEdit":
+      return isChildPath(raw.path) && isIndex(raw.index) && isIndex(raw.column) && typeof raw.text === "string"
+        ? { type: "childEdit", path: raw.path, index: raw.index, column: raw.column, text: raw.text } : undefined;
     case "copy": {
       const ranges = rangesOf(raw.ranges);
       return ranges && COPY_FORMATS.includes(raw.format as CopyFormat) ? { type: "copy", ranges, format: raw.format as CopyFormat } : undefined;
@@ -310,6 +318,10 @@ function rangesOf(raw: unknown): CellRange[] | undefined {
   return ranges.every((r): r is CellRange => !!r) ? ranges : undefined;
 }
 
+/** A record index, then subquery column and child row in turn, ending on a column; at most 5 levels (SOQL's own limit). */
+const isChildPath = (p: unknown): p is ChildPath =>
+  Array.isArray(p) && p.length % 2 === 0 && p.length >= 2 && p.length <= 10 && p.every((x, i) => (i % 2 === 0 ? isIndex(x) : typeof x === "string" && x.length > 0 && x.length < 200));
+
 const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === "string");
 const isLayout = (l: unknown): l is ColumnLayout => isRecord(l) && isStringList(l.hidden) && isStringList(l.order) && isIndex(l.frozen);
 
@@ -341,9 +353,9 @@ export function parseResultsUpdate(raw: unknown): HostToResults | undefined {
         ? { type: "rows", viewVersion: raw.viewVersion, start: raw.start, rows: raw.rows as ResultRow[] } : undefined;
     case "children": {
       const t = raw.table;
-      const ok = isIndex(raw.index) && isIndex(raw.column) && isRecord(t) && Array.isArray(t.columns) && t.columns.every(isColumn) &&
-        Array.isArray(t.rows) && t.rows.every((r) => Array.isArray(r) && r.every(isCell)) && isFiniteNumber(t.total) && typeof t.more === "boolean";
-      return ok ? { type: "children", index: raw.index as number, column: raw.column as number, table: t as unknown as ChildTable } : undefined;
+      const ok = isChildPath(raw.path) && isRecord(t) && Array.isArray(t.columns) && t.columns.every(isColumn) &&
+        Array.isArray(t.rows) && t.rows.every(isRow) && isFiniteNumber(t.total) && typeof t.more === "boolean" && (t.editObject === undefined || typeof t.editObject === "string");
+      return ok ? { type: "children", path: raw.path as ChildPath, table: t as unknown as ChildTable } : undefined;
     }
     case "progress": return isIndex(raw.fetched) && isIndex(raw.totalSize) ? { type: "progress", fetched: raw.fetched, totalSize: raw.totalSize } : undefined;
     case "notice": return typeof raw.text === "string" ? { type: "notice", text: raw.text } : undefined;
@@ -351,8 +363,8 @@ export function parseResultsUpdate(raw: unknown): HostToResults | undefined {
     case "edits":
       return isIndex(raw.cells) && isIndex(raw.rows) ? { type: "edits", cells: raw.cells, rows: raw.rows } : undefined;
     case "editRefused":
-      return isIndex(raw.index) && isIndex(raw.column) && allStrings(raw, ["text", "message"])
-        ? { type: "editRefused", index: raw.index, column: raw.column, text: raw.text as string, message: raw.message as string } : undefined;
+      return isIndex(raw.index) && isIndex(raw.column) && allStrings(raw, ["text", "message"]) && (raw.path === undefined || isChildPath(raw.path))
+        ? { type: "editRefused", index: raw.index, column: raw.column, text: raw.text as string, message: raw.message as string, ...(raw.path ? { path: raw.path as ChildPath } : {}) } : undefined;
     case "running":
       return allStrings(raw, ["query", "title"]) && isQueryApi(raw.api) ? { type: "running", api: raw.api, query: raw.query as string, title: raw.title as string } : undefined;
     case "failed":

@@ -50,10 +50,13 @@ export interface ResultRow {
 
 export interface ChildTable {
   columns: ResultColumn[];
-  rows: Cell[][];
+  rows: ResultRow[];
   /** The child result's own totalSize. */
   total: number;
+  /** The org holds more child rows than arrived (the child result's nextRecordsUrl). */
   more: boolean;
+  /** The rows are records of this object and their editable cells edit. */
+  editObject?: string;
 }
 
 export interface ViewSpec {
@@ -72,7 +75,17 @@ import type { CellEditor } from "./cellInput";
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => !!v && typeof v === "object" && !Array.isArray(v);
-const isChildResult = (v: unknown): v is { records: Json[]; totalSize?: number; done?: boolean } => isObject(v) && Array.isArray(v.records);
+/** A child subquery's result inside a parent record, as the API gives it. */
+export interface ChildResult {
+  records: Json[];
+  totalSize?: number;
+  done?: boolean;
+  nextRecordsUrl?: string;
+}
+/** Where a child result is: a record index, a subquery column, then (deeper) a child row and its subquery column. */
+export type ChildPath = (number | string)[];
+
+const isChildResult = (v: unknown): v is ChildResult => isObject(v) && Array.isArray(v.records);
 
 /** A record's own key for `name`: the exact key, else one that differs only in case (SOQL is case-insensitive). */
 function keyIn(record: Json, name: string): string | undefined {
@@ -282,16 +295,28 @@ export class ResultTable {
     return rows;
   }
 
-  /** The child rows under one parent row's subquery column, flattened like the parent rows. */
-  childTable(recordIndex: number, columnIndex: number): ChildTable | undefined {
-    const record = this.records[recordIndex];
-    const column = this.columns[columnIndex];
-    if (!record || column?.kind !== "children") return undefined;
-    const result = valueAt(record, column.path);
-    if (!isChildResult(result)) return undefined;
-    const child = new ResultTable({ isId: this.isId, hidden: [...this.hidden] });
+  /**
+   * A child subquery's result at a path: a record of this table, then a subquery column, then (deeper) a
+   * row of that child result and one of its subquery columns, and so on — `[12, "Contacts", 3, "Cases"]`.
+   */
+  childResult(path: ChildPath): ChildResult | undefined {
+    let record = typeof path[0] === "number" ? this.records[path[0]] : undefined;
+    for (let i = 1; record && i < path.length; i += 2) {
+      const column = path[i];
+      const result = typeof column === "string" ? valueAt(record, column) : undefined;
+      if (!isChildResult(result)) return undefined;
+      if (i === path.length - 1) return result;
+      const row = path[i + 1];
+      record = typeof row === "number" ? result.records[row] : undefined;
+    }
+    return undefined;
+  }
+
+  /** A table of a child result's rows, flattened like these rows (its records are the same objects). */
+  childTable(result: ChildResult, hidden: string[] = []): ResultTable {
+    const child = new ResultTable({ isId: this.isId, hidden });
     child.append(result.records);
-    return { columns: child.columns, rows: child.window(0, child.viewSize).map((r) => r.cells), total: result.totalSize ?? result.records.length, more: result.done === false };
+    return child;
   }
 }
 

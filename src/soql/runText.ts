@@ -70,11 +70,13 @@ export function bulkRefusal(text: string): string | undefined {
 }
 
 /**
- * What an editing grid runs for a statement: the same query with the SystemModstamp of each row added to
- * the outer SELECT (when the statement does not read it), so a commit can tell which rows changed in the org
- * since. A reason instead when the rows cannot be edited (aggregates, GROUP BY, FIELDS(), text the parser refuses).
+ * What an editing grid runs for a statement: the same query with the SystemModstamp of each row added to the
+ * outer SELECT and to each child subquery (where the statement does not read it), so a commit can tell which
+ * rows changed in the org since. A reason instead when the rows cannot be edited (aggregates, GROUP BY,
+ * FIELDS(), text the parser refuses). `added` and `addedToChildren` say where the stamp was added (it is then
+ * not shown).
  */
-export function editableQuery(text: string, stampField: string): { text: string; object: string; added: boolean } | { reason: string } {
+export function editableQuery(text: string, stampField: string): { text: string; object: string; added: boolean; addedToChildren: boolean } | { reason: string } {
   let query;
   try {
     query = soqlParser().parseQuery(text);
@@ -87,9 +89,23 @@ export function editableQuery(text: string, stampField: string): { text: string;
   if (fields.some((f) => f.type === "FieldFunctionExpression" && /^FIELDS$/i.test(f.functionName))) return { reason: "Rows read with FIELDS() cannot be edited here; name the fields in the SELECT." };
   const object = query.sObject;
   if (!object) return { reason: "The statement names no object." };
-  if (fields.some((f) => f.type === "Field" && f.field.toLowerCase() === stampField.toLowerCase())) return { text, object, added: false };
-  const { tokens } = tokenize(text);
-  const from = tokens.find((t) => t.scope === 0 && t.kind === "word" && t.text.toUpperCase() === "FROM");
-  if (!from) return { reason: "The statement has no FROM." };
-  return { text: `${text.slice(0, from.start).trimEnd()}, ${stampField} ${text.slice(from.start)}`, object, added: true };
+  const { tokens, scopes } = tokenize(text);
+  const fromOf = (scope: number) => tokens.find((t) => t.scope === scope && t.kind === "word" && t.text.toUpperCase() === "FROM");
+  const outerFrom = fromOf(0);
+  if (!outerFrom) return { reason: "The statement has no FROM." };
+  // The outer SELECT and its child subqueries (those in a SELECT list, before their parent's FROM; not semi-joins in WHERE).
+  const selects = scopes.map((_, i) => i).filter((i) => {
+    if (i === 0) return true;
+    const first = tokens.find((t) => t.scope === i);
+    const parentFrom = fromOf(scopes[i]!.parent);
+    return scopes[i]!.subquery && !!first && !!parentFrom && first.start < parentFrom.start;
+  });
+  const inserts = selects
+    .map((i) => ({ from: fromOf(i), reads: tokens.some((t) => t.scope === i && t.kind === "word" && t.text.toLowerCase() === stampField.toLowerCase() && t.start < (fromOf(i)?.start ?? 0)) }))
+    .filter((x): x is { from: NonNullable<typeof x.from>; reads: boolean } => !!x.from && !x.reads)
+    .map((x) => x.from.start)
+    .sort((a, b) => b - a);
+  let edited = text;
+  for (const at of inserts) edited = `${edited.slice(0, at).trimEnd()}, ${stampField} ${edited.slice(at)}`;
+  return { text: edited, object, added: inserts.includes(outerFrom.start), addedToChildren: inserts.some((at) => at !== outerFrom.start) };
 }

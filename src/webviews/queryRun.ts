@@ -4,7 +4,7 @@
  */
 import type { Crm } from "../client";
 import { get18CharId, isRecordId } from "../client/ids";
-import { ResultTable } from "../shared/resultTable";
+import { ResultTable, type ChildPath, type ChildResult } from "../shared/resultTable";
 import type { RunSpec } from "../shared/protocol";
 import { editableQuery, selectColumns, stripComments } from "../soql/runText";
 import { GridEdits, STAMP_FIELD } from "./gridEdits";
@@ -15,6 +15,13 @@ export type { RunSpec };
 export const looksLikeRecordId = (value: string) => value.length === 18 && isRecordId(value) && get18CharId(value.slice(0, 15)) === value;
 
 type QueryClient = Pick<Crm, "soqlQuery" | "toolingQuery" | "search">;
+
+/** A child subquery's rows shown as a table, with their own staged edits. */
+export interface ChildView {
+  table: ResultTable;
+  edits: GridEdits;
+  result: ChildResult;
+}
 interface Page {
   records: Record<string, unknown>[];
   totalSize: number;
@@ -40,12 +47,53 @@ export class QueryRun {
       : { reason: spec.api === "sosl" ? "Search results are read-only here: run a SOQL query to edit records." : "Tooling API results are read-only here." };
     this.editing = "reason" in editable ? editable : { object: editable.object };
     this.sent = "reason" in editable ? text : editable.text;
+    this.childHidden = "reason" in editable || !editable.addedToChildren ? [] : [STAMP_FIELD];
     this.table = new ResultTable({ columns: selectColumns(text, spec.api), isId: looksLikeRecordId, hidden: "reason" in editable || !editable.added ? [] : [STAMP_FIELD] });
     this.edits = new GridEdits(this.table);
   }
 
   /** The statement as sent (with the SystemModstamp an editing grid reads). */
   readonly sent: string;
+  private readonly childHidden: string[];
+  /** Child tables shown so far, by path, with their own staged edits. */
+  private readonly children = new Map<string, ChildView>();
+
+  /** The child rows at a path (a record, a subquery column, deeper a child row and its column), kept with their edits while the run lives. */
+  childView(path: ChildPath): ChildView | undefined {
+    const result = this.table.childResult(path);
+    if (!result) return undefined;
+    const key = JSON.stringify(path);
+    let view = this.children.get(key);
+    if (!view || view.result !== result) {
+      const table = this.table.childTable(result, this.childHidden);
+      view = { table, edits: new GridEdits(table), result };
+      this.children.set(key, view);
+    }
+    return view;
+  }
+
+  /** Reads the child rows the org left out of a child result (its nextRecordsUrl), page by page, into the result and its table. */
+  async loadRemainingChildren(path: ChildPath): Promise<ChildView | undefined> {
+    const view = this.childView(path);
+    while (view?.result.nextRecordsUrl && view.result.done === false) {
+      const page = await this.crm.soqlQuery(view.result.nextRecordsUrl, { nextRecordsUrl: true });
+      view.result.records.push(...page.records);
+      view.result.done = page.done;
+      view.result.nextRecordsUrl = page.nextRecordsUrl;
+      view.table.append(page.records);
+    }
+    return view;
+  }
+
+  /** Every set of staged edits: the rows', then each child table's. */
+  get allEdits(): GridEdits[] {
+    return [this.edits, ...[...this.children.values()].map((c) => c.edits)];
+  }
+
+  /** Staged cells and records, child tables included. */
+  get staged(): { cells: number; rows: number } {
+    return this.allEdits.reduce((sum, e) => ({ cells: sum.cells + e.count.cells, rows: sum.rows + e.count.rows }), { cells: 0, rows: 0 });
+  }
 
   /** Runs the statement and keeps its first page; `batchSize` asks the org for pages of that many rows (200–2,000). */
   static async start(crm: QueryClient, spec: RunSpec, batchSize?: number): Promise<QueryRun> {

@@ -10,6 +10,7 @@ import { MAX_WINDOW_ROWS, parseResultsRequest, type ColumnLayout, type ExportFor
 import { tokenize } from "../soql/statements";
 import { copyText, selectionStats } from "./gridCopy";
 import { markEditableColumns, recordRef, type CommitOutcome } from "./gridEdits";
+import type { ChildPath } from "../shared/resultTable";
 import { PanelSet, type Panel, type PanelDeps, type PanelTarget } from "./panels";
 import { QueryRun, type RunSpec } from "./queryRun";
 import { formatCount } from "../platform/numbers";
@@ -87,7 +88,7 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
     elapsedMs: Math.round(run.elapsedMs),
     ranAt: run.ranAt.toISOString(),
     ...("object" in run.editing && run.table.columns.some((c) => c.editor) ? { editObject: run.editing.object } : {}),
-    staged: run.edits.count,
+    staged: run.staged,
     layout: hooks.layouts.get(run.spec),
     ...noticeOf(run),
   });
@@ -104,21 +105,37 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
 
   const title = (target: PanelTarget) => `${aliasOf(target.orgKey)}: ${subjectOf(specOf(target))} results`;
 
-  /** Marks which columns edit, from the object's describe (a describe that cannot be read leaves the grid read-only). */
-  async function markColumns(session: Awaited<ReturnType<typeof deps.manager.session>>, run: QueryRun): Promise<void> {
-    if ("reason" in run.editing) return markEditableColumns(run.table, run.editing);
+  /** Marks which columns of a table edit, from its object's describe (a describe that cannot be read leaves it read-only). */
+  async function markColumnsOf(session: Awaited<ReturnType<typeof deps.manager.session>>, table: QueryRun["table"], object: string): Promise<void> {
     try {
-      const describe = await session.schema.describe(run.editing.object);
+      const describe = await session.schema.describe(object);
       const objects = await session.schema.objects();
       const prefixOf = (name: string) => objects.find((o) => o.name === name)?.keyPrefix ?? undefined;
-      markEditableColumns(run.table, { object: run.editing.object, fields: describe.fields ?? [], keyPrefixOf: prefixOf });
+      markEditableColumns(table, { object, fields: describe.fields ?? [], keyPrefixOf: prefixOf });
     } catch (err) {
-      markEditableColumns(run.table, { reason: `The rows cannot be edited: ${run.editing.object} could not be described (${describeError(err).message}).` });
+      markEditableColumns(table, { reason: `The rows cannot be edited: ${object} could not be described (${describeError(err).message}).` });
     }
   }
 
+  const markColumns = (session: Awaited<ReturnType<typeof deps.manager.session>>, run: QueryRun) =>
+    "reason" in run.editing ? markEditableColumns(run.table, run.editing) : markColumnsOf(session, run.table, run.editing.object);
+
+  /** A child table's rows (staged values and marks in place), its editable columns marked from its object's describe. */
+  async function postChild(panel: ResultsPanel, run: QueryRun, path: ChildPath): Promise<void> {
+    const view = run.childView(path);
+    if (!view) return;
+    const object = view.result.records.map(recordRef).find((r) => r)?.type;
+    if (!view.table.columns.some((c) => c.editor || c.readOnly)) {
+      if ("reason" in run.editing || !object) markEditableColumns(view.table, { reason: "reason" in run.editing ? run.editing.reason : "These rows are not records." });
+      else await markColumnsOf(await deps.manager.session(panel.target.orgKey), view.table, object);
+    }
+    const rows = view.edits.decorate(view.table.window(0, view.table.viewSize));
+    const editObject = object && view.table.columns.some((c) => c.editor) ? { editObject: object } : {};
+    panel.post({ type: "children", path, table: { columns: view.table.columns, rows, total: view.result.totalSize ?? view.result.records.length, more: view.result.done === false, ...editObject } });
+  }
+
   const postEdits = (panel: ResultsPanel, run: QueryRun) => {
-    panel.post({ type: "edits", ...run.edits.count });
+    panel.post({ type: "edits", ...run.staged });
     panel.keep(update(run, panel.target));
   };
 
@@ -138,7 +155,7 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
   }
 
   async function commit(panel: ResultsPanel, run: QueryRun): Promise<void> {
-    const { cells, rows } = run.edits.count;
+    const { cells, rows } = run.staged;
     if (!cells) return panel.post({ type: "notice", text: "There are no staged edits to commit." });
     const session = await deps.manager.session(panel.target.orgKey);
     await writing(panel, run, "Commit", () => vscode.window.withProgress(
@@ -146,17 +163,23 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
       async (progress, token) => {
         const controller = new AbortController();
         token.onCancellationRequested(() => controller.abort());
-        let reported = 0;
-        const outcome = await run.edits.commit(session.crm, {
-          allOrNone: vscode.workspace.getConfiguration("crm").get<boolean>("grid.allOrNone", false),
-          signal: controller.signal,
-          beforeWrite: (_object, before) => hooks.beforeWrite(panel.target.orgKey, before),
-          onProgress: (done, total) => {
-            progress.report({ increment: ((done - reported) / total) * 100, message: `${formatCount(done)} of ${formatCount(total)}` });
-            reported = done;
-          },
-        });
-        return commitSummary(outcome);
+        const total: CommitOutcome = { saved: 0, created: 0, refused: 0, conflicts: 0, writes: 0, reads: 0 };
+        let before = 0;
+        // The rows' edits, then each child table's: one after another, one progress for all.
+        for (const edits of run.allEdits.filter((e) => e.count.cells)) {
+          const base = before;
+          const outcome = await edits.commit(session.crm, {
+            allOrNone: vscode.workspace.getConfiguration("crm").get<boolean>("grid.allOrNone", false),
+            signal: controller.signal,
+            beforeWrite: (_object, values) => hooks.beforeWrite(panel.target.orgKey, values),
+            onProgress: (done) => {
+              progress.report({ increment: ((base + done - before) / rows) * 100, message: `${formatCount(base + done)} of ${formatCount(rows)}` });
+              before = base + done;
+            },
+          });
+          for (const key of Object.keys(total) as (keyof CommitOutcome)[]) total[key] += outcome[key];
+        }
+        return commitSummary(total);
       }));
   }
 
@@ -214,7 +237,7 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
     title,
     parseRequest: parseResultsRequest,
     read: async (target, previous) => {
-      const staged = previous?.edits.count.cells ?? 0;
+      const staged = previous?.staged.cells ?? 0;
       if (previous && staged) {
         const choice = await vscode.window.showWarningMessage(`Running the statement again discards ${plural(staged, "staged edit")} in ${title(target)}.`, { modal: true }, "Discard and Run");
         if (choice !== "Discard and Run") return previous;
@@ -248,9 +271,17 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
         case "view":
           run.table.setView({ sort: request.sort, filter: request.filter });
           return panel.show(update(run, panel.target));
-        case "children": {
-          const table = run.table.childTable(request.index, request.column);
-          return table && panel.post({ type: "children", index: request.index, column: request.column, table });
+        case "children":
+          return postChild(panel, run, request.path);
+        case "moreChildren":
+          await run.loadRemainingChildren(request.path);
+          return postChild(panel, run, request.path);
+        case "childEdit": {
+          const view = run.childView(request.path);
+          const refused = view ? view.edits.stage(request.index, request.column, request.text) : "Those child rows are no longer shown.";
+          if (refused) return panel.post({ type: "editRefused", index: request.index, column: request.column, text: request.text, message: refused, path: request.path });
+          await postChild(panel, run, request.path);
+          return postEdits(panel, run);
         }
         case "copy": {
           const copied = copyText(run.table, run.edits, request.ranges, request.format);
@@ -272,12 +303,15 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
           return panel.post({ type: "notice", text: `Pasted ${plural(pasted.staged, "cell")}.${errors}` });
         }
         case "discard":
-          run.edits.discard(request.index, request.column);
+          if (request.index === undefined) run.allEdits.forEach((e) => e.discard());
+          else run.edits.discard(request.index, request.column);
           return postEdits(panel, run);
         case "review": {
-          if (!run.edits.count.cells) return panel.post({ type: "notice", text: "There are no staged edits to review." });
-          const { fetched, staged } = run.edits.review();
-          return hooks.showDiff({ label: "Fetched", text: fetched }, { label: "Staged", text: staged }, `${title(panel.target)}: fetched ↔ staged (${plural(run.edits.count.cells, "edit")})`);
+          const { cells } = run.staged;
+          if (!cells) return panel.post({ type: "notice", text: "There are no staged edits to review." });
+          const texts = run.allEdits.map((e) => e.review());
+          const join = (side: "fetched" | "staged") => texts.map((t) => t[side]).filter(Boolean).join("\n");
+          return hooks.showDiff({ label: "Fetched", text: join("fetched") }, { label: "Staged", text: join("staged") }, `${title(panel.target)}: fetched ↔ staged (${plural(cells, "edit")})`);
         }
         case "commit":
           return commit(panel, run);

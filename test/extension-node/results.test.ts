@@ -73,15 +73,19 @@ test("copy: TSV, CSV, JSON and Markdown of the selected ranges, a header line ea
   assert.equal(selectionStats(table, edits, [{ top: 0, bottom: 1, columns: [3] }, { top: 0, bottom: 1, columns: [0, 1, 2, 3] }]), "8 cells · 2 numbers · sum 7.5 · average 3.75 · min 2 · max 5.5");
 });
 
-test("child subquery cells expand into their own flattened table with count and the more marker", () => {
+test("child subquery cells open their own flattened table, at any depth, by path", () => {
   const table = new ResultTable({ columns: [{ path: "Name" }, { path: "Contacts" }] });
-  table.append([rec("Account", { Name: "Acme", Contacts: { totalSize: 250, done: false, nextRecordsUrl: "/next", records: [rec("Contact", { LastName: "A", Account: rec("Account", { Name: "Acme" }) })] } })]);
+  const cases = { totalSize: 1, done: true, records: [rec("Case", { CaseNumber: "00001" })] };
+  table.append([rec("Account", { Name: "Acme", Contacts: { totalSize: 250, done: false, nextRecordsUrl: "/next", records: [rec("Contact", { LastName: "A", Account: rec("Account", { Name: "Acme" }), Cases: cases })] } })]);
   assert.deepEqual(table.window(0, 1)[0]!.cells[1], { children: 1, more: true });
-  const child = table.childTable(0, 1)!;
-  assert.deepEqual(child.columns.map((c) => c.path), ["LastName", "Account.Name"]);
-  assert.deepEqual(child.rows, [["A", "Acme"]]);
-  assert.deepEqual([child.total, child.more], [250, true]);
-  assert.equal(table.childTable(0, 0), undefined, "a value column has no child table");
+  const contacts = table.childResult([0, "Contacts"])!;
+  assert.deepEqual([contacts.totalSize, contacts.done], [250, false]);
+  const child = table.childTable(contacts);
+  assert.deepEqual(child.columns.map((c) => c.path), ["LastName", "Account.Name", "Cases"]);
+  assert.deepEqual(child.window(0, 1)[0]!.cells, ["A", "Acme", { children: 1, more: false }]);
+  assert.equal(table.childResult([0, "Contacts", 0, "Cases"]), cases, "a grandchild table by its path");
+  assert.equal(table.childResult([0, "Name"]), undefined, "a value column has no child table");
+  assert.equal(table.childResult([0, "Contacts", 5, "Cases"]), undefined, "no such child row");
 });
 
 test("ID columns are recognised by the 18-character checksum, not by name", () => {

@@ -11,7 +11,7 @@
 import "@vscode-elements/elements/dist/vscode-textfield/index.js";
 import { parseCellInput, type CellEditor } from "../../shared/cellInput";
 import { COPY_FORMATS, EXPORT_FORMAT_NAMES, parseResultsUpdate, type ColumnLayout, type CopyFormat, type ResultsSummary, type ResultsToHost, type RowAction } from "../../shared/protocol";
-import type { Cell, CellRange, ChildTable, ResultColumn, ResultRow } from "../../shared/resultTable";
+import type { Cell, CellRange, ChildPath, ChildTable, ResultColumn, ResultRow } from "../../shared/resultTable";
 import { button, connect, el, panelTarget, showMessage } from "./dom";
 
 const vscode = connect<ResultsToHost>();
@@ -39,6 +39,14 @@ interface Selection {
   active: At;
 }
 
+/** A row's child table, and the tables nested in it that are open (by path; a table once it arrives). */
+interface Expansion {
+  column: number;
+  path: ChildPath;
+  open: Set<string>;
+  tables: Map<string, ChildTable>;
+}
+
 interface Grid {
   summary: ResultsSummary;
   /** Widths by data column. */
@@ -47,8 +55,8 @@ interface Grid {
   visible: number[];
   blocks: Map<number, ResultRow[]>;
   requested: Set<number>;
-  /** Expanded child tables by view row: the column and, once it arrives, the table. */
-  expanded: Map<number, { column: number; table?: ChildTable }>;
+  /** Expanded child tables by view row. */
+  expanded: Map<number, Expansion>;
   /** Selected ranges; the last is the one the keyboard moves. */
   selections: Selection[];
   rendered: Map<number, HTMLElement>;
@@ -89,9 +97,11 @@ function visibleColumns(columns: ResultColumn[], layout: ColumnLayout): number[]
 
 // ---- geometry: fixed-height rows plus the expanded child tables between them ----------------
 
-function childHeight(entry: { table?: ChildTable }): number {
-  const rows = entry.table ? Math.min(entry.table.rows.length, CHILD_ROWS_SHOWN) : 1;
-  return (rows + 2) * ROW_HEIGHT + 12; // caption, header, rows, padding
+function childHeight(entry: Expansion): number {
+  const root = entry.tables.get(JSON.stringify(entry.path));
+  const nested = entry.open.size > 1;
+  const rows = nested ? CHILD_ROWS_SHOWN + 6 : root ? Math.min(root.rows.length, CHILD_ROWS_SHOWN) : 1;
+  return (rows + 2) * ROW_HEIGHT + 12 + (root?.more ? ROW_HEIGHT : 0); // caption, header, rows, padding (the box scrolls beyond)
 }
 
 function sortedExpansions(g: Grid): [number, number][] {
@@ -285,29 +295,129 @@ function rowNode(g: Grid, v: number): HTMLElement {
   return node;
 }
 
-function childBlock(g: Grid, v: number, entry: { column: number; table?: ChildTable }): HTMLElement {
+function childBlock(g: Grid, v: number, entry: Expansion): HTMLElement {
   const column = g.summary.columns[entry.column]!;
   const box = el("div", { class: "child", role: "region", "aria-label": `${labelOf(column)} of row ${v + 1}` });
   box.style.height = `${childHeight(entry)}px`;
-  const t = entry.table;
-  if (!t) return box.appendChild(el("p", { class: "muted" }, "Reading…")), box;
-  const caption = `${labelOf(column)} · ${count.format(t.rows.length)} of ${count.format(t.total)} ${t.total === 1 ? "row" : "rows"}${t.more ? " · more on the org (Export fetches every child row)" : ""}`;
-  const table = el("table", {}, el("caption", {}, caption), el("thead", {}, el("tr", {}, ...t.columns.map((c) => el("th", { scope: "col" }, labelOf(c))))));
+  box.append(childTableNode(g, entry, entry.path, labelOf(column)));
+  return box;
+}
+
+/** One child table (and, under a row, the tables nested in it that are open). */
+function childTableNode(g: Grid, entry: Expansion, path: ChildPath, label: string): HTMLElement {
+  const t = entry.tables.get(JSON.stringify(path));
+  if (!t) return el("p", { class: "muted" }, "Reading…");
+  const caption = el("caption", {}, `${label} · ${count.format(t.rows.length)} of ${count.format(t.total)} ${t.total === 1 ? "row" : "rows"}`);
+  if (t.more) {
+    const more = el("button", { type: "button", class: "link-button" }, "Load remaining rows");
+    more.addEventListener("click", () => ((more.disabled = true), (more.textContent = "Loading…"), send({ type: "moreChildren", path })));
+    caption.append(" · ", more);
+  }
+  const table = el("table", {}, caption, el("thead", {}, el("tr", {}, ...t.columns.map((c) => el("th", { scope: "col", ...(c.readOnly && t.editObject ? { title: `Read-only: ${c.readOnly}` } : {}) }, labelOf(c))))));
   const tbody = el("tbody");
-  for (const cells of t.rows) {
-    tbody.append(el("tr", {}, ...cells.map((cell, i) => {
-      const td = el("td", {}, cell === null ? "" : typeof cell === "object" ? `${cell.children} rows` : String(cell));
-      if (t.columns[i]?.ids && typeof cell === "string") {
+  for (const row of t.rows) {
+    const tr = el("tr", row.row?.state === "deleted" ? { class: "deleted" } : {});
+    if (row.row) tr.title = `${row.row.state}${row.row.note ? `: ${row.row.note}` : ""}`;
+    const nested: HTMLElement[] = [];
+    row.cells.forEach((cell, i) => {
+      const c = t.columns[i]!;
+      const td = el("td", {}, cell === null || typeof cell === "object" ? "" : String(cell));
+      const mark = row.marks?.[i];
+      if (mark) {
+        td.classList.add(mark.state);
+        if (mark.note) td.title = mark.note;
+      }
+      if (cell !== null && typeof cell === "object") {
+        const childPath = [...path, row.index, c.path];
+        const key = JSON.stringify(childPath);
+        const open = entry.open.has(key);
+        const toggle = el("button", { type: "button", class: "link-button", "aria-expanded": String(open) }, el("span", { class: `codicon codicon-chevron-${open ? "down" : "right"}`, "aria-hidden": "true" }), `${count.format(cell.children)} ${cell.children === 1 ? "row" : "rows"}${cell.more ? " +more" : ""}`);
+        toggle.addEventListener("click", () => {
+          if (open) entry.open.delete(key);
+          else {
+            entry.open.add(key);
+            send({ type: "children", path: childPath });
+          }
+          redraw();
+        });
+        td.append(toggle);
+        if (open) nested.push(el("tr", { class: "nested" }, el("td", { colspan: String(t.columns.length) }, childTableNode(g, entry, childPath, labelOf(c)))));
+      } else if (c.ids && typeof cell === "string") {
         const link = el("a", { href: "#" }, cell);
         link.addEventListener("click", (e) => (e.preventDefault(), send({ type: "openId", id: cell })));
         td.replaceChildren(link);
       }
-      return td;
-    })));
+      if (t.editObject && c.editor && row.row?.state !== "deleted") {
+        td.classList.add("editable");
+        td.tabIndex = 0;
+        td.setAttribute("aria-label", `${labelOf(c)}: ${td.textContent ?? ""} (editable)`);
+        const edit = () => startChildEdit(g, td, path, row, i, c.editor!);
+        td.addEventListener("dblclick", edit);
+        td.addEventListener("keydown", (e) => (e.key === "Enter" || e.key === "F2") && (e.preventDefault(), edit()));
+      }
+      tr.append(td);
+    });
+    tbody.append(tr, ...nested);
   }
   table.append(tbody);
-  box.append(table);
-  return box;
+  return table;
+}
+
+/** Edits a child table's cell in place; the host stages it in that table's own edits. */
+function startChildEdit(g: Grid, td: HTMLElement, path: ChildPath, row: ResultRow, column: number, editor: CellEditor): void {
+  const value = row.cells[column];
+  if (editor.kind === "checkbox") {
+    send({ type: "childEdit", path, index: row.index, column, text: String(value !== true) });
+    return;
+  }
+  g.editing?.close();
+  const input = editorElement(editor, value);
+  const message = el("div", { class: "edit-error", role: "alert", hidden: "" });
+  const host = el("div", { class: "edit-host" }, input, message);
+  td.classList.add("editing");
+  td.append(host);
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    host.remove();
+    td.classList.remove("editing");
+    if (g.editing?.close === close) g.editing = undefined;
+    td.focus();
+  };
+  g.editing = { row: -1, pos: -1, close };
+  const commit = () => {
+    const text = editorValue(input);
+    const parsed = parseCellInput(text, editor);
+    if (!parsed.ok) {
+      message.textContent = parsed.error;
+      message.hidden = false;
+      input.setAttribute("aria-invalid", "true");
+      return;
+    }
+    close();
+    row.cells[column] = parsed.value;
+    row.marks = { ...row.marks, [column]: { state: "staged" } };
+    send({ type: "childEdit", path, index: row.index, column, text });
+  };
+  input.addEventListener("keydown", (e) => {
+    e.stopPropagation();
+    const k = e as KeyboardEvent;
+    if (k.key === "Escape") {
+      e.preventDefault();
+      close();
+    } else if (k.key === "Enter" && !(input instanceof HTMLTextAreaElement && (k.shiftKey || k.altKey))) {
+      e.preventDefault();
+      commit();
+    }
+  });
+  input.addEventListener("blur", () => setTimeout(() => !closed && document.activeElement !== input && commit(), 0));
+  input.focus();
+}
+
+/** Asks again for every child table open (after edits were staged or committed). */
+function rereadChildren(g: Grid): void {
+  for (const entry of g.expanded.values()) for (const key of entry.open) send({ type: "children", path: JSON.parse(key) as ChildPath });
 }
 
 function draw(): void {
@@ -354,8 +464,9 @@ function toggleChildren(g: Grid, v: number, c: number): void {
   else {
     const row = rowOf(g, v);
     if (!row) return;
-    g.expanded.set(v, { column: c });
-    send({ type: "children", index: row.index, column: c });
+    const path = [row.index, g.summary.columns[c]!.path];
+    g.expanded.set(v, { column: c, path, open: new Set([JSON.stringify(path)]), tables: new Map() });
+    send({ type: "children", path });
   }
   redraw();
 }
@@ -552,6 +663,8 @@ function startEdit(g: Grid, v: number, pos: number, typed?: string, error?: stri
     return;
   }
   g.editing?.close();
+  // The row may be waiting for its frame (the active cell just moved onto it): draw it now.
+  if (!document.getElementById(cellId(v, c))) draw();
   const cellNode = document.getElementById(cellId(v, c));
   if (!cellNode) return;
   const input = editorElement(editor, value, typed);
@@ -888,9 +1001,10 @@ window.addEventListener("message", (event: MessageEvent<unknown>) => {
       if (grid && message.viewVersion === grid.summary.viewVersion) receive(grid, message.start, message.rows);
       break;
     case "children": {
-      const entry = grid && [...grid.expanded.entries()].find(([v, e]) => e.column === message.column && rowOf(grid!, v)?.index === message.index);
+      const key = JSON.stringify(message.path);
+      const entry = grid && [...grid.expanded.values()].find((e) => e.open.has(key));
       if (entry) {
-        entry[1].table = message.table;
+        entry.tables.set(key, message.table);
         redraw();
       }
       break;
@@ -910,6 +1024,7 @@ window.addEventListener("message", (event: MessageEvent<unknown>) => {
         grid.summary = { ...grid.summary, staged: { cells: message.cells, rows: message.rows } };
         if (stagedLine) stagedLine.textContent = stagedText(message.cells, message.rows);
         rereadHeld(grid);
+        rereadChildren(grid);
         statsSoon(grid);
       }
       break;
@@ -917,6 +1032,10 @@ window.addEventListener("message", (event: MessageEvent<unknown>) => {
       const g = grid;
       if (!g) break;
       if (notice) notice.textContent = message.message;
+      if (message.path) {
+        send({ type: "children", path: message.path }); // the table shows again what is staged
+        break;
+      }
       const v = [...g.blocks.entries()].flatMap(([b, rows]) => rows.map((r, i) => [b * BLOCK + i, r.index] as const)).find(([, index]) => index === message.index)?.[0];
       const pos = g.visible.indexOf(message.column);
       if (v !== undefined && pos >= 0) {

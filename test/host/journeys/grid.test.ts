@@ -131,6 +131,7 @@ journey("Grid: two rows are deleted after a confirmation naming the count and th
   // Back to the first grid (the revert opened its own, over the same org's records).
   await page.locator(".part.editor .tabs-container .tab", { hasText: "Contact results" }).first().click();
   const frame = await ui.webview(/staged edits in 2 records/);
+  for (const row of [3, 4]) await frame.locator(`.grid .body .row[data-row="${row}"] [role=gridcell].pending`).first().waitFor({ state: "detached", timeout: 15_000 });
   const ids = await Promise.all([3, 4].map(async (row) => (await cell(frame, row, "Id").innerText()).trim()));
   await cell(frame, 3, "LastName").click();
   await cell(frame, 4, "LastName").click({ modifiers: ["Shift"] });
@@ -145,4 +146,32 @@ journey("Grid: two rows are deleted after a confirmation naming the count and th
   assert.ok(ids.every((id) => /^003\w{15}$/.test(id)), `two contact IDs were read: ${ids.join(", ")}`);
   assert.deepEqual(store.liveRecords("Contact").filter((r) => ids.includes(String(r.Id))), [], "both are deleted in the org");
   await frame.locator('.grid .body .row.deleted[data-row="3"]').waitFor();
+});
+
+journey("Grid: child rows open at two levels, and a child row's cell is edited and committed to that record", async ({ ui, emulator, workbench }) => {
+  const page = workbench.page;
+  await ui.runCommand("CRM: New SOQL Query");
+  await ui.statusBarText(/^SOQL$/);
+  await typeQuery(page, "SELECT Id, Name, (SELECT Id, LastName, Title, (SELECT CaseNumber, Subject FROM Cases) FROM Contacts) FROM Account WHERE Name = 'Acme Ltd'");
+  const lenses = page.locator(".part.editor .codelens-decoration");
+  await lenses.locator("a", { hasText: /^\s*Run$/ }).first().click();
+  const frame = await ui.webview(/1 of 1 row/, 30_000);
+  await frame.locator('.grid .body .row[data-row="0"] [role=gridcell].children').click();
+  const contacts = frame.locator(".grid .child table").first();
+  await contacts.locator("caption", { hasText: /Contacts · \d+ of \d+ rows?/ }).waitFor();
+  // The contact's cases: a table inside the contacts table.
+  await contacts.locator("tbody tr").first().locator("button.link-button").click();
+  await contacts.locator("tr.nested table caption", { hasText: /Cases · \d+ of \d+ rows?/ }).waitFor();
+  // Edit the first contact's Title in the child table and commit.
+  const titleCell = contacts.locator("tbody tr").first().locator("td.editable").nth(1);
+  await titleCell.dblclick();
+  await titleCell.locator(".editor").fill("Edited in a child table");
+  await titleCell.locator(".editor").press("Enter");
+  await frame.locator(".staged-count", { hasText: "1 staged edit in 1 record" }).waitFor();
+  await frame.locator("vscode-button", { hasText: "Commit" }).click();
+  await frame.locator(".notice", { hasText: "1 record saved." }).waitFor({ timeout: 20_000 });
+  const account = emulator.seeded.store.liveRecords("Account").find((a) => a.Name === "Acme Ltd")!;
+  const first = emulator.seeded.store.liveRecords("Contact").filter((c) => c.AccountId === account.Id).some((c) => c.Title === "Edited in a child table");
+  assert.ok(first, "the child record was written");
+  await ui.screenshot("23-grid-child-tables");
 });

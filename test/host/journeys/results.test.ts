@@ -78,9 +78,9 @@ journey("Results: sort, filter, select and copy as TSV, open an ID, export CSV e
   let frame = await resultsFrame(ui, /320 of 320 rows/);
   // Sort by Name descending (two clicks on its header), then filter.
   const nameHeader = frame.locator(".grid .header [role=columnheader]", { hasText: /^Name$/ });
-  await nameHeader.locator("button").click();
+  await nameHeader.locator("button.sort").click();
   await frame.locator('.grid .header [role=columnheader][aria-sort="ascending"]').waitFor();
-  await nameHeader.locator("button").click();
+  await nameHeader.locator("button.sort").click();
   await frame.locator('.grid .header [role=columnheader][aria-sort="descending"]').waitFor();
   const contacts = emulator.seeded.store.liveRecords("Contact");
   const last = [...contacts].sort((a, b) => String(b.Name).localeCompare(String(a.Name), undefined, { numeric: true, sensitivity: "base" }))[0]!;

@@ -7,7 +7,6 @@ import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import * as vscode from "vscode";
 import type { OrgManager } from "../connections/orgManager";
-import { describeWrite } from "../connections/writeGuard";
 import { revertPlan, WriteJournal, type JournalEntry } from "../connections/writeJournal";
 import { formatCount } from "../platform/numbers";
 import type { ResultsPanels } from "../webviews/resultsPanel";
@@ -47,9 +46,7 @@ export function journalFile(file: string, max: () => number, warn: (message: str
 export function recordChanges(manager: OrgManager, journal: () => Promise<WriteJournal>): vscode.Disposable {
   return manager.onDidChange((change) => {
     const org = manager.registry.get(change.orgKey);
-    if (!org) return;
-    const summary = change.write ? describeWrite(change.write) : `${change.kind} ${plural(change.ids.length, `${change.object ?? ""} record`.trim())}`;
-    void journal().then((j) => j.record({ key: org.key, alias: org.alias }, change, summary, change.write));
+    if (org) void journal().then((j) => j.recordChange({ key: org.key, alias: org.alias }, change));
   });
 }
 

@@ -8,6 +8,7 @@
  */
 import type { CompletedWrite } from "../client";
 import type { ChangeKind, OrgChange } from "./changes";
+import { describeWrite } from "./writeGuard";
 import { Emitter } from "../shared/events";
 
 type Json = Record<string, unknown>;
@@ -92,6 +93,13 @@ export class WriteJournal {
     this.options.persist?.(this.entries);
     this.changed.fire();
     return entry;
+  }
+
+  /** Records a change an org accepted, summed up from its write (or, for a change the org made later, from what it names). */
+  recordChange(org: { key: string; alias: string }, change: OrgChange): JournalEntry {
+    const count = change.ids.length;
+    const summary = change.write ? describeWrite(change.write) : `${change.kind} ${count} ${change.object ?? ""} record${count === 1 ? "" : "s"}`.replace(/\s+/g, " ");
+    return this.record(org, change, summary, change.write);
   }
 
   /** Entries, newest first: of one org, or of all. */

@@ -1,5 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { WriteJournal } from "../../src/connections/writeJournal";
 import { ConflictError, CrmFiles, DocumentError, fieldLine, parseCrmPath, recordPath, articleFilePath, newPath } from "../../src/documents/crmFiles";
 import { useEmulator } from "../helpers/emulator";
 import { managerWithDemoOrg, MemoryState } from "./fakes";
@@ -10,8 +11,14 @@ const bytes = (s: string) => new TextEncoder().encode(s);
 
 async function files(state = new MemoryState()) {
   const { manager, org } = await managerWithDemoOrg(emu().credentials);
-  const model = new CrmFiles({ org: async () => manager.session(org.key), knowledgeSobject: () => "Knowledge__kav", store: state });
-  return { model, manager, org, state };
+  // The write history, wired as the extension wires it: saves say what they replace, accepted writes are recorded.
+  const journal = new WriteJournal({ max: () => 100 });
+  manager.onDidChange((change) => journal.recordChange({ key: org.key, alias: org.alias }, change));
+  const model = new CrmFiles({
+    org: async () => manager.session(org.key), knowledgeSobject: () => "Knowledge__kav", store: state,
+    beforeSave: (_alias, id, before) => journal.expectBefore(org.key, new Map([[id, before]])),
+  });
+  return { model, manager, org, state, journal };
 }
 
 const patches = (id: string) => emu().requests.filter((r) => r.method === "PATCH" && r.path.endsWith(`/${id}`));
@@ -28,8 +35,9 @@ test("paths: records, templates, article folders and their files; anything else 
 });
 
 test("a record reads as the JSON of its updateable fields; a save sends only what changed, guarded by If-Unmodified-Since", async () => {
-  const { model, manager } = await files();
+  const { model, manager, journal } = await files();
   const contact = emu().seeded.store.liveRecords("Contact")[0]!;
+  const titleBefore = contact.Title ?? null;
   const path = recordPath("Demo", "Contact", String(contact.Id));
   const doc = JSON.parse(text(await model.readFile(path))) as Record<string, unknown>;
   assert.equal(doc.LastName, contact.LastName);
@@ -43,6 +51,8 @@ test("a record reads as the JSON of its updateable fields; a save sends only wha
   assert.deepEqual(JSON.parse(patch!.body), { Title: "Chief Tester" });
   assert.ok(patch!.headers["if-unmodified-since"], "guarded");
   assert.equal(contact.Title, "Chief Tester");
+  // The write history holds the save with the value it replaced (for Revert).
+  assert.deepEqual(journal.list()[0]!.records, [{ id: String(contact.Id), after: { Title: "Chief Tester" }, before: { Title: titleBefore }, ok: true }]);
   // The saved state is the new baseline: a second edit saves without a conflict.
   await model.writeFile(path, bytes(JSON.stringify({ ...doc, Title: "Chief Tester", Phone: "+1 555 0000" })));
   assert.deepEqual(JSON.parse(patches(String(contact.Id)).slice(-1)[0]!.body), { Phone: "+1 555 0000" });

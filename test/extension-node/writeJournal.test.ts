@@ -2,7 +2,6 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { CompletedWrite, Crm } from "../../src/client";
 import { changeOf } from "../../src/connections/changes";
-import { describeWrite } from "../../src/connections/writeGuard";
 import { revertPlan, WriteJournal, type JournalEntry } from "../../src/connections/writeJournal";
 import { useEmulator, demoClient } from "../helpers/emulator";
 
@@ -16,7 +15,7 @@ async function journaled(max = 100): Promise<{ crm: Crm; journal: WriteJournal; 
   const crm = await demoClient(emu());
   crm.on("write", (write: CompletedWrite) => {
     const change = changeOf(write);
-    if (change) journal.record(org, change, describeWrite(write), write);
+    if (change) journal.recordChange(org, { ...change, write });
   });
   return { crm, journal, persisted };
 }

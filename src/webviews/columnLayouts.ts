@@ -1,5 +1,5 @@
 /** Column layouts (hidden, order, frozen) remembered per statement, so a query run again looks as it was left. */
-import type * as vscode from "vscode";
+import type { KeyValueStore } from "../connections/orgRegistry";
 import type { ColumnLayout, RunSpec } from "../shared/protocol";
 
 const EMPTY: ColumnLayout = { hidden: [], order: [], frozen: 0 };
@@ -9,7 +9,7 @@ const KEY = "crm.grid.layouts";
 /** The statement as a key: its API and text with spacing and case of keywords aside. */
 const keyOf = (spec: RunSpec) => `${spec.api}:${spec.text.replace(/\s+/g, " ").trim()}`;
 
-export function layoutStore(memento: vscode.Memento) {
+export function layoutStore(memento: KeyValueStore) {
   const all = () => memento.get<Record<string, ColumnLayout>>(KEY, {});
   return {
     get: (spec: RunSpec): ColumnLayout => all()[keyOf(spec)] ?? EMPTY,

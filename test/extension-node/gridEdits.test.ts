@@ -4,7 +4,9 @@ import type { Crm } from "../../src/client";
 import { editorFor, parseCellInput, parseTsv, type CellEditor } from "../../src/shared/cellInput";
 import { markEditableColumns, recordRef } from "../../src/webviews/gridEdits";
 import { QueryRun } from "../../src/webviews/queryRun";
+import { layoutStore } from "../../src/webviews/columnLayouts";
 import { useEmulator, demoClient } from "../helpers/emulator";
+import { MemoryState } from "./fakes";
 
 const emu = useEmulator();
 let client: Promise<Crm> | undefined;
@@ -191,4 +193,20 @@ test("a commit of 1,000 edits sends ⌈1,000 / 200⌉ writes and as many stamp r
   assert.equal(outcome.writes, 5);
   assert.equal(outcome.reads, 6);
   assert.equal(outcome.saved, 1000);
+});
+
+test("column layouts are remembered per statement (spacing aside), a default layout forgets, the oldest make way", async () => {
+  const state = new MemoryState();
+  const layouts = layoutStore(state);
+  const spec = { api: "soql" as const, text: "SELECT Id, Name\n  FROM Account" };
+  const layout = { hidden: ["Name"], order: ["Name", "Id"], frozen: 1 };
+  await layouts.set(spec, layout);
+  assert.deepEqual(layouts.get({ api: "soql", text: "SELECT Id, Name FROM Account" }), layout, "the same statement, however it is spaced");
+  assert.deepEqual(layouts.get({ api: "tooling", text: spec.text }), { hidden: [], order: [], frozen: 0 }, "another API is another statement");
+  await layouts.set(spec, { hidden: [], order: [], frozen: 0 });
+  assert.deepEqual(layouts.get(spec), { hidden: [], order: [], frozen: 0 });
+  for (let i = 0; i < 205; i++) await layouts.set({ api: "soql", text: `SELECT Id FROM Account LIMIT ${i}` }, layout);
+  assert.equal(Object.keys(state.get("crm.grid.layouts", {})).length, 200);
+  assert.deepEqual(layouts.get({ api: "soql", text: "SELECT Id FROM Account LIMIT 0" }), { hidden: [], order: [], frozen: 0 }, "the oldest went first");
+  assert.deepEqual(layouts.get({ api: "soql", text: "SELECT Id FROM Account LIMIT 204" }), layout);
 });

@@ -146,6 +146,27 @@ journey("Grid: two rows are deleted after a confirmation naming the count and th
   assert.ok(ids.every((id) => /^003\w{15}$/.test(id)), `two contact IDs were read: ${ids.join(", ")}`);
   assert.deepEqual(store.liveRecords("Contact").filter((r) => ids.includes(String(r.Id))), [], "both are deleted in the org");
   await frame.locator('.grid .body .row.deleted[data-row="3"]').waitFor();
+
+  // Columns: hide one and freeze the first two from their menus; the layout stays when the panel shows again.
+  const headers = () => frame.locator(".grid .header [role=columnheader] button.sort").allInnerTexts();
+  const menuOf = async (label: string) => {
+    const header = frame.locator(".grid .header [role=columnheader]", { has: frame.locator("button.sort", { hasText: new RegExp(`^${label}`) }) });
+    await header.hover();
+    await header.locator(".column-menu-button").click();
+    return frame.locator(".column-menu");
+  };
+  await (await menuOf("Birthdate")).locator("button", { hasText: "Hide Column" }).click();
+  await frame.locator("vscode-button", { hasText: "Show 1 Hidden" }).waitFor();
+  assert.deepEqual((await headers()).map((h) => h.trim()), ["Id", "LastName", "Title", "LeadSource"]);
+  await (await menuOf("LastName")).locator("button", { hasText: "Freeze Columns Up to Here" }).click();
+  await frame.locator('.grid .header [role=columnheader].frozen[aria-colindex="3"]').waitFor();
+  await page.locator(".part.editor .tabs-container .tab", { hasText: "Contact results" }).last().click();
+  await page.locator(".part.editor .tabs-container .tab", { hasText: "Contact results" }).first().click();
+  const again = await ui.webview(/staged edits in 2 records/);
+  await again.locator('.grid .header [role=columnheader].frozen[aria-colindex="3"]').waitFor();
+  assert.equal(await again.locator(".grid .header button.sort", { hasText: /^Birthdate/ }).count(), 0, "still hidden");
+  await again.locator("vscode-button", { hasText: "Show 1 Hidden" }).click();
+  await again.locator(".grid .header button.sort", { hasText: /^Birthdate/ }).waitFor();
 });
 
 journey("Grid: child rows open at two levels, and a child row's cell is edited and committed to that record", async ({ ui, emulator, workbench }) => {

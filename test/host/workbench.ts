@@ -54,6 +54,24 @@ export class Driver {
     await this.waitForRow("Orgs", "Demo org");
   }
 
+  /** Replaces the text of the editor in front (typed as one edit, so auto-closing brackets do not get in the way). */
+  async typeInEditor(text: string): Promise<void> {
+    await this.page.locator(".part.editor .monaco-editor").first().click();
+    await this.page.keyboard.press("Control+A");
+    await this.page.keyboard.press("Delete");
+    await this.page.keyboard.insertText(text);
+  }
+
+  /** Writes a statement in a new SOQL document and runs it from the CodeLens that names the org it runs on. */
+  async runNewQuery(text: string, org = "Demo org"): Promise<void> {
+    await this.runCommand("CRM: New SOQL Query");
+    await this.statusBarText(/^SOQL$/);
+    await this.typeInEditor(text);
+    const lenses = this.page.locator(".part.editor .codelens-decoration");
+    await lenses.filter({ hasText: org }).first().waitFor({ timeout: 20_000 });
+    await lenses.locator("a", { hasText: /^\s*Run$/ }).first().click();
+  }
+
   /** Waits for a quick input step whose title contains `title`. */
   async quickInput(title: string, timeout = 15_000): Promise<Locator> {
     const widget = this.page.locator(".quick-input-widget:visible");

@@ -370,49 +370,14 @@ function startChildEdit(g: Grid, td: HTMLElement, path: ChildPath, row: ResultRo
     send({ type: "childEdit", path, index: row.index, column, text: String(value !== true) });
     return;
   }
-  g.editing?.close();
-  const input = editorElement(editor, value);
-  const message = el("div", { class: "edit-error", role: "alert", hidden: "" });
-  const host = el("div", { class: "edit-host" }, input, message);
-  td.classList.add("editing");
-  td.append(host);
-  let closed = false;
-  const close = () => {
-    if (closed) return;
-    closed = true;
-    host.remove();
-    td.classList.remove("editing");
-    if (g.editing?.close === close) g.editing = undefined;
-    td.focus();
-  };
-  g.editing = { row: -1, pos: -1, close };
-  const commit = () => {
-    const text = editorValue(input);
-    const parsed = parseCellInput(text, editor);
-    if (!parsed.ok) {
-      message.textContent = parsed.error;
-      message.hidden = false;
-      input.setAttribute("aria-invalid", "true");
-      return;
-    }
-    close();
-    row.cells[column] = parsed.value;
-    row.marks = { ...row.marks, [column]: { state: "staged" } };
-    send({ type: "childEdit", path, index: row.index, column, text });
-  };
-  input.addEventListener("keydown", (e) => {
-    e.stopPropagation();
-    const k = e as KeyboardEvent;
-    if (k.key === "Escape") {
-      e.preventDefault();
-      close();
-    } else if (k.key === "Enter" && !(input instanceof HTMLTextAreaElement && (k.shiftKey || k.altKey))) {
-      e.preventDefault();
-      commit();
-    }
+  openEditor(g, {
+    cell: td, editor, value, at: { row: -1, pos: -1 }, refocus: () => td.focus(),
+    accept: (text, parsed) => {
+      row.cells[column] = parsed;
+      row.marks = { ...row.marks, [column]: { state: "staged" } };
+      send({ type: "childEdit", path, index: row.index, column, text });
+    },
   });
-  input.addEventListener("blur", () => setTimeout(() => !closed && document.activeElement !== input && commit(), 0));
-  input.focus();
 }
 
 /** Asks again for every child table open (after edits were staged or committed). */
@@ -667,23 +632,50 @@ function startEdit(g: Grid, v: number, pos: number, typed?: string, error?: stri
   if (!document.getElementById(cellId(v, c))) draw();
   const cellNode = document.getElementById(cellId(v, c));
   if (!cellNode) return;
-  const input = editorElement(editor, value, typed);
-  const message = el("div", { class: "edit-error", role: "alert" }, error ?? "");
-  if (!error) message.hidden = true;
+  openEditor(g, {
+    cell: cellNode, editor, value, typed, error, at: { row: v, pos }, refocus: () => scroller?.focus(),
+    accept: (text, parsed, key) => {
+      stage(g, v, c, text, parsed);
+      if (key?.tab) moveTo(g, v, pos + (key.shift ? -1 : 1));
+      else if (key) moveTo(g, v + (key.shift ? -1 : 1), pos);
+    },
+  });
+}
+
+interface EditorRequest {
+  cell: HTMLElement;
+  editor: CellEditor;
+  value: Cell | undefined;
+  typed?: string;
+  error?: string;
+  /** Where the grid's editor is (child tables: nowhere in the grid). */
+  at: At;
+  refocus: () => void;
+  /** A checked value: its text, the value, and the key that kept it (Enter or Tab, with Shift); none on blur. */
+  accept: (text: string, value: Cell, key?: { tab: boolean; shift: boolean }) => void;
+}
+
+/** An editor over a cell: Enter or Tab keeps a value the field can take (else says why), Escape cancels, leaving keeps it. */
+function openEditor(g: Grid, request: EditorRequest): void {
+  g.editing?.close();
+  const { cell, editor } = request;
+  const input = editorElement(editor, request.value, request.typed);
+  const message = el("div", { class: "edit-error", role: "alert" }, request.error ?? "");
+  if (!request.error) message.hidden = true;
   const host = el("div", { class: "edit-host" }, input, message);
-  cellNode.classList.add("editing");
-  cellNode.append(host);
+  cell.classList.add("editing");
+  cell.append(host);
   let closed = false;
   const close = () => {
     if (closed) return;
     closed = true;
     host.remove();
-    cellNode.classList.remove("editing");
+    cell.classList.remove("editing");
     if (g.editing?.close === close) g.editing = undefined;
-    scroller?.focus();
+    request.refocus();
   };
-  g.editing = { row: v, pos, close };
-  const commit = (move: { row: number; pos: number } | undefined) => {
+  g.editing = { ...request.at, close };
+  const commit = (key?: { tab: boolean; shift: boolean }) => {
     const text = editorValue(input);
     const parsed = parseCellInput(text, editor);
     if (!parsed.ok) {
@@ -694,8 +686,7 @@ function startEdit(g: Grid, v: number, pos: number, typed?: string, error?: stri
       return;
     }
     close();
-    stage(g, v, c, text, parsed.value);
-    if (move) moveTo(g, move.row, move.pos);
+    request.accept(text, parsed.value, key);
   };
   input.addEventListener("keydown", (e) => {
     e.stopPropagation();
@@ -706,15 +697,15 @@ function startEdit(g: Grid, v: number, pos: number, typed?: string, error?: stri
     } else if (k.key === "Enter") {
       if (input instanceof HTMLTextAreaElement && (k.shiftKey || k.altKey)) return; // a new line in a long text
       e.preventDefault();
-      commit({ row: v + (k.shiftKey ? -1 : 1), pos });
+      commit({ tab: false, shift: k.shiftKey });
     } else if (k.key === "Tab") {
       e.preventDefault();
-      commit({ row: v, pos: pos + (k.shiftKey ? -1 : 1) });
+      commit({ tab: true, shift: k.shiftKey });
     }
   });
-  input.addEventListener("blur", () => setTimeout(() => !closed && document.activeElement !== input && commit(undefined), 0));
+  input.addEventListener("blur", () => setTimeout(() => !closed && document.activeElement !== input && commit(), 0));
   input.focus();
-  if (input instanceof HTMLInputElement && typed !== undefined) input.setSelectionRange(input.value.length, input.value.length);
+  if (input instanceof HTMLInputElement && request.typed !== undefined) input.setSelectionRange(input.value.length, input.value.length);
 }
 
 /** Delete or Backspace over a selection: every editable selected cell is staged empty (a checkbox false). */

@@ -4,19 +4,12 @@
  * reverted from the write history; two rows are deleted after confirming.
  */
 import assert from "node:assert/strict";
-import type { Frame, Page } from "playwright-core";
+import type { Frame } from "playwright-core";
 import { workbenchSession } from "./session";
 
 const { journey } = workbenchSession();
 
 const QUERY = "SELECT Id, LastName, Title, LeadSource, Birthdate FROM Contact ORDER BY LastName LIMIT 6";
-
-async function typeQuery(page: Page, text: string): Promise<void> {
-  await page.locator(".part.editor .monaco-editor").first().click();
-  await page.keyboard.press("Control+A");
-  await page.keyboard.press("Delete");
-  await page.keyboard.insertText(text);
-}
 
 const cell = (frame: Frame, row: number, column: string) =>
   frame.locator(`.grid .body .row[data-row="${row}"] [role=gridcell][aria-colindex="${["Id", "LastName", "Title", "LeadSource", "Birthdate"].indexOf(column) + 2}"]`);
@@ -35,12 +28,7 @@ async function editCell(frame: Frame, row: number, column: string) {
 journey("Grid: three cells of different types staged, reviewed and committed; a refused row keeps its edit; a row changed meanwhile is not overwritten", async ({ ui, emulator, workbench }) => {
   const page = workbench.page;
   await ui.addDemoOrg(emulator.url);
-  await ui.runCommand("CRM: New SOQL Query");
-  await ui.statusBarText(/^SOQL$/);
-  await typeQuery(page, QUERY);
-  const lenses = page.locator(".part.editor .codelens-decoration");
-  await lenses.filter({ hasText: "Demo org" }).first().waitFor({ timeout: 20_000 });
-  await lenses.locator("a", { hasText: /^\s*Run$/ }).first().click();
+  await ui.runNewQuery(QUERY);
   const frame = await ui.webview(/6 of \d+ rows|6 of 6 rows/, 30_000);
   await frame.locator(".staged-count", { hasText: "No staged edits" }).waitFor();
 
@@ -169,13 +157,8 @@ journey("Grid: two rows are deleted after a confirmation naming the count and th
   await again.locator(".grid .header button.sort", { hasText: /^Birthdate/ }).waitFor();
 });
 
-journey("Grid: child rows open at two levels, and a child row's cell is edited and committed to that record", async ({ ui, emulator, workbench }) => {
-  const page = workbench.page;
-  await ui.runCommand("CRM: New SOQL Query");
-  await ui.statusBarText(/^SOQL$/);
-  await typeQuery(page, "SELECT Id, Name, (SELECT Id, LastName, Title, (SELECT CaseNumber, Subject FROM Cases) FROM Contacts) FROM Account WHERE Name = 'Acme Ltd'");
-  const lenses = page.locator(".part.editor .codelens-decoration");
-  await lenses.locator("a", { hasText: /^\s*Run$/ }).first().click();
+journey("Grid: child rows open at two levels, and a child row's cell is edited and committed to that record", async ({ ui, emulator }) => {
+  await ui.runNewQuery("SELECT Id, Name, (SELECT Id, LastName, Title, (SELECT CaseNumber, Subject FROM Cases) FROM Contacts) FROM Account WHERE Name = 'Acme Ltd'");
   const frame = await ui.webview(/1 of 1 row/, 30_000);
   await frame.locator('.grid .body .row[data-row="0"] [role=gridcell].children').click();
   const contacts = frame.locator(".grid .child table").first();

@@ -3,22 +3,13 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parse as parseCsv } from "csv-parse/sync";
-import type { Frame, Page } from "playwright-core";
+import type { Frame } from "playwright-core";
 import { workbenchSession } from "./session";
 
 // Small pages, so the demo org's 320 contacts come in two and "Fetch All" has work to do.
 const { journey } = workbenchSession({ settings: { "crm.query.pageSize": 200 } });
 
 const QUERY = "SELECT Id, Name, Account.Name, (SELECT CaseNumber FROM Cases) FROM Contact ORDER BY Name";
-
-async function typeQuery(page: Page, text: string): Promise<void> {
-  const editor = page.locator(".part.editor .monaco-editor").first();
-  await editor.click();
-  await page.keyboard.press("Control+A");
-  await page.keyboard.press("Delete");
-  // Typed without auto-closing brackets getting in the way: insert the text as one edit.
-  await page.keyboard.insertText(text);
-}
 
 const resultsFrame = (ui: { webview(text: RegExp, timeout?: number): Promise<Frame> }, rows: RegExp) => ui.webview(rows, 30_000);
 const headerLabels = (frame: Frame) => frame.locator(".grid .header [role=columnheader]").allInnerTexts();
@@ -31,16 +22,10 @@ async function cellsOfRow(frame: Frame, row: number): Promise<string[]> {
   return cells.allInnerTexts();
 }
 
-journey("Results: a query runs from the CodeLens into a grid with SELECT-order columns, flattened parents and child rows", async ({ ui, emulator, workbench }) => {
-  const page = workbench.page;
+journey("Results: a query runs from the CodeLens into a grid with SELECT-order columns, flattened parents and child rows", async ({ ui, emulator }) => {
   await ui.addDemoOrg(emulator.url);
-  await ui.runCommand("CRM: New SOQL Query");
-  await ui.statusBarText(/^SOQL$/);
-  await typeQuery(page, QUERY);
   // The CodeLens names the org the document runs on; "Run" runs the statement.
-  const lenses = page.locator(".part.editor .codelens-decoration");
-  await lenses.filter({ hasText: "Demo org" }).first().waitFor({ timeout: 20_000 });
-  await lenses.locator("a", { hasText: /^\s*Run$/ }).first().click();
+  await ui.runNewQuery(QUERY);
 
   const contacts = emulator.seeded.store.liveRecords("Contact");
   const frame = await resultsFrame(ui, /200 of 320 rows/);
@@ -161,7 +146,7 @@ journey("Results: sort, filter, select and copy as TSV, open an ID, export CSV e
 journey("Results: the Tooling API toggle runs the document on the Tooling API; a search opens the grid with each row's object", async ({ ui, emulator, workbench }) => {
   const page = workbench.page;
   await ui.runCommand("CRM: New SOQL Query");
-  await typeQuery(page, "SELECT Id, Name FROM ApexClass ORDER BY Name");
+  await ui.typeInEditor("SELECT Id, Name FROM ApexClass ORDER BY Name");
   const lenses = page.locator(".part.editor .codelens-decoration");
   await lenses.locator("a", { hasText: /^\s*Data API$/ }).first().click();
   await lenses.locator("a", { hasText: /Run on Tooling API/ }).first().click();
@@ -172,13 +157,13 @@ journey("Results: the Tooling API toggle runs the document on the Tooling API; a
 
   // A statement the org refuses: the panel says why and shows the statement it ran.
   await page.locator(".part.editor .tab", { hasText: "Untitled" }).last().click();
-  await typeQuery(page, "SELECT Id, Nme FROM ApexClass");
+  await ui.typeInEditor("SELECT Id, Nme FROM ApexClass");
   await page.keyboard.press("Control+Enter");
   const refused = await ui.webview(/No such column 'Nme'/);
   assert.equal((await refused.locator("pre.statement").innerText()).trim(), "SELECT Id, Nme FROM ApexClass");
   // A refused statement on another object: the tab names the object of the statement that failed, not the last that ran.
   await page.locator(".part.editor .tab", { hasText: "Untitled" }).last().click();
-  await typeQuery(page, "SELECT Id FROM NoSuchObject__c");
+  await ui.typeInEditor("SELECT Id FROM NoSuchObject__c");
   await page.keyboard.press("Control+Enter");
   await page.locator(".part.editor .tab", { hasText: "NoSuchObject__c results" }).waitFor({ timeout: 15_000 });
   assert.ok(!(await ui.tabs()).some((t) => /ApexClass results/.test(t)), (await ui.tabs()).join(", "));
@@ -205,7 +190,7 @@ journey("Results: the Tooling API toggle runs the document on the Tooling API; a
 journey("Results: an export of 60,000 rows runs as a Bulk API job with its progress shown; a cancelled one aborts the job and leaves no file", async ({ ui, emulator, workbench, server }) => {
   const page = workbench.page;
   await ui.runCommand("CRM: New SOQL Query");
-  await typeQuery(page, "SELECT Id, Name, Note__c FROM Usage_Event__c");
+  await ui.typeInEditor("SELECT Id, Name, Note__c FROM Usage_Event__c");
   await page.keyboard.press("Control+Enter");
   const frame = await resultsFrame(ui, /200 of 60,000 rows/);
   const toast = (text: RegExp) => page.locator(".notifications-toasts .notification-list-item", { hasText: text }).first();

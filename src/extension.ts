@@ -18,6 +18,7 @@ import { CRM_SCHEME, CrmFileSystem } from "./documents/crmFileSystem";
 import { SoqlCatalogs } from "./soql/catalogCache";
 import { SoqlCompletionProvider } from "./soql/completionProvider";
 import { SoqlDiagnostics } from "./soql/diagnosticsProvider";
+import { PlanDiagnostics } from "./soql/planDiagnostics";
 import { SoqlFormatter, SoqlHoverProvider } from "./soql/editorProviders";
 import { QueryHistory } from "./soql/history";
 import { SoqlCodeLenses, SoqlDocumentOrgs, SoqlOrgStatus } from "./soql/runProviders";
@@ -74,6 +75,7 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
     },
   }), manager);
   const reviews = new ReviewDocuments();
+  const planDiagnostics = new PlanDiagnostics(() => readSettings().largeObjectRows);
   const preparing = new Map<string, (run: QueryRun) => string>();
   const preview = previewPanels(panelDeps, async (uri) => {
     const p = crmFiles.files.parse(uri.path);
@@ -87,6 +89,7 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
     showDiff: (left, right, title) => reviews.showDiff(left, right, title),
     beforeWrite: expectBefore,
     layouts: layoutStore(context.globalState),
+    onPlan: (source, spec, plan) => planDiagnostics.set(source, spec, plan),
     prepare: (source, run) => {
       const prepare = preparing.get(source);
       preparing.delete(source);
@@ -106,6 +109,7 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
     articles,
     results,
     reviews,
+    planDiagnostics,
     vscode.workspace.registerTextDocumentContentProvider(REVIEW_SCHEME, reviews),
     recordChanges(manager, journal),
     soqlOrgs,

@@ -5,6 +5,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { type AuthSession, type AuthStrategy } from "./auth";
 import type { DescribeGlobal, SObjectDescribe } from "./describe";
+import type { QueryExplain } from "./shapes";
 import { checkHelper, type ConnectionInfo, type HelperConnection, type HelperContent, normalizeConnection, readHelperFile, strategyFromConnection } from "./connection-info";
 import { APIRequestError, AuthenticationError, CrmError, DataMismatchError, InvalidFieldError, MissingRequiredDataError } from "./errors";
 import * as bulkModule from "./bulk";
@@ -542,6 +543,15 @@ export class Crm extends EventEmitter<CrmEvents> {
     }
     const soql = options.replaceQuotes === false ? query : replaceDoubleQuotes(query);
     return this.getJson(await this.apiPath(options.includeDeleted ? "/queryAll" : "/query"), { params: { q: soql }, headers, signal: options.signal });
+  }
+
+  /**
+   * How the org would run a query, without running it (the query resource's `explain`): its plans, the
+   * one it would use first. A report or list view ID explains that report or view.
+   */
+  async explain(query: string, options: { signal?: AbortSignal; tooling?: boolean } = {}): Promise<QueryExplain> {
+    if (typeof query !== "string" || !query.trim()) throw new TypeError("query must be a non-empty SOQL string, or a report or list view ID");
+    return this.getJson(await this.apiPath(options.tooling ? "/tooling/query" : "/query"), { params: { explain: query }, signal: options.signal });
   }
 
   /** Runs a query against the Tooling API (ApexClass, CustomField, …). */

@@ -23,6 +23,6 @@ export { decodeEntities } from "./entities";
 export type { DescribeGlobal, GlobalSObject, SObjectDescribe, FieldDescribe, ChildRelationship, PicklistValue, RecordTypeInfo } from "./describe";
 export type {
   ConnectUser, MessageBody, FeedComment, CommentPage, FeedElement, FeedElementPage, ChatterGroup, GroupPage, UserPage,
-  KnowledgeArticleVersion, KnowledgeArticle, KnowledgeMasterVersion, PublishStatus,
+  KnowledgeArticleVersion, KnowledgeArticle, KnowledgeMasterVersion, PublishStatus, QueryPlan, QueryExplain,
 } from "./shapes";
 export type { SavedAsUser } from "./feed";

@@ -134,3 +134,24 @@ export interface KnowledgeMasterVersion {
   language?: string;
   [field: string]: unknown;
 }
+
+/** One way the org could run a query (the query resource's `explain`). */
+export interface QueryPlan {
+  /** Rows the plan expects to return. */
+  cardinality: number;
+  /** The indexed fields an Index plan uses. */
+  fields: string[];
+  leadingOperationType: "Index" | "Other" | "Sharing" | "TableScan" | (string & {});
+  /** Why filters were or were not used (unindexed, negative, …). */
+  notes?: { description: string; fields: string[]; tableEnumOrId: string }[];
+  /** Below 1: selective enough; above 1: the query is not selective. */
+  relativeCost: number;
+  /** Rows of the object in all. */
+  sobjectCardinality: number;
+  sobjectType: string;
+}
+
+/** The plans of a query, the one the org uses first. */
+export interface QueryExplain {
+  plans: QueryPlan[];
+}

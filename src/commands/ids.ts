@@ -69,6 +69,7 @@ export const COMMAND_IDS = [
   "crm.document.preview",
   "crm.document.compareWithOnline",
   "crm.soql.run",
+  "crm.soql.explain",
   "crm.soql.pickOrg",
   "crm.soql.toggleTooling",
   "crm.soql.history",

@@ -178,6 +178,12 @@ export function soqlCommands(deps: SoqlCommandDeps): Record<SoqlCommandId, (...a
       const document = documentOf(uriArg);
       results.open(resultsTarget(orgKeyOf(document), document.uri.toString(), specAt(document, typeof offsetArg === "number" ? offsetArg : undefined)));
     },
+    "crm.soql.explain": (uriArg: unknown, offsetArg: unknown) => {
+      const document = documentOf(uriArg);
+      const spec = specAt(document, typeof offsetArg === "number" ? offsetArg : undefined);
+      if (spec.api === "sosl") throw new Error("A search has no query plan: put the cursor in a SELECT statement to explain it.");
+      results.open(resultsTarget(orgKeyOf(document), document.uri.toString(), { ...spec, explain: true }));
+    },
     "crm.soql.pickOrg": async (uriArg: unknown) => {
       const document = documentOf(uriArg);
       const current = orgs.orgKeyFor(document.uri);

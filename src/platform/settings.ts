@@ -13,6 +13,10 @@ export interface ExtensionSettings extends ClientSettings, FlowSettings {
   feedSiteId: string;
   /** The loopback port of the browser sign-in's callback URL (http://localhost:<port>/OauthRedirect). */
   callbackPort: number;
+  /** Ask the org for a statement's query plan before each run. */
+  explainBeforeRun: boolean;
+  /** Objects with at least this many rows count as large for the plan warnings. */
+  largeObjectRows: number;
 }
 
 export function readSettings(): ExtensionSettings {
@@ -25,6 +29,8 @@ export function readSettings(): ExtensionSettings {
     knowledgePageSize: Math.min(Math.max(Math.round(c.get<number>("knowledge.pageSize", 20)), 1), 200),
     queryPageSize: c.get<number>("query.pageSize", 2000),
     exportBulkThreshold: Math.max(0, Math.round(c.get<number>("export.bulkThreshold", 10_000))),
+    explainBeforeRun: c.get<boolean>("soql.explainBeforeRun", false),
+    largeObjectRows: Math.max(1, Math.round(c.get<number>("soql.largeObjectRows", 50_000))),
     feedSiteId: c.get<string>("feed.siteId", "").trim(),
     productionUrl: c.get<string>("login.productionUrl", "https://login.salesforce.com"),
     sandboxUrl: c.get<string>("login.sandboxUrl", "https://test.salesforce.com"),

@@ -50,7 +50,7 @@ export function parsePanelTarget(raw: unknown): PanelTarget | undefined {
   if (!isRecord(raw) || typeof raw.orgKey !== "string" || typeof raw.id !== "string") return undefined;
   const spec = isRecord(raw.spec) ? raw.spec : isRecord(raw.params) ? raw.params : undefined;
   if (spec === undefined) return { orgKey: raw.orgKey, id: raw.id };
-  return isQueryApi(spec.api) && typeof spec.text === "string" ? { orgKey: raw.orgKey, id: raw.id, spec: { api: spec.api, text: spec.text } } : undefined;
+  return isQueryApi(spec.api) && typeof spec.text === "string" ? { orgKey: raw.orgKey, id: raw.id, spec: { api: spec.api, text: spec.text, ...(spec.explain === true ? { explain: true } : {}) } } : undefined;
 }
 
 /** The webview's message if it is one the Org Info panel understands; otherwise undefined. */
@@ -171,6 +171,10 @@ export interface ResultsSummary {
   layout: ColumnLayout;
   /** Said once, when the run is first shown (what a revert staged). */
   notice?: string;
+  /** The statement's query plans, when it was explained (alone, or before the run). */
+  plan?: PlanView;
+  /** Explained only: no rows were read. */
+  explainOnly?: boolean;
 }
 
 /** Which columns a person hid, the order they put them in and how many stay frozen at the left (by path). */
@@ -196,6 +200,14 @@ export interface RunSpec {
   api: QueryApiName;
   /** The statement as written (comments are removed before it is sent). */
   text: string;
+  /** Only ask the org how it would run the statement (its query plan); read no rows. */
+  explain?: boolean;
+}
+
+/** A statement's query plans as the panel shows them, with what they advise. */
+export interface PlanView {
+  plans: { leadingOperationType: string; relativeCost: number; cardinality: number; sobjectCardinality: number; sobjectType: string; fields: string[]; notes: string[] }[];
+  advice: { severity: "warning" | "info"; message: string }[];
 }
 export const EXPORT_FORMAT_NAMES = ["csv", "xlsx", "json", "ndjson"] as const;
 export type ExportFormatName = (typeof EXPORT_FORMAT_NAMES)[number];
@@ -333,6 +345,10 @@ const isMark = (m: unknown) => isRecord(m) && typeof m.state === "string" && (m.
 const isRow = (r: unknown) => isRecord(r) && isIndex(r.index) && Array.isArray(r.cells) && r.cells.every(isCell) &&
   (r.marks === undefined || (isRecord(r.marks) && Object.values(r.marks).every(isMark))) && (r.row === undefined || isMark(r.row));
 
+const isPlanView = (p: unknown): p is PlanView =>
+  isRecord(p) && Array.isArray(p.plans) && p.plans.every((x) => isRecord(x) && typeof x.leadingOperationType === "string" && [x.relativeCost, x.cardinality, x.sobjectCardinality].every(isFiniteNumber) && typeof x.sobjectType === "string" && isStringList(x.fields) && isStringList(x.notes)) &&
+  Array.isArray(p.advice) && p.advice.every((a) => isRecord(a) && (a.severity === "warning" || a.severity === "info") && typeof a.message === "string");
+
 function isSummary(s: unknown): s is ResultsSummary {
   return (
     isRecord(s) && allStrings(s, ["alias", "query", "filter", "ranAt"]) && isQueryApi(s.api) &&
@@ -340,7 +356,7 @@ function isSummary(s: unknown): s is ResultsSummary {
     [s.fetched, s.totalSize, s.viewSize, s.viewVersion, s.elapsedMs].every(isFiniteNumber) && typeof s.more === "boolean" && typeof s.fetching === "boolean" &&
     (s.sort === undefined || (isRecord(s.sort) && isIndex(s.sort.column) && typeof s.sort.descending === "boolean")) &&
     (s.editObject === undefined || typeof s.editObject === "string") && isRecord(s.staged) && isIndex(s.staged.cells) && isIndex(s.staged.rows) && isLayout(s.layout) &&
-    (s.notice === undefined || typeof s.notice === "string")
+    (s.notice === undefined || typeof s.notice === "string") && (s.plan === undefined || isPlanView(s.plan)) && (s.explainOnly === undefined || typeof s.explainOnly === "boolean")
   );
 }
 

@@ -70,7 +70,12 @@ export class SoqlCodeLenses implements vscode.CodeLensProvider {
         new vscode.CodeLens(range, { title: run, command: "crm.soql.run", arguments: [uri, statement.start], tooltip: "Run this statement (Ctrl+Enter)" }),
         new vscode.CodeLens(range, { title: `$(cloud) ${alias ?? "Pick an org"}`, command: "crm.soql.pickOrg", arguments: [uri], tooltip: "The org this document runs on — click to change" }),
       ];
-      if (api !== "sosl") lenses.push(new vscode.CodeLens(range, { title: tooling ? "Tooling API" : "Data API", command: "crm.soql.toggleTooling", arguments: [uri], tooltip: "Switch between the data and the Tooling API for this document" }));
+      if (api !== "sosl") {
+        lenses.push(
+          new vscode.CodeLens(range, { title: "$(pulse) Explain", command: "crm.soql.explain", arguments: [uri, statement.start], tooltip: "Ask the org how it would run this statement (its query plan), without running it" }),
+          new vscode.CodeLens(range, { title: tooling ? "Tooling API" : "Data API", command: "crm.soql.toggleTooling", arguments: [uri], tooltip: "Switch between the data and the Tooling API for this document" }),
+        );
+      }
       return lenses;
     });
   }

@@ -2,7 +2,7 @@
  * One run of a statement for the results panel: the first page, then more pages on request ("Fetch
  * more", "Fetch all" with progress and cancel), the rows kept in a ResultTable. No VS Code here.
  */
-import type { Crm } from "../client";
+import type { Crm, QueryExplain } from "../client";
 import { get18CharId, isRecordId } from "../client/ids";
 import { ResultTable, type ChildPath, type ChildResult } from "../shared/resultTable";
 import type { RunSpec } from "../shared/protocol";
@@ -93,6 +93,21 @@ export class QueryRun {
   /** Staged cells and records, child tables included. */
   get staged(): { cells: number; rows: number } {
     return this.allEdits.reduce((sum, e) => ({ cells: sum.cells + e.count.cells, rows: sum.rows + e.count.rows }), { cells: 0, rows: 0 });
+  }
+
+  /** The statement's plans, when it was explained. */
+  plan?: QueryExplain;
+
+  /** Asks the org how it would run the statement, reading no rows. */
+  static async explain(crm: QueryClient & Pick<Crm, "explain">, spec: RunSpec): Promise<QueryRun> {
+    const text = stripComments(spec.text);
+    if (!text) throw new RangeError("The statement is empty (only comments). Write a SELECT statement to explain.");
+    if (spec.api === "sosl") throw new RangeError("A search has no query plan: only SELECT statements can be explained.");
+    const run = new QueryRun(crm, spec, text);
+    const started = performance.now();
+    run.plan = await crm.explain(text, { tooling: spec.api === "tooling" });
+    run.elapsedMs = performance.now() - started;
+    return run;
   }
 
   /** Runs the statement and keeps its first page; `batchSize` asks the org for pages of that many rows (200–2,000). */

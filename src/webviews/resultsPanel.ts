@@ -6,12 +6,15 @@ import * as vscode from "vscode";
 import { CancelledError } from "../client/errors";
 import { describeError } from "../platform/errorMessages";
 import { readSettings } from "../platform/settings";
-import { MAX_WINDOW_ROWS, parseResultsRequest, type ColumnLayout, type ExportFormatName, type HostToResults, type ResultsSummary, type ResultsToHost, type RowAction } from "../shared/protocol";
+import { MAX_WINDOW_ROWS, parseResultsRequest, type PlanView, type ColumnLayout, type ExportFormatName, type HostToResults, type ResultsSummary, type ResultsToHost, type RowAction } from "../shared/protocol";
 import { tokenize } from "../soql/statements";
+import { stripComments } from "../soql/runText";
 import { copyText, selectionStats } from "./gridCopy";
 import { markEditableColumns, recordRef, type CommitOutcome } from "./gridEdits";
 import type { ChildPath } from "../shared/resultTable";
 import { PanelSet, type Panel, type PanelDeps, type PanelTarget } from "./panels";
+import type { QueryExplain } from "../client";
+import { planAdvice } from "../soql/planAdvice";
 import { QueryRun, type RunSpec } from "./queryRun";
 import { formatCount } from "../platform/numbers";
 
@@ -32,6 +35,8 @@ export interface ResultsHooks {
   layouts: { get(spec: RunSpec): ColumnLayout; set(spec: RunSpec, layout: ColumnLayout): Promise<void> };
   /** Work waiting for a run of this source once it is read (a revert stages its values); what to tell the person. */
   prepare(source: string, run: QueryRun): string | undefined;
+  /** A statement was explained: the editor marks what its plan advises. */
+  onPlan(source: string, spec: RunSpec, plan: QueryExplain): void;
 }
 
 type ResultsPanel = Panel<ResultsToHost, QueryRun, HostToResults>;
@@ -91,6 +96,16 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
     staged: run.staged,
     layout: hooks.layouts.get(run.spec),
     ...noticeOf(run),
+    ...(run.plan ? { plan: planView(run) } : {}),
+    ...(run.spec.explain ? { explainOnly: true } : {}),
+  });
+
+  const planView = (run: QueryRun): PlanView => ({
+    plans: run.plan!.plans.map((p) => ({
+      leadingOperationType: p.leadingOperationType, relativeCost: p.relativeCost, cardinality: p.cardinality, sobjectCardinality: p.sobjectCardinality,
+      sobjectType: p.sobjectType, fields: p.fields ?? [], notes: (p.notes ?? []).map((n) => `${n.description}: ${n.fields.join(", ")}`),
+    })),
+    advice: planAdvice(run.plan!, stripComments(run.spec.text), readSettings().largeObjectRows),
   });
 
   const update = (run: QueryRun, target: PanelTarget): HostToResults => ({ type: "results", summary: summary(target, run) });
@@ -103,7 +118,7 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
     if (!completed) panel.post({ type: "notice", text: `Stopped: ${formatCount(run.fetched)} of ${formatCount(run.totalSize)} rows fetched.` });
   }
 
-  const title = (target: PanelTarget) => `${aliasOf(target.orgKey)}: ${subjectOf(specOf(target))} results`;
+  const title = (target: PanelTarget) => `${aliasOf(target.orgKey)}: ${subjectOf(specOf(target))} ${specOf(target).explain ? "plan" : "results"}`;
 
   /** Marks which columns of a table edit, from its object's describe (a describe that cannot be read leaves it read-only). */
   async function markColumnsOf(session: Awaited<ReturnType<typeof deps.manager.session>>, table: QueryRun["table"], object: string): Promise<void> {
@@ -244,7 +259,19 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
       }
       previous?.cancel();
       const session = await deps.manager.session(target.orgKey);
-      const run = await QueryRun.start(session.crm, specOf(target), readSettings().queryPageSize);
+      const spec = specOf(target);
+      if (spec.explain) {
+        const explained = await QueryRun.explain(session.crm, spec);
+        hooks.onPlan(target.id, spec, explained.plan!);
+        return explained;
+      }
+      // Explained first when the setting asks (a plan that cannot be read never stops the run).
+      const plan = readSettings().explainBeforeRun && spec.api === "soql" ? await session.crm.explain(stripComments(spec.text)).catch(() => undefined) : undefined;
+      const run = await QueryRun.start(session.crm, spec, readSettings().queryPageSize);
+      if (plan) {
+        run.plan = plan;
+        hooks.onPlan(target.id, spec, plan);
+      }
       await markColumns(session, run);
       hooks.onRun(target.orgKey, run);
       const notice = hooks.prepare(target.id, run);

@@ -5,6 +5,7 @@ import { describeObject, globalEntry, type FieldDef, type ObjectDef } from "./sc
 import { ApiError, executeSoql, unsupportedType } from "./soql";
 import { parseSfDate, type Rec, type Store } from "./store";
 import { runSosl } from "./sosl";
+import { explainSoql } from "./explain";
 
 export const SUPPORTED_VERSIONS = ["58.0", "59.0", "60.0", "61.0", "62.0"];
 const LABELS: Record<string, string> = { "58.0": "Summer '23", "59.0": "Winter '24", "60.0": "Spring '24", "61.0": "Summer '24", "62.0": "Winter '25" };
@@ -424,7 +425,7 @@ export function dataRoutes(hooks: WriteHooks): Route[] {
       },
     },
     ...collectionRoutes(hooks),
-    { method: "GET", pattern: /^\/query\/?$/, handler: (ctx) => runQuery(ctx, ctx.store, false) },
+    { method: "GET", pattern: /^\/query\/?$/, handler: (ctx) => (ctx.query.has("explain") ? json(200, explainSoql(ctx, ctx.query.get("explain")!)) : runQuery(ctx, ctx.store, false)) },
     { method: "GET", pattern: /^\/queryAll\/?$/, handler: (ctx) => runQuery(ctx, ctx.store, true) },
     { method: "GET", pattern: /^\/(?:query|queryAll)\/([^/]+)\/?$/, handler: (ctx, [locator]) => json(200, ctx.org.cursors.page(locator!, ctx.version)) },
     { method: "GET", pattern: /^\/tooling\/query\/?$/, handler: (ctx) => runQuery(ctx, ctx.org.seeded.tooling, false) },

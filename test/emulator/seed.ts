@@ -302,6 +302,7 @@ export function seedOrg(name: SeedName, instanceHost: string): Seeded {
   tooling.insert("CustomField", { Id: get18CharId(feoidAnswer), DeveloperName: "Answer", TableEnumOrId: "Knowledge__kav" }, admin.Id);
 
   addGeneratedRows(store, name === "large" ? "Export_Row__c" : "Usage_Event__c", name === "large" ? 1_000_000 : 60_000, admin.Id);
+  if (name !== "large") addGeneratedTasks(store, 150_000, admin.Id);
   if (name === "large") seedLarge(store, rnd, admin.Id);
   store.clock = () => Date.now();
   return seeded;
@@ -408,6 +409,28 @@ function addGeneratedRows(store: Store, objectName: string, count: number, owner
       return {
         Id: get18CharId(`${keyPrefix}${store.podCode}${body}`), IsDeleted: false, OwnerId: ownerId, CreatedDate: stamp, CreatedById: ownerId, LastModifiedDate: stamp, LastModifiedById: ownerId, SystemModstamp: stamp,
         Name: `Row ${String(i + 1).padStart(7, "0")}`, Event_Type__c: types[i % types.length], Amount__c: (i % 100_000) / 100, Note__c: `Said "hello, world" at ${i}`, Occurred_At__c: stamp,
+      };
+    },
+  });
+}
+
+/** Tasks: the object that grows largest in real orgs (every call and email logged), generated, 150,000 of them. */
+function addGeneratedTasks(store: Store, count: number, ownerId: string) {
+  store.addObjects([{
+    name: "Task", keyPrefix: "00T", owned: true,
+    fields: [str("Subject"), pick("Status", ["Not Started", "In Progress", "Completed"], { defaultValue: "Not Started" }), pick("Priority", ["High", "Normal", "Low"], { defaultValue: "Normal" }), { name: "ActivityDate", type: "date" }, { name: "Description", type: "textarea" }],
+  }]);
+  const base = Date.UTC(2025, 0, 1);
+  const statuses = ["Not Started", "In Progress", "Completed"];
+  store.generated.set("task", {
+    count,
+    row: (i) => {
+      let body = "";
+      for (let v = i + 1; body.length < 10; v = Math.floor(v / 62)) body = B62[v % 62] + body;
+      const stamp = sfDateTime(base + i * 60_000);
+      return {
+        Id: get18CharId(`00T${store.podCode}${body}`), IsDeleted: false, OwnerId: ownerId, CreatedDate: stamp, CreatedById: ownerId, LastModifiedDate: stamp, LastModifiedById: ownerId, SystemModstamp: stamp,
+        Subject: `Call ${i + 1}`, Status: statuses[i % 3], Priority: i % 10 === 0 ? "High" : "Normal", ActivityDate: stamp.slice(0, 10), Description: null,
       };
     },
   });

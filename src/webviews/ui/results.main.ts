@@ -10,7 +10,7 @@
  */
 import "@vscode-elements/elements/dist/vscode-textfield/index.js";
 import { parseCellInput, type CellEditor } from "../../shared/cellInput";
-import { COPY_FORMATS, EXPORT_FORMAT_NAMES, parseResultsUpdate, type ColumnLayout, type CopyFormat, type ResultsSummary, type ResultsToHost, type RowAction } from "../../shared/protocol";
+import { COPY_FORMATS, EXPORT_FORMAT_NAMES, parseResultsUpdate, type ColumnLayout, type CopyFormat, type PlanView, type ResultsSummary, type ResultsToHost, type RowAction } from "../../shared/protocol";
 import type { Cell, CellRange, ChildPath, ChildTable, ResultColumn, ResultRow } from "../../shared/resultTable";
 import { button, connect, el, panelTarget, showMessage } from "./dom";
 
@@ -870,6 +870,23 @@ function editBar(s: ResultsSummary): HTMLElement {
   );
 }
 
+/** The statement's query plans: what they advise, then each plan, the one the org uses first. */
+function planSection(plan: PlanView, open: boolean): HTMLElement {
+  const warnings = plan.advice.filter((a) => a.severity === "warning").length;
+  const summary = el("summary", {}, `Query plan${warnings ? ` · ${warnings} ${warnings === 1 ? "warning" : "warnings"}` : ""}`);
+  const advice = el("ul", { class: "plan-advice" }, ...plan.advice.map((a) => el("li", { class: a.severity }, el("span", { class: `codicon codicon-${a.severity === "warning" ? "warning" : "info"}`, "aria-hidden": "true" }), ` ${a.message}`)));
+  const head = ["", "Leading operation", "Relative cost", "Cardinality", "sObject cardinality", "Fields", "Notes"];
+  const table = el("table", { class: "plans" },
+    el("thead", {}, el("tr", {}, ...head.map((h) => el("th", { scope: "col" }, h)))),
+    el("tbody", {}, ...plan.plans.map((p, i) => el("tr", i === 0 ? { class: "used" } : {},
+      el("td", {}, i === 0 ? "used" : ""), el("td", {}, p.leadingOperationType), el("td", { class: p.relativeCost > 1 ? "number costly" : "number" }, String(p.relativeCost)),
+      el("td", { class: "number" }, count.format(p.cardinality)), el("td", { class: "number" }, `${count.format(p.sobjectCardinality)} ${p.sobjectType}`),
+      el("td", {}, p.fields.join(", ")), el("td", {}, p.notes.join("; "))))));
+  const section = el("details", { class: "plan" }, summary, ...(plan.advice.length ? [advice] : []), table);
+  section.open = open;
+  return section;
+}
+
 function build(s: ResultsSummary, previous: Grid | undefined): void {
   // A reload runs again what the panel shows now (the document may have run another statement since it opened).
   vscode.setState({ ...panelTarget(), spec: { api: s.api, text: s.query } });
@@ -905,9 +922,16 @@ function build(s: ResultsSummary, previous: Grid | undefined): void {
   selectionLine = el("span", { class: "selection-stats", "aria-live": "polite" });
   notice = el("p", { class: "notice", "aria-live": "polite" }, s.notice ?? "");
   const bars = s.editObject ? [toolbar(s), editBar(s)] : [toolbar(s)];
+  const plan = s.plan ? [planSection(s.plan, !!s.explainOnly || s.plan.advice.some((a) => a.severity === "warning"))] : [];
 
+  if (s.explainOnly) {
+    app.replaceChildren(el("header", {}, el("h1", {}, `${s.alias} · Query plan`), button("Explain Again", "refresh", refresh)), query, ...plan,
+      el("p", { class: "message" }, "Explained, not run: no rows were read. Run the statement (its CodeLens, or Ctrl+Enter) to read them."), notice);
+    query.open = true;
+    return;
+  }
   if (!s.columns.length || !s.fetched) {
-    app.replaceChildren(el("header", {}, el("h1", {}, title), ...bars), status, query, el("p", { class: "message" }, "No rows."), notice);
+    app.replaceChildren(el("header", {}, el("h1", {}, title), ...bars), status, query, ...plan, el("p", { class: "message" }, "No rows."), notice);
     return;
   }
   header = el("div", { role: "row", class: "row header", "aria-rowindex": "1" }, ...headerCells(g));
@@ -937,7 +961,7 @@ function build(s: ResultsSummary, previous: Grid | undefined): void {
     scroller!.addEventListener("mousemove", drag);
     window.addEventListener("mouseup", () => scroller!.removeEventListener("mousemove", drag), { once: true });
   });
-  app.replaceChildren(el("header", {}, el("h1", {}, title), ...bars), el("div", { class: "status-line" }, status, selectionLine), query, filter, scroller, notice);
+  app.replaceChildren(el("header", {}, el("h1", {}, title), ...bars), el("div", { class: "status-line" }, status, selectionLine), query, ...plan, filter, scroller, notice);
   scroller.scrollTop = oldScroll.top;
   scroller.scrollLeft = oldScroll.left;
   schedule();

@@ -159,7 +159,7 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
   );
   registerCommands(context, {
     manager, log, redactor, orgInfo, articles, results, orgs: soqlOrgs, history, active, objects, knowledge, feeds, siteId, files: crmFiles, preview: preview.panels,
-    journal, prepareRun: (source, prepare) => preparing.set(source, prepare),
+    journal, prepareRun: (source, prepare) => preparing.set(source, prepare), binds: context.workspaceState,
   });
   const demoHelper = process.env.CRM_DEMO_HELPER;
   if (demoHelper) void importDemoHelper(registry, demoHelper).catch((err: unknown) => log.error("importing the demo org's helper file failed", err));

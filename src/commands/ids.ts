@@ -70,6 +70,7 @@ export const COMMAND_IDS = [
   "crm.document.compareWithOnline",
   "crm.soql.run",
   "crm.soql.explain",
+  "crm.soql.saveToLibrary",
   "crm.soql.pickOrg",
   "crm.soql.toggleTooling",
   "crm.soql.history",

@@ -11,6 +11,8 @@ import { UserCancelled } from "../platform/errorMessages";
 import { readSettings } from "../platform/settings";
 import type { ExportFormatName } from "../shared/protocol";
 import type { QueryHistory } from "../soql/history";
+import type { KeyValueStore } from "../connections/orgRegistry";
+import { applyBinds, bindNames, libraryFileName, libraryHeader } from "../soql/library";
 import { statementAt, type SoqlDocumentOrgs } from "../soql/runProviders";
 import { apiOf, bulkRefusal, selectColumns, stripComments } from "../soql/runText";
 import type { PanelTarget } from "../webviews/panels";
@@ -28,6 +30,8 @@ export interface SoqlCommandDeps {
   orgs: SoqlDocumentOrgs;
   history: QueryHistory;
   results: ResultsPanels;
+  /** The last value given to each bind variable (kept with the workspace). */
+  binds: KeyValueStore;
   articles: { show(target: PanelTarget, options?: { preserveFocus?: boolean }): unknown };
 }
 
@@ -137,8 +141,10 @@ export async function openId(deps: Pick<SoqlCommandDeps, "manager" | "articles">
 
 type SoqlCommandId = Exclude<Extract<CommandId, `crm.soql.${string}`>, "crm.soql.clearDescribeCache">;
 
+const BINDS_KEY = "crm.soql.binds";
+
 export function soqlCommands(deps: SoqlCommandDeps): Record<SoqlCommandId, (...args: unknown[]) => unknown> {
-  const { orgs, history, results, manager } = deps;
+  const { orgs, history, results, manager, binds } = deps;
 
   /** The SOQL document a command is about: the one a CodeLens passed, else the active editor's. */
   function documentOf(arg: unknown): vscode.TextDocument {
@@ -152,6 +158,24 @@ export function soqlCommands(deps: SoqlCommandDeps): Record<SoqlCommandId, (...a
    * What to run from a SOQL document: the statement at `offset` (a CodeLens), else the selection, else the
    * statement under the cursor — on the API the document and the statement call for.
    */
+  /** The statement with its bind variables (`:name`) replaced by values the person gives, the last ones offered again. */
+  async function bound(spec: RunSpec): Promise<RunSpec> {
+    const names = bindNames(spec.text);
+    if (!names.length) return spec;
+    const remembered = binds.get<Record<string, string>>(BINDS_KEY, {});
+    const values: Record<string, string> = {};
+    for (const [i, name] of names.entries()) {
+      const value = await vscode.window.showInputBox({
+        title: `Value for :${name} (${i + 1} of ${names.length})`, value: remembered[name] ?? "", ignoreFocusOut: true,
+        prompt: "A number, true/false, a date (2026-01-31), TODAY or LAST_N_DAYS:7 as they are; any other text is quoted for you. After IN: values separated by commas.",
+      });
+      if (value === undefined) throw new UserCancelled();
+      values[name] = value;
+    }
+    await binds.update(BINDS_KEY, { ...remembered, ...values });
+    return { ...spec, text: applyBinds(spec.text, values) };
+  }
+
   function specAt(document: vscode.TextDocument, offset?: number): RunSpec {
     const editor = vscode.window.visibleTextEditors.find((e) => e.document === document);
     let text: string | undefined;
@@ -174,9 +198,30 @@ export function soqlCommands(deps: SoqlCommandDeps): Record<SoqlCommandId, (...a
       const editor = await vscode.window.showTextDocument(document);
       editor.selection = new vscode.Selection(document.positionAt(document.getText().length), document.positionAt(document.getText().length));
     },
-    "crm.soql.run": (uriArg: unknown, offsetArg: unknown) => {
+    "crm.soql.run": async (uriArg: unknown, offsetArg: unknown) => {
       const document = documentOf(uriArg);
-      results.open(resultsTarget(orgKeyOf(document), document.uri.toString(), specAt(document, typeof offsetArg === "number" ? offsetArg : undefined)));
+      const orgKey = orgKeyOf(document);
+      results.open(resultsTarget(orgKey, document.uri.toString(), await bound(specAt(document, typeof offsetArg === "number" ? offsetArg : undefined))));
+    },
+    "crm.soql.saveToLibrary": async (uriArg: unknown, offsetArg: unknown) => {
+      const document = documentOf(uriArg);
+      const spec = specAt(document, typeof offsetArg === "number" ? offsetArg : undefined);
+      const folder = vscode.workspace.workspaceFolders?.[0];
+      if (!folder) throw new Error("Saved queries live in the workspace: open a folder first (File → Open Folder), then save the query to its library.");
+      const name = await vscode.window.showInputBox({ title: "Save Query to Library (1/3): name", prompt: "What the query is called in the library", ignoreFocusOut: true, validateInput: (v) => (v.trim() ? undefined : "Give the query a name.") });
+      if (name === undefined) throw new UserCancelled();
+      const tags = await vscode.window.showInputBox({ title: "Save Query to Library (2/3): tags", prompt: "Tags, separated by commas (optional)", ignoreFocusOut: true });
+      if (tags === undefined) throw new UserCancelled();
+      const description = await vscode.window.showInputBox({ title: "Save Query to Library (3/3): description", prompt: "What the query is for (optional)", ignoreFocusOut: true });
+      if (description === undefined) throw new UserCancelled();
+      const org = orgs.aliasFor(document.uri);
+      const header = libraryHeader({ name: name.trim(), ...(org ? { org } : {}), tags: tags.split(",").map((t) => t.trim()).filter(Boolean), ...(description.trim() ? { description: description.trim() } : {}) });
+      const dir = vscode.Uri.joinPath(folder.uri, vscode.workspace.getConfiguration("crm").get<string>("soql.libraryFolder", "queries"));
+      let file = vscode.Uri.joinPath(dir, libraryFileName(name));
+      for (let n = 2; await vscode.workspace.fs.stat(file).then(() => true, () => false); n++) file = vscode.Uri.joinPath(dir, libraryFileName(`${name} ${n}`));
+      await vscode.workspace.fs.createDirectory(dir);
+      await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(`${header}${stripComments(spec.text)}\n`));
+      await vscode.window.showTextDocument(file);
     },
     "crm.soql.explain": (uriArg: unknown, offsetArg: unknown) => {
       const document = documentOf(uriArg);

@@ -6,6 +6,7 @@ import * as vscode from "vscode";
 import type { OrgManager } from "../connections/orgManager";
 import { DocumentPins, type DocumentPin } from "./history";
 import { apiOf } from "./runText";
+import { parseLibraryHeader } from "./library";
 import { splitStatements, type Statement } from "./statements";
 
 export class SoqlDocumentOrgs implements vscode.Disposable {
@@ -24,10 +25,14 @@ export class SoqlDocumentOrgs implements vscode.Disposable {
     return this.pins.get(uri.toString());
   }
 
-  /** The org the document runs on: its pin while that org exists, else the active org. */
+  /** The org the document runs on: its pin while that org exists, else the org its library header names, else the active org. */
   orgKeyFor(uri: vscode.Uri): string | undefined {
     const pinned = this.pin(uri).orgKey;
-    return pinned && this.manager.registry.get(pinned) ? pinned : this.manager.registry.activeKey;
+    if (pinned && this.manager.registry.get(pinned)) return pinned;
+    const text = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString())?.getText();
+    const named = text ? parseLibraryHeader(text).org : undefined;
+    const org = named ? this.manager.registry.list().find((o) => o.alias === named) : undefined;
+    return org?.key ?? this.manager.registry.activeKey;
   }
 
   aliasFor(uri: vscode.Uri): string | undefined {

@@ -26,3 +26,32 @@ journey("Workbench: Explain on an unfiltered Task query shows its table-scan pla
   await page.locator(".markers-panel .monaco-list-row", { hasText: /Full table scan of Task/ }).first().waitFor({ timeout: 15_000 });
   await ui.screenshot("24-explain-plan");
 });
+
+journey("Workbench: a query saved to the library (name, org, tags) runs with a bind value, asked for and remembered", async ({ ui, emulator, workbench }) => {
+  const page = workbench.page;
+  await ui.runCommand("CRM: New SOQL Query");
+  await ui.statusBarText(/^SOQL$/);
+  await ui.typeInEditor("SELECT Id, LastName, Title FROM Contact WHERE LastName = :lastName ORDER BY Id");
+  await ui.runCommand("CRM: Save Query to Library…");
+  await ui.answer("Save Query to Library (1/3)", "Contacts by last name");
+  await ui.answer("Save Query to Library (2/3)", "support, people");
+  await ui.answer("Save Query to Library (3/3)", "Everyone with one last name.");
+  await page.locator(".part.editor .tab.active", { hasText: "contacts-by-last-name.soql" }).waitFor({ timeout: 15_000 });
+  await page.locator(".part.editor .monaco-editor .view-lines", { hasText: "// name: Contacts by last name" }).waitFor();
+  // (The editor draws spaces as non-breaking ones.)
+  assert.match((await page.locator(".part.editor .monaco-editor .view-lines").first().innerText()).replace(/\u00a0/g, " "), /\/\/ org: Demo org[\s\S]*\/\/ tags: support, people/);
+  const lenses = page.locator(".part.editor .codelens-decoration");
+  await lenses.filter({ hasText: "Demo org" }).first().waitFor({ timeout: 20_000 });
+  await lenses.locator("a", { hasText: /^\s*Run$/ }).first().click();
+  await ui.answer("Value for :lastName", "Allen");
+  const allens = emulator.seeded.store.liveRecords("Contact").filter((c) => c.LastName === "Allen").length;
+  const frame = await ui.webview(new RegExp(`${allens} of ${allens} rows?`), 30_000);
+  assert.ok(await frame.locator(".grid").isVisible());
+  // Run again: the last value is offered.
+  await page.locator(".part.editor .tab", { hasText: "contacts-by-last-name.soql" }).click();
+  await lenses.locator("a", { hasText: /^\s*Run$/ }).first().click();
+  const box = await ui.quickInput("Value for :lastName");
+  assert.equal(await box.locator(".quick-input-box input").inputValue(), "Allen");
+  await page.keyboard.press("Escape");
+  await ui.screenshot("25-saved-query");
+});

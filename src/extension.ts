@@ -26,6 +26,7 @@ import { ActiveOrg } from "./views/activeOrg";
 import { FeedsTreeProvider } from "./views/feedsView";
 import { KnowledgeTreeProvider } from "./views/knowledgeView";
 import { ObjectsTreeProvider } from "./views/objectsView";
+import { QueriesTreeProvider } from "./views/queriesView";
 import { OrgsTreeProvider } from "./views/orgsView";
 import { articlePanels } from "./webviews/articlePanel";
 import { orgInfoPanels } from "./webviews/orgInfoPanel";
@@ -60,6 +61,7 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
   const history = new QueryHistory(context.globalState, () => vscode.workspace.getConfiguration("crm").get<number>("soql.historySize", 500));
   const siteId = () => readSettings().feedSiteId || undefined;
   const feeds = new FeedsTreeProvider(active, siteId);
+  const queries = new QueriesTreeProvider(manager, history);
   const panelDeps = { extensionUri: context.extensionUri, manager, log, redactor };
   const orgInfo = orgInfoPanels(panelDeps);
   const articles = articlePanels(panelDeps, runArticleAction);
@@ -83,7 +85,7 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
     return { orgKey: crmFiles.orgKeyOf(uri) ?? "", sobject: p.sobject, id: p.id, field: p.file.slice(0, -5), title: await crmFiles.files.displayName(uri.path) };
   });
   const results = resultsPanels(panelDeps, {
-    onRun: (orgKey, run) => void history.add(orgKey, { text: run.spec.text, api: run.spec.api, ranAt: run.ranAt.toISOString(), rows: run.totalSize, durationMs: run.elapsedMs }),
+    onRun: (orgKey, run) => void history.add(orgKey, { text: run.spec.text, api: run.spec.api, ranAt: run.ranAt.toISOString(), rows: run.totalSize, durationMs: run.elapsedMs }).then(() => queries.refresh()),
     exportRows: (orgKey, spec, format) => exportRows(manager, orgKey, spec, format),
     openId: (orgKey, id) => openId({ manager, articles }, orgKey, id),
     showDiff: (left, right, title) => reviews.showDiff(left, right, title),
@@ -114,6 +116,8 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
     recordChanges(manager, journal),
     soqlOrgs,
     vscode.window.createTreeView("crm.feeds", { treeDataProvider: feeds, showCollapseAll: true }),
+    queries,
+    vscode.window.createTreeView("crm.queries", { treeDataProvider: queries, showCollapseAll: true }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration("crm.feed.siteId")) void feeds.refresh();
       if (e.affectsConfiguration("crm.views.showAllOrgs")) active.refresh();
@@ -159,7 +163,7 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
   );
   registerCommands(context, {
     manager, log, redactor, orgInfo, articles, results, orgs: soqlOrgs, history, active, objects, knowledge, feeds, siteId, files: crmFiles, preview: preview.panels,
-    journal, prepareRun: (source, prepare) => preparing.set(source, prepare), binds: context.workspaceState,
+    queries, journal, prepareRun: (source, prepare) => preparing.set(source, prepare), binds: context.workspaceState,
   });
   const demoHelper = process.env.CRM_DEMO_HELPER;
   if (demoHelper) void importDemoHelper(registry, demoHelper).catch((err: unknown) => log.error("importing the demo org's helper file failed", err));

@@ -16,6 +16,8 @@ import { documentCommands, type DocumentCommandDeps } from "./documents";
 import { exportRows, openId, soqlCommands, type SoqlCommandDeps } from "./soql";
 import { importCommands } from "./importData";
 import { historyCommands, type HistoryDeps } from "./history";
+import { queryCommands } from "./queries";
+import type { QueriesTreeProvider } from "../views/queriesView";
 import { resultsTarget } from "../webviews/resultsPanel";
 
 export interface CommandDeps extends OrgCommandDeps, Omit<SoqlCommandDeps, "manager" | "articles">, Pick<DocumentCommandDeps, "files" | "preview">, Pick<HistoryDeps, "journal" | "prepareRun"> {
@@ -24,6 +26,7 @@ export interface CommandDeps extends OrgCommandDeps, Omit<SoqlCommandDeps, "mana
   knowledge: KnowledgeTreeProvider;
   feeds: FeedsTreeProvider;
   siteId: () => string | undefined;
+  queries: QueriesTreeProvider;
   articles: { show(target: PanelTarget, options?: { preserveFocus?: boolean }): unknown };
 }
 
@@ -37,6 +40,7 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
     ...soqlCommands(deps),
     ...importCommands(deps.active, deps.log),
     ...documentCommands(deps),
+    ...queryCommands(deps.queries, deps.results, deps.orgs),
     ...historyCommands({ ...deps, openId: (orgKey, id) => openId(deps, orgKey, id) }),
     "crm.log.show": () => deps.log.show(),
     "crm.soql.clearDescribeCache": async () => {

@@ -143,6 +143,26 @@ type SoqlCommandId = Exclude<Extract<CommandId, `crm.soql.${string}`>, "crm.soql
 
 const BINDS_KEY = "crm.soql.binds";
 
+/** Writes a statement into the workspace's query library with a header the person fills in, and opens it. */
+export async function saveToLibrary(statement: string, org: string | undefined): Promise<vscode.Uri> {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder) throw new Error("Saved queries live in the workspace: open a folder first (File → Open Folder), then save the query to its library.");
+  const name = await vscode.window.showInputBox({ title: "Save Query to Library (1/3): name", prompt: "What the query is called in the library", ignoreFocusOut: true, validateInput: (v) => (v.trim() ? undefined : "Give the query a name.") });
+  if (name === undefined) throw new UserCancelled();
+  const tags = await vscode.window.showInputBox({ title: "Save Query to Library (2/3): tags", prompt: "Tags, separated by commas (optional)", ignoreFocusOut: true });
+  if (tags === undefined) throw new UserCancelled();
+  const description = await vscode.window.showInputBox({ title: "Save Query to Library (3/3): description", prompt: "What the query is for (optional)", ignoreFocusOut: true });
+  if (description === undefined) throw new UserCancelled();
+  const header = libraryHeader({ name: name.trim(), ...(org ? { org } : {}), tags: tags.split(",").map((t) => t.trim()).filter(Boolean), ...(description.trim() ? { description: description.trim() } : {}) });
+  const dir = vscode.Uri.joinPath(folder.uri, vscode.workspace.getConfiguration("crm").get<string>("soql.libraryFolder", "queries"));
+  let file = vscode.Uri.joinPath(dir, libraryFileName(name));
+  for (let n = 2; await vscode.workspace.fs.stat(file).then(() => true, () => false); n++) file = vscode.Uri.joinPath(dir, libraryFileName(`${name} ${n}`));
+  await vscode.workspace.fs.createDirectory(dir);
+  await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(`${header}${stripComments(statement)}\n`));
+  await vscode.window.showTextDocument(file);
+  return file;
+}
+
 export function soqlCommands(deps: SoqlCommandDeps): Record<SoqlCommandId, (...args: unknown[]) => unknown> {
   const { orgs, history, results, manager, binds } = deps;
 
@@ -205,23 +225,7 @@ export function soqlCommands(deps: SoqlCommandDeps): Record<SoqlCommandId, (...a
     },
     "crm.soql.saveToLibrary": async (uriArg: unknown, offsetArg: unknown) => {
       const document = documentOf(uriArg);
-      const spec = specAt(document, typeof offsetArg === "number" ? offsetArg : undefined);
-      const folder = vscode.workspace.workspaceFolders?.[0];
-      if (!folder) throw new Error("Saved queries live in the workspace: open a folder first (File → Open Folder), then save the query to its library.");
-      const name = await vscode.window.showInputBox({ title: "Save Query to Library (1/3): name", prompt: "What the query is called in the library", ignoreFocusOut: true, validateInput: (v) => (v.trim() ? undefined : "Give the query a name.") });
-      if (name === undefined) throw new UserCancelled();
-      const tags = await vscode.window.showInputBox({ title: "Save Query to Library (2/3): tags", prompt: "Tags, separated by commas (optional)", ignoreFocusOut: true });
-      if (tags === undefined) throw new UserCancelled();
-      const description = await vscode.window.showInputBox({ title: "Save Query to Library (3/3): description", prompt: "What the query is for (optional)", ignoreFocusOut: true });
-      if (description === undefined) throw new UserCancelled();
-      const org = orgs.aliasFor(document.uri);
-      const header = libraryHeader({ name: name.trim(), ...(org ? { org } : {}), tags: tags.split(",").map((t) => t.trim()).filter(Boolean), ...(description.trim() ? { description: description.trim() } : {}) });
-      const dir = vscode.Uri.joinPath(folder.uri, vscode.workspace.getConfiguration("crm").get<string>("soql.libraryFolder", "queries"));
-      let file = vscode.Uri.joinPath(dir, libraryFileName(name));
-      for (let n = 2; await vscode.workspace.fs.stat(file).then(() => true, () => false); n++) file = vscode.Uri.joinPath(dir, libraryFileName(`${name} ${n}`));
-      await vscode.workspace.fs.createDirectory(dir);
-      await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(`${header}${stripComments(spec.text)}\n`));
-      await vscode.window.showTextDocument(file);
+      await saveToLibrary(specAt(document, typeof offsetArg === "number" ? offsetArg : undefined).text, orgs.aliasFor(document.uri));
     },
     "crm.soql.explain": (uriArg: unknown, offsetArg: unknown) => {
       const document = documentOf(uriArg);

@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { applyBinds, bindNames, libraryFileName, libraryHeader, parseLibraryHeader } from "../../src/soql/library";
+import { queriesMatching, savedQuery } from "../../src/views/queriesModel";
 
 test("library header: name, org, tags and description from the leading comment block; the statement ends it", () => {
   const text = "// name: Open cases of an account\n-- org: Production\n\n// tags: support; weekly,\n// a plain comment\n// description: What an account still waits for.\nSELECT Id FROM Case // name: not this\n";
@@ -22,4 +23,19 @@ test("binds: :name outside literals and comments, never a date literal's number;
   assert.equal(applyBinds("SELECT Id FROM Account WHERE NumberOfEmployees > :n AND CreatedDate > :since AND IsDeleted = :flag", { n: "50", since: "LAST_N_DAYS:30", flag: "false" }),
     "SELECT Id FROM Account WHERE NumberOfEmployees > 50 AND CreatedDate > LAST_N_DAYS:30 AND IsDeleted = false");
   assert.throws(() => applyBinds("SELECT Id FROM Account WHERE Name = :name", {}), /No value for the bind variable :name/);
+});
+
+test("Queries view model: saved queries by name with their header, histories per org, one search over both", () => {
+  const library = [
+    savedQuery("file:///ws/queries/big-deals.soql", "// name: Big deals\n// org: Production\n// tags: sales, weekly\nSELECT Id FROM Opportunity\n  WHERE Amount > :min"),
+    savedQuery("file:///ws/queries/open%20cases.soql", "// a note, no header\nSELECT Id FROM Case WHERE IsClosed = false"),
+  ];
+  assert.deepEqual(library[0], { uri: "file:///ws/queries/big-deals.soql", name: "Big deals", org: "Production", tags: ["sales", "weekly"], statement: "SELECT Id FROM Opportunity WHERE Amount > :min" });
+  assert.equal(library[1]!.name, "open cases", "no header: the file's name");
+  const histories = [{ orgKey: "a", alias: "Sandbox", entries: [{ text: "SELECT Id FROM Account", api: "soql" as const, ranAt: "2026-01-01T00:00:00Z", rows: 3, durationMs: 10 }] }];
+  assert.deepEqual(queriesMatching(library, histories, "").library.map((q) => q.name), ["Big deals", "open cases"]);
+  assert.deepEqual(queriesMatching(library, histories, "WEEKLY opportunity").library.map((q) => q.name), ["Big deals"]);
+  const cases = queriesMatching(library, histories, "case");
+  assert.deepEqual([cases.library.map((q) => q.name), cases.histories], [["open cases"], []], "a history with no match is left out while searching");
+  assert.equal(queriesMatching(library, histories, "sandbox account").histories[0]!.entries.length, 1, "the org's name is searched too");
 });

@@ -55,3 +55,24 @@ journey("Workbench: a query saved to the library (name, org, tags) runs with a b
   await page.keyboard.press("Escape");
   await ui.screenshot("25-saved-query");
 });
+
+journey("Workbench: the Queries view lists the library and the org's history, filters both, and saves a history entry into the library", async ({ ui }) => {
+  await ui.openContainer("CRM");
+  await ui.expandPane("Queries");
+  await ui.waitForRow("Queries", "Contacts by last name", /Demo org · support, people/);
+  await ui.expandRow("Queries", "History — Demo org");
+  await ui.waitForRow("Queries", "SELECT Id, LastName, Title FROM Contact WHERE LastName = 'Allen' ORDER BY Id");
+  await ui.viewAction("Queries", "Filter Queries");
+  await ui.answer("Filter Queries", "allen");
+  await ui.waitForRow("Queries", "Library", /0 saved queries matching “allen”/);
+  const rows = (await ui.rows("Queries")).map((r) => r.label);
+  assert.ok(rows.includes("SELECT Id, LastName, Title FROM Contact WHERE LastName = 'Allen' ORDER BY Id"), rows.join(" | "));
+  assert.ok(!rows.includes("Contacts by last name"), "the saved query (bound by :lastName) does not mention allen");
+  await ui.contextMenu("Queries", "SELECT Id, LastName, Title FROM Contact WHERE LastName = 'Allen' ORDER BY Id", "Save to Library…");
+  await ui.answer("Save Query to Library (1/3)", "The Allens");
+  await ui.answer("Save Query to Library (2/3)", "");
+  await ui.answer("Save Query to Library (3/3)", "");
+  await ui.page.locator(".part.editor .tab.active", { hasText: "the-allens.soql" }).waitFor({ timeout: 15_000 });
+  await ui.waitForRow("Queries", "The Allens");
+  await ui.screenshot("26-queries-view");
+});

@@ -4,6 +4,7 @@ import { DESCRIBE_SCHEME, DescribeDocuments } from "./commands/objects";
 import { runArticleAction } from "./commands/knowledge";
 import { registerCommands } from "./commands/register";
 import { journalFile, recordChanges } from "./commands/history";
+import { compareRecords } from "./commands/compare";
 import { importDemoHelper } from "./connections/demo";
 import { DescribeStore } from "./connections/describeStore";
 import { OrgManager } from "./connections/orgManager";
@@ -89,6 +90,7 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
     exportRows: (orgKey, spec, format) => exportRows(manager, orgKey, spec, format),
     openId: (orgKey, id) => openId({ manager, articles }, orgKey, id),
     showDiff: (left, right, title) => reviews.showDiff(left, right, title),
+    compareRecords: (orgKey, left, right) => compareRecords({ manager, files: crmFiles, showDiff: (l, r, t) => reviews.showDiff(l, r, t) }, { orgKey, id: left }, { orgKey, id: right }),
     beforeWrite: expectBefore,
     layouts: layoutStore(context.globalState),
     onPlan: (source, spec, plan) => planDiagnostics.set(source, spec, plan),
@@ -163,7 +165,7 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
   );
   registerCommands(context, {
     manager, log, redactor, orgInfo, articles, results, orgs: soqlOrgs, history, active, objects, knowledge, feeds, siteId, files: crmFiles, preview: preview.panels,
-    queries, journal, prepareRun: (source, prepare) => preparing.set(source, prepare), binds: context.workspaceState,
+    queries, showDiff: (left, right, title) => reviews.showDiff(left, right, title), journal, prepareRun: (source, prepare) => preparing.set(source, prepare), binds: context.workspaceState,
   });
   const demoHelper = process.env.CRM_DEMO_HELPER;
   if (demoHelper) void importDemoHelper(registry, demoHelper).catch((err: unknown) => log.error("importing the demo org's helper file failed", err));

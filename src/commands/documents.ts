@@ -3,6 +3,7 @@
  * new ones from templates, the sanitized preview of an article body, and Compare Draft with Online.
  */
 import * as vscode from "vscode";
+import { compareRecords } from "./compare";
 import type { OrgManager } from "../connections/orgManager";
 import { isRichText } from "../connections/schema";
 import { articleFilePath, newPath, recordPath } from "../documents/crmFiles";
@@ -16,6 +17,8 @@ import type { CommandId } from "./ids";
 import { articleOf } from "./knowledge";
 
 export interface DocumentCommandDeps {
+  /** A text beside a document, in the diff editor. */
+  showDiff(left: { label: string; text: string }, right: vscode.Uri, title: string): Promise<void>;
   manager: OrgManager;
   active: ActiveOrg;
   files: CrmFileSystem;
@@ -78,6 +81,7 @@ export function documentCommands(deps: DocumentCommandDeps): Record<Extract<Comm
   }
 
   return {
+    "crm.document.compareRecords": () => compareRecords({ manager, files, showDiff: deps.showDiff }),
     "crm.document.openRecord": async (orgKeyArg: unknown, idArg: unknown) => {
       const orgKey = await orgKeyOr(orgKeyArg);
       const id = typeof idArg === "string" ? idArg : await vscode.window.showInputBox({ title: "Open a record in an editor", prompt: "Its 15- or 18-character ID", ignoreFocusOut: true, validateInput: (v) => (/^[a-zA-Z0-9]{15}([a-zA-Z0-9]{3})?$/.test(v.trim()) ? undefined : "A record ID has 15 or 18 letters and digits") });

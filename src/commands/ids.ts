@@ -62,6 +62,7 @@ export const COMMAND_IDS = [
   "crm.soql.clearDescribeCache",
   "crm.soql.newQuery",
   "crm.document.openRecord",
+  "crm.document.compareRecords",
   "crm.document.newRecord",
   "crm.document.newArticle",
   "crm.document.editArticle",

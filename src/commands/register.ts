@@ -20,7 +20,7 @@ import { queryCommands } from "./queries";
 import type { QueriesTreeProvider } from "../views/queriesView";
 import { resultsTarget } from "../webviews/resultsPanel";
 
-export interface CommandDeps extends OrgCommandDeps, Omit<SoqlCommandDeps, "manager" | "articles">, Pick<DocumentCommandDeps, "files" | "preview">, Pick<HistoryDeps, "journal" | "prepareRun"> {
+export interface CommandDeps extends OrgCommandDeps, Omit<SoqlCommandDeps, "manager" | "articles">, Pick<DocumentCommandDeps, "files" | "preview" | "showDiff">, Pick<HistoryDeps, "journal" | "prepareRun"> {
   active: ActiveOrg;
   objects: ObjectsTreeProvider;
   knowledge: KnowledgeTreeProvider;

@@ -227,9 +227,9 @@ export function soqlCommands(deps: SoqlCommandDeps): Record<SoqlCommandId, (...a
       const document = documentOf(uriArg);
       await saveToLibrary(specAt(document, typeof offsetArg === "number" ? offsetArg : undefined).text, orgs.aliasFor(document.uri));
     },
-    "crm.soql.explain": (uriArg: unknown, offsetArg: unknown) => {
+    "crm.soql.explain": async (uriArg: unknown, offsetArg: unknown) => {
       const document = documentOf(uriArg);
-      const spec = specAt(document, typeof offsetArg === "number" ? offsetArg : undefined);
+      const spec = await bound(specAt(document, typeof offsetArg === "number" ? offsetArg : undefined));
       if (spec.api === "sosl") throw new Error("A search has no query plan: put the cursor in a SELECT statement to explain it.");
       results.open(resultsTarget(orgKeyOf(document), document.uri.toString(), { ...spec, explain: true }));
     },

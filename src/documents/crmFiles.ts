@@ -127,6 +127,19 @@ const fileOf = (p: Extract<CrmPath, { kind: "record" | "articleFile" }>) => (p.k
 
 const baselineKey = (org: string, sobject: string, id: string) => `crm.documents.baseline.${org}\u0000${sobject}\u0000${id}`;
 const pretty = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+
+/**
+ * Two records' fields lined up for a diff: the fields both can show, those whose values differ first; the
+ * left record's text in that order, in the same form as a record document (so the lines align).
+ */
+export function compareLayout(left: Json, right: Json, fields: string[]): { order: string[]; differing: string[]; leftText: string } {
+  const same = (f: string) => JSON.stringify(left[f] ?? null) === JSON.stringify(right[f] ?? null);
+  const differing = fields.filter((f) => !same(f));
+  const order = [...differing, ...fields.filter(same)];
+  const out: Json = {};
+  for (const f of order) out[f] = left[f] ?? null;
+  return { order, differing, leftText: pretty(out) };
+}
 const encoder = new TextEncoder();
 
 export interface FileStat {
@@ -197,7 +210,7 @@ export class CrmFiles {
     else {
       const { record, name } = await this.fetch(org, p.sobject, p.id, fields);
       const file = fileOf(p);
-      text = this.render(record, fields, file);
+      text = this.render(record, fields, file, this.fieldOrders.get(path));
       const previous = this.baseline(p.org, p.sobject, p.id);
       const lastModified = String(record.LastModifiedDate);
       // Other files of the record keep their read time unless the record changed since.
@@ -218,12 +231,22 @@ export class CrmFiles {
   }
 
   /** A record's document text: the JSON of its updateable fields, an article's fields.json, or one rich-text field. */
-  private render(record: Json, fields: FieldInfo[], file: string): string {
+  private render(record: Json, fields: FieldInfo[], file: string, order?: string[]): string {
     if (file.endsWith(".html")) return String(record[file.slice(0, -5)] ?? "");
     const shown = fields.filter((f) => f.updateable && !(file === "fields.json" && f.richText));
+    // A compare puts the fields in its order (differing ones first); the others follow in theirs.
+    const rank = (name: string) => (order?.includes(name) ? order.indexOf(name) : Number.MAX_SAFE_INTEGER);
+    if (order) shown.sort((a, b) => rank(a.name) - rank(b.name));
     const out: Json = {};
     for (const f of shown) out[f.name] = record[f.name] ?? null;
     return pretty(out);
+  }
+
+  /** Fields of a record document in this order when it is next read (a compare aligns it with the other record). */
+  private readonly fieldOrders = new Map<string, string[]>();
+  orderFields(path: string, order: string[]): void {
+    this.fieldOrders.set(path, order);
+    this.recent.delete(path);
   }
 
   /** A new record's starting point: the required fields first, then the rest of what can be set. */

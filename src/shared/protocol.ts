@@ -186,7 +186,7 @@ export interface ColumnLayout {
 
 export const COPY_FORMATS = ["tsv", "csv", "json", "markdown"] as const;
 export type CopyFormat = (typeof COPY_FORMATS)[number];
-export const ROW_ACTIONS = ["delete", "clone", "open", "compare", "overwrite"] as const;
+export const ROW_ACTIONS = ["delete", "clone", "open", "compare", "compareRows", "overwrite"] as const;
 export type RowAction = (typeof ROW_ACTIONS)[number];
 
 export const QUERY_APIS = ["soql", "tooling", "sosl"] as const;

@@ -29,8 +29,8 @@ function syntaxError(statement: string, start: number, err: unknown): SoqlDiagno
     : { start: start + Math.max(statement.length - 1, 0), end: start + statement.length, message: text, severity: "error" };
 }
 
-/** Field words of a scope: words in field clauses that are not keywords, literals, functions or aliases. */
-function fieldTokens(tokens: Token[], scope: number): Token[] {
+/** Field words of a scope: words in field clauses that are not keywords, literals, functions, aliases or bind variables. */
+function fieldTokens(text: string, tokens: Token[], scope: number): Token[] {
   const out: Token[] = [];
   let clause = "";
   for (let i = 0; i < tokens.length; i++) {
@@ -42,6 +42,7 @@ function fieldTokens(tokens: Token[], scope: number): Token[] {
     const next = tokens[i + 1];
     const prev = tokens[i - 1];
     if (next?.text === "(") continue; // a function
+    if (text[t.start - 1] === ":") continue; // a bind variable, given a value when the statement runs
     if (prev?.text === ")" && clause === "SELECT") continue; // an alias of an aggregate
     if (prev && prev.kind === "word" && !NOT_FIELDS.has(prev.text.toUpperCase()) && clause === "SELECT") continue; // an alias
     out.push(t);
@@ -49,13 +50,17 @@ function fieldTokens(tokens: Token[], scope: number): Token[] {
   return out;
 }
 
+const blankComments = (text: string) => text.replace(/'(?:[^'\\]|\\.)*'?|\/\/[^\n]*|--[^\n]*/g, (m) => (m.startsWith("'") ? m : " ".repeat(m.length)));
+
 export function diagnose(doc: string, catalog: SoqlCatalog): { diagnostics: SoqlDiagnostic[]; needs: string[] } {
   const diagnostics: SoqlDiagnostic[] = [];
   const needs = new Set<string>();
   for (const { text, start } of splitStatements(doc)) {
     if (/^FIND\b/i.test(text)) continue;
     try {
-      soqlParser().parseQuery(text);
+      // Comments are removed before sending (blanked here, so positions stay); bind variables (:name) are asked
+      // for when the statement runs: neither is a mistake.
+      soqlParser().parseQuery(blankComments(text), { allowApexBindVariables: true });
     } catch (err) {
       diagnostics.push(syntaxError(text, start, err));
       continue;
@@ -73,7 +78,7 @@ export function diagnose(doc: string, catalog: SoqlCatalog): { diagnostics: Soql
         }
         return;
       }
-      for (const t of fieldTokens(tokens, index)) {
+      for (const t of fieldTokens(text, tokens, index)) {
         const parts = t.text.replace(/\.$/, "").split(".");
         const walked = walkPath(catalog, object, parts.slice(0, -1));
         if (walked.needs) needs.add(walked.needs);

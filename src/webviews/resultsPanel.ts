@@ -27,6 +27,8 @@ export interface ResultsHooks {
   exportRows(orgKey: string, spec: RunSpec, format: ExportFormatName): Promise<void>;
   /** Opens what an ID names: a knowledge article's details, else the record. */
   openId(orgKey: string, id: string): Promise<void>;
+  /** Opens two records of one object side by side, the right one editable. */
+  compareRecords(orgKey: string, left: string, right: string): Promise<void>;
   /** Shows two texts side by side in a diff editor. */
   showDiff(left: { label: string; text: string }, right: { label: string; text: string }, title: string): Promise<void>;
   /** The values a grid commit is about to overwrite (the write history keeps them). */
@@ -236,6 +238,10 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
         const now = fields.length ? await session.crm.getSobjectRecord(row.ref!.type, row.ref!.id!, { fields }) : {};
         const theirs = [`${row.ref!.type} ${row.ref!.id}`, ...fields.map((f) => `  ${f}: ${now[f] === null || now[f] === undefined ? "" : String(now[f])}`), ""].join("\n");
         return hooks.showDiff({ label: "In the org now", text: theirs }, { label: "Your edit", text: mine.staged }, `${row.ref!.type} ${row.ref!.id}: the org ↔ your edit`);
+      }
+      case "compareRows": {
+        if (refs.length !== 2) return panel.post({ type: "notice", text: "Select two rows (Ctrl/Cmd+click the second) to compare their records." });
+        return hooks.compareRecords(panel.target.orgKey, refs[0]!.ref!.id!, refs[1]!.ref!.id!);
       }
       case "overwrite": {
         const done = indexes.filter((i) => run.edits.overwrite(i));

@@ -19,8 +19,8 @@ export class ReviewDocuments implements vscode.TextDocumentContentProvider, vsco
     return this.texts.get(uri.toString()) ?? "This review has closed. Open Review Changes again from the results panel.";
   }
 
-  /** Opens two texts side by side, left as it was and right as it would be. */
-  async showDiff(left: { label: string; text: string }, right: { label: string; text: string }, title: string): Promise<void> {
+  /** Opens two texts side by side, left as it was and right as it would be; or a text beside a document that edits. */
+  async showDiff(left: { label: string; text: string }, right: { label: string; text: string } | vscode.Uri, title: string): Promise<void> {
     const n = ++this.sequence;
     const uriOf = (side: { label: string; text: string }) => {
       const uri = vscode.Uri.from({ scheme: REVIEW_SCHEME, path: `/${n}/${side.label}` });
@@ -28,7 +28,7 @@ export class ReviewDocuments implements vscode.TextDocumentContentProvider, vsco
       this.changed.fire(uri);
       return uri;
     };
-    await vscode.commands.executeCommand("vscode.diff", uriOf(left), uriOf(right), title, { preview: false });
+    await vscode.commands.executeCommand("vscode.diff", uriOf(left), right instanceof vscode.Uri ? right : uriOf(right), title, { preview: false });
   }
 
   dispose(): void {

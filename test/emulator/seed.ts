@@ -400,15 +400,22 @@ function addGeneratedRows(store: Store, objectName: string, count: number, owner
   }]);
   const base = Date.UTC(2026, 0, 1);
   const types = ["Login", "Search", "Export", "Publish"];
+  setGenerated(store, objectName, keyPrefix, count, ownerId, (i) => base + i * 1000, (i, stamp) => ({
+    Name: `Row ${String(i + 1).padStart(7, "0")}`, Event_Type__c: types[i % types.length], Amount__c: (i % 100_000) / 100, Note__c: `Said "hello, world" at ${i}`, Occurred_At__c: stamp,
+  }));
+}
+
+/** A generated table: row `i` is computed when read (its ID from `i`, system fields from its time), never kept. */
+function setGenerated(store: Store, objectName: string, keyPrefix: string, count: number, ownerId: string, timeOf: (i: number) => number, values: (i: number, stamp: string) => Record<string, unknown>) {
   store.generated.set(objectName.toLowerCase(), {
     count,
     row: (i) => {
       let body = "";
       for (let v = i + 1; body.length < 10; v = Math.floor(v / 62)) body = B62[v % 62] + body;
-      const stamp = sfDateTime(base + i * 1000);
+      const stamp = sfDateTime(timeOf(i));
       return {
         Id: get18CharId(`${keyPrefix}${store.podCode}${body}`), IsDeleted: false, OwnerId: ownerId, CreatedDate: stamp, CreatedById: ownerId, LastModifiedDate: stamp, LastModifiedById: ownerId, SystemModstamp: stamp,
-        Name: `Row ${String(i + 1).padStart(7, "0")}`, Event_Type__c: types[i % types.length], Amount__c: (i % 100_000) / 100, Note__c: `Said "hello, world" at ${i}`, Occurred_At__c: stamp,
+        ...values(i, stamp),
       };
     },
   });
@@ -422,18 +429,9 @@ function addGeneratedTasks(store: Store, count: number, ownerId: string) {
   }]);
   const base = Date.UTC(2025, 0, 1);
   const statuses = ["Not Started", "In Progress", "Completed"];
-  store.generated.set("task", {
-    count,
-    row: (i) => {
-      let body = "";
-      for (let v = i + 1; body.length < 10; v = Math.floor(v / 62)) body = B62[v % 62] + body;
-      const stamp = sfDateTime(base + i * 60_000);
-      return {
-        Id: get18CharId(`00T${store.podCode}${body}`), IsDeleted: false, OwnerId: ownerId, CreatedDate: stamp, CreatedById: ownerId, LastModifiedDate: stamp, LastModifiedById: ownerId, SystemModstamp: stamp,
-        Subject: `Call ${i + 1}`, Status: statuses[i % 3], Priority: i % 10 === 0 ? "High" : "Normal", ActivityDate: stamp.slice(0, 10), Description: null,
-      };
-    },
-  });
+  setGenerated(store, "Task", "00T", count, ownerId, (i) => base + i * 60_000, (i, stamp) => ({
+    Subject: `Call ${i + 1}`, Status: statuses[i % 3], Priority: i % 10 === 0 ? "High" : "Normal", ActivityDate: stamp.slice(0, 10), Description: null,
+  }));
 }
 
 function seedLarge(store: Store, rnd: ReturnType<typeof prng>, adminId: string) {

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { WriteJournal } from "../../src/connections/writeJournal";
-import { ConflictError, CrmFiles, DocumentError, fieldLine, parseCrmPath, recordPath, articleFilePath, newPath } from "../../src/documents/crmFiles";
+import { compareLayout, ConflictError, CrmFiles, DocumentError, fieldLine, parseCrmPath, recordPath, articleFilePath, newPath } from "../../src/documents/crmFiles";
 import { useEmulator } from "../helpers/emulator";
 import { managerWithDemoOrg, MemoryState } from "./fakes";
 
@@ -190,5 +190,21 @@ test("a document is pinned to the org it names: with another org active, its sav
   assert.deepEqual(sentBy, ["Demo"], "saved through the document's own org, not the active one");
   await manager.registry.rename(org.key, "Renamed");
   await assert.rejects(model.readFile(recordPath("Demo", "Contact", String(contact.Id))), /No org is called 'Demo' any more/);
+  manager.dispose();
+});
+
+test("compare: the fields both records show, differing ones first, the left text in the right document's form and order", async () => {
+  const layout = compareLayout({ Name: "Acme", Phone: "1", BillingCity: "Paris", Website: null }, { Name: "Acme", Phone: "2", BillingCity: "Madrid" }, ["Name", "Phone", "BillingCity", "Website"]);
+  assert.deepEqual(layout.differing, ["Phone", "BillingCity"]);
+  assert.deepEqual(layout.order, ["Phone", "BillingCity", "Name", "Website"]);
+  assert.equal(layout.leftText, '{\n  "Phone": "1",\n  "BillingCity": "Paris",\n  "Name": "Acme",\n  "Website": null\n}\n');
+  // The right side is the record's own document, its fields in the compare's order (and saved as any document is).
+  const { model, manager } = await files();
+  const account = emu().seeded.store.liveRecords("Account")[1]!;
+  const path = recordPath("Demo", "Account", String(account.Id));
+  model.orderFields(path, ["Phone", "BillingCity"]);
+  const keys = Object.keys(JSON.parse(text(await model.readFile(path))) as Record<string, unknown>);
+  assert.deepEqual(keys.slice(0, 2), ["Phone", "BillingCity"]);
+  assert.ok(keys.length > 2, "the other fields follow");
   manager.dispose();
 });

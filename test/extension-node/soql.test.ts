@@ -97,6 +97,8 @@ test("unknown objects, fields and relationships are warnings; valid queries have
   assert.deepEqual((await diagnostics("SELECT Id, Nmae FROM Account")).found, [{ text: "Nmae", message: "No field 'Nmae' on Account", severity: "warning" }]);
   assert.deepEqual((await diagnostics("SELECT Id FROM Contact WHERE Acount.Name = 'x'")).found, [{ text: "Acount.Name", message: "No relationship 'Acount' on the path Acount.Name", severity: "warning" }]);
   assert.deepEqual((await diagnostics("SELECT Id, (SELECT Nope FROM Contacts) FROM Account")).found.map((f) => f.text), ["Nope"]);
+  assert.deepEqual((await diagnostics("SELECT Id FROM Account WHERE Name = :name AND Industry IN :industries")).found, [], "bind variables are asked for at run time, not mistakes");
+  assert.deepEqual((await diagnostics("// name: A saved query\n-- tags: x\nSELECT Id FROM Account // the end")).found, [], "comments are removed before sending");
 });
 
 test("aggregates with aliases, date literals, semi-joins and several statements are understood", async () => {

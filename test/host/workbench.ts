@@ -180,7 +180,14 @@ export class Driver {
     await this.rowIn(viewTitle, label).click({ button: "right" });
     const menu = this.page.locator(".context-view .monaco-menu");
     await menu.waitFor();
-    await menu.locator(".action-menu-item", { has: this.page.locator(".action-label", { hasText: entry }) }).first().click();
+    const item = menu.locator(".action-menu-item", { has: this.page.locator(".action-label", { hasText: entry }) }).first();
+    await item.click();
+    // A menu near the window's edge can still be settling when clicked: the highlighted entry is then chosen with Enter.
+    await menu.waitFor({ state: "hidden", timeout: 3_000 }).catch(async () => {
+      await item.hover();
+      await this.page.keyboard.press("Enter");
+      await menu.waitFor({ state: "hidden", timeout: 5_000 });
+    });
   }
 
   /** The entries of a tree row's context menu (the menu is closed again with Escape). */

@@ -865,6 +865,7 @@ function editBar(s: ResultsSummary): HTMLElement {
     button("Delete Rows", "trash", on(() => rowAction(grid!, "delete"))),
     button("Clone Rows", "copy", on(() => rowAction(grid!, "clone"))),
     button("Open Records", "go-to-file", on(() => rowAction(grid!, "open"))),
+    button("Compare Rows", "diff-multiple", on(() => rowAction(grid!, "compareRows"))),
     button("Compare", "diff-single", on(() => rowAction(grid!, "compare"))),
     button("Overwrite", "warning", on(() => rowAction(grid!, "overwrite"))),
   );

@@ -25,6 +25,7 @@ journey("Workbench: Explain on an unfiltered Task query shows its table-scan pla
   await page.keyboard.press("Control+Shift+M");
   await page.locator(".markers-panel .monaco-list-row", { hasText: /Full table scan of Task/ }).first().waitFor({ timeout: 15_000 });
   await ui.screenshot("24-explain-plan");
+  await page.keyboard.press("Control+J"); // the panel closes again
 });
 
 journey("Workbench: a query saved to the library (name, org, tags) runs with a bind value, asked for and remembered", async ({ ui, emulator, workbench }) => {
@@ -75,4 +76,39 @@ journey("Workbench: the Queries view lists the library and the org's history, fi
   await ui.page.locator(".part.editor .tab.active", { hasText: "the-allens.soql" }).waitFor({ timeout: 15_000 });
   await ui.waitForRow("Queries", "The Allens");
   await ui.screenshot("26-queries-view");
+});
+
+journey("Workbench: two Accounts compared side by side, one field copied across with the diff editor's arrow and saved to the org", async ({ ui, emulator, workbench }) => {
+  const page = workbench.page;
+  const accounts = emulator.seeded.store.liveRecords("Account").filter((a) => a.Phone && a.BillingCity).slice(0, 2);
+  const [left, right] = accounts;
+  assert.notEqual(left!.BillingCity, right!.BillingCity);
+  // The two differ in one field only (a sandbox copy of a record, say): the diff shows that one block.
+  for (const field of ["OwnerId", "Name", "Type", "Industry", "BillingCountry", "Phone", "Website", "AnnualRevenue", "NumberOfEmployees", "ParentId", "Description"]) right![field] = left![field];
+  left!.AccountNumber = null;
+  right!.AccountNumber = null;
+  await ui.runCommand("CRM: Compare Records…");
+  await ui.answer("Compare Records (1/2)", String(left!.Id));
+  await ui.answer("Compare Records (2/2)", String(right!.Id));
+  const diff = page.locator(".part.editor .monaco-diff-editor").first();
+  await diff.waitFor({ timeout: 20_000 });
+  await page.locator(".part.editor .tab.active", { hasText: /\(1 differing field first\)/ }).waitFor({ timeout: 15_000 });
+  const modified = diff.locator(".editor.modified");
+  const line = modified.locator(".view-line", { hasText: String(right!.BillingCity) }).first();
+  await line.waitFor({ timeout: 20_000 });
+  await diff.locator(".editor.original .view-line", { hasText: String(left!.BillingCity) }).first().waitFor();
+  await ui.screenshot("27-compare-records");
+  // The differing block's arrow (between the two sides) copies the left value into the editable right side.
+  await line.hover();
+  const arrow = diff.locator('.codicon-arrow-right[aria-label="Revert Block"]').first();
+  await arrow.waitFor({ timeout: 10_000 });
+  await arrow.click();
+  await modified.locator(".view-line", { hasText: String(left!.BillingCity) }).first().waitFor({ timeout: 10_000 });
+  await modified.locator(".view-line", { hasText: String(left!.BillingCity) }).first().click();
+  await page.keyboard.press("Control+S");
+  const store = emulator.seeded.store;
+  const savedCity = () => store.liveRecords("Account").find((a) => a.Id === right!.Id)!.BillingCity;
+  for (let i = 0; i < 100 && savedCity() !== left!.BillingCity; i++) await page.waitForTimeout(200);
+  const saved = store.liveRecords("Account").find((a) => a.Id === right!.Id)!;
+  assert.equal(saved.BillingCity, left!.BillingCity, "the copied value was saved to the org");
 });

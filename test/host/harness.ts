@@ -110,7 +110,7 @@ export async function openWorkbench(server: CodeServer, o: { extensionPath: stri
     executablePath: o.chromiumPath ?? "/usr/bin/chromium", headless: true,
     args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"],
     env: { ...process.env, HOME: profile, XDG_CONFIG_HOME: path.join(profile, ".config"), XDG_CACHE_HOME: path.join(profile, ".cache") },
-    viewport: { width: 1400, height: 900 },
+    viewport: { width: 1400, height: 1000 },
     // Journeys read what Copy put on the clipboard.
     permissions: ["clipboard-read", "clipboard-write"],
   });

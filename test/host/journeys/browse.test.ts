@@ -10,12 +10,15 @@ const { journey } = workbenchSession({
   },
 });
 
-journey("Objects: standard and custom groups; an object expands to fields with type badges and markers", async ({ ui }) => {
+journey("Objects: standard and custom groups; an object expands to fields with type badges and markers", async ({ ui, workbench }) => {
   await ui.expandPane("Objects");
   await ui.expandRow("Objects", "Standard");
   await ui.expandRow("Objects", "Contact");
   const lastName = await ui.waitForRow("Objects", "Last Name");
   assert.equal(lastName.description, "LastName · string(255) · required");
+  // The next field (required ones come first) may sit below the view's edge: the keyboard brings it into view.
+  await ui.rowIn("Objects", "Last Name").click();
+  await workbench.page.keyboard.press("ArrowDown");
   const rows = await ui.rows("Objects");
   assert.equal(rows.find((r) => r.description.startsWith("AccountId "))?.description, "AccountId · → Account");
   await ui.screenshot("05-objects");

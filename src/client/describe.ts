@@ -88,3 +88,9 @@ export interface DescribeGlobal {
   sobjects: GlobalSObject[];
   [field: string]: unknown;
 }
+
+/** A rich-text field (its value is HTML): an article body. */
+export const isRichText = (f: Pick<FieldDescribe, "extraTypeInfo" | "htmlFormatted">) => f.extraTypeInfo === "richtextarea" || f.htmlFormatted === true;
+
+/** Required to create: not nillable, not defaulted, createable, not a boolean (which always has a value). */
+export const isRequiredOnCreate = (f: FieldDescribe) => f.nillable === false && f.defaultedOnCreate !== true && f.createable === true && f.type !== "boolean";

@@ -23,6 +23,7 @@ export { decodeEntities } from "./entities";
 export type { DescribeGlobal, GlobalSObject, SObjectDescribe, FieldDescribe, ChildRelationship, PicklistValue, RecordTypeInfo } from "./describe";
 export type {
   ConnectUser, MessageBody, FeedComment, CommentPage, FeedElement, FeedElementPage, ChatterGroup, GroupPage, UserPage,
-  KnowledgeArticleVersion, KnowledgeArticle, KnowledgeMasterVersion, PublishStatus, QueryPlan, QueryExplain,
+  KnowledgeArticleVersion, KnowledgeArticle, KnowledgeMasterVersion, PublishStatus, QueryPlan, QueryExplain, TranslationVersion, KnowledgeSettings,
 } from "./shapes";
+export type { PreflightReport, PreflightProblem, VersionComparison, ComparedField } from "./preflight";
 export type { SavedAsUser } from "./feed";

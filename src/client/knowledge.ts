@@ -8,10 +8,13 @@ import { deprecated } from "./deprecated";
 import { CrmError, DataMismatchError, MissingRequiredDataError } from "./errors";
 import { requireRecordId, requireSobjectName } from "./ids";
 import { soqlLiteral } from "./soql-text";
-import type { KnowledgeArticle, KnowledgeArticleVersion, KnowledgeMasterVersion } from "./shapes";
+import type { KnowledgeArticle, KnowledgeArticleVersion, KnowledgeMasterVersion, KnowledgeSettings, TranslationVersion } from "./shapes";
 import type { CrmResponse } from "./transport";
 
 const MASTER_VERSIONS = "/knowledgeManagement/articleVersions/masterVersions";
+const TRANSLATIONS = "/knowledgeManagement/articleVersions/translations";
+
+export { preflightPublish, compareVersions } from "./preflight";
 
 export type ArticleData = Record<string, unknown>;
 
@@ -161,10 +164,10 @@ export async function listArticleVersions(crm: Crm, options: ArticleVersionListO
   return { ...result, records: result.records.slice(0, pageSize), hasMore };
 }
 
-/** Beyond the spec: every version of one article (draft, online, archived), newest first. */
+/** Beyond the spec: every version of one article in its master language (draft, online, archived), newest first; translations: getTranslations. */
 export async function getVersionsOfArticle(crm: Crm, knowledgeArticleId: string, options: { sobject?: string } = {}): Promise<KnowledgeArticleVersion[]> {
   requireRecordId(knowledgeArticleId, "knowledgeArticleId");
-  const soql = `SELECT Id, KnowledgeArticleId, ArticleNumber, Title, UrlName, VersionNumber, PublishStatus, ValidationStatus, LastPublishedDate, LastModifiedDate FROM ${sobjectOf(options.sobject)} WHERE KnowledgeArticleId = ${soqlLiteral(knowledgeArticleId)} ORDER BY VersionNumber DESC`;
+  const soql = `SELECT Id, KnowledgeArticleId, ArticleNumber, Title, UrlName, Language, VersionNumber, PublishStatus, ValidationStatus, LastPublishedDate, LastModifiedDate FROM ${sobjectOf(options.sobject)} WHERE KnowledgeArticleId = ${soqlLiteral(knowledgeArticleId)} AND IsMasterLanguage = true ORDER BY VersionNumber DESC`;
   return (await crm.soqlQuery<KnowledgeArticleVersion>(soql, { replaceQuotes: false })).records;
 }
 
@@ -382,4 +385,123 @@ export async function getDataCategoryGroups(crm: Crm): Promise<{ name: string; l
     { params: { sObjectName: "KnowledgeArticleVersion", topCategoriesOnly: "false" } },
   );
   return body.categoryGroups ?? [];
+}
+
+// ---- translations (Knowledge Management translations resource and the knowledge actions) ----
+
+/** Beyond the spec: the org's knowledge languages — the master language and which languages are active. */
+export async function getKnowledgeSettings(crm: Crm): Promise<KnowledgeSettings> {
+  return crm.getJson(await crm.apiPath("/knowledgeManagement/settings"));
+}
+
+const TRANSLATION_FIELDS = "Id, KnowledgeArticleId, ArticleNumber, Title, UrlName, Language, VersionNumber, PublishStatus, ValidationStatus, MasterVersionId, AssignedToId, LastPublishedDate, LastModifiedDate";
+
+/**
+ * Beyond the spec: the translations of one or more articles (KnowledgeArticleId), every language and state
+ * (draft, published, archived), in one query per 200 articles.
+ */
+export async function getTranslations(crm: Crm, knowledgeArticleIds: string | string[], options: { sobject?: string } = {}): Promise<TranslationVersion[]> {
+  const ids = typeof knowledgeArticleIds === "string" ? [knowledgeArticleIds] : knowledgeArticleIds;
+  if (!Array.isArray(ids)) throw new TypeError("knowledgeArticleIds must be an article ID or an array of them");
+  ids.forEach((id, i) => requireRecordId(id, `knowledgeArticleIds[${i}]`));
+  const out: TranslationVersion[] = [];
+  for (let i = 0; i < ids.length; i += 200) {
+    const list = ids.slice(i, i + 200).map(soqlLiteral).join(", ");
+    const soql = `SELECT ${TRANSLATION_FIELDS} FROM ${sobjectOf(options.sobject)} WHERE KnowledgeArticleId IN (${list}) AND IsMasterLanguage = false ORDER BY Language, VersionNumber DESC`;
+    out.push(...(await crm.soqlQuery<TranslationVersion>(soql, { replaceQuotes: false })).records);
+  }
+  return out;
+}
+
+/** Whether a translation is out of date: its master was published again after the translation's last update. */
+export function isTranslationStale(translation: Pick<TranslationVersion, "LastModifiedDate">, master: Pick<KnowledgeArticleVersion, "LastPublishedDate"> | undefined): boolean {
+  const published = Date.parse(String(master?.LastPublishedDate ?? "").replace(/\+0000$/, "Z"));
+  const updated = Date.parse(String(translation.LastModifiedDate ?? "").replace(/\+0000$/, "Z"));
+  return Number.isFinite(published) && Number.isFinite(updated) && published > updated;
+}
+
+export interface TranslationAssignment {
+  language: string;
+  /** A user or queue ID; the org's default assignee for the language when absent. */
+  assigneeId?: string;
+  dueDate?: string;
+}
+
+/**
+ * Submits an article (its KnowledgeArticleId) for translation into one or more languages, each a draft
+ * copied from the published master (or the language's published translation). Resolves to the new drafts.
+ * The org refuses inactive languages, the master language, and a language that already has a draft.
+ */
+export async function submitForTranslation(
+  crm: Crm, knowledgeArticleId: string, languages: string | (string | TranslationAssignment)[], options: { sendEmailNotification?: boolean; sobject?: string } = {},
+): Promise<TranslationVersion[]> {
+  requireRecordId(knowledgeArticleId, "knowledgeArticleId");
+  const list = typeof languages === "string" ? [languages] : languages;
+  if (!Array.isArray(list) || !list.length) throw new MissingRequiredDataError("languages must name at least one language code, such as 'fr' or 'de'", "languages");
+  const assignments = list.map((entry, i) => {
+    const a = typeof entry === "string" ? { language: entry } : entry;
+    if (!a || typeof a.language !== "string" || !/^[a-z]{2,3}(?:_[A-Z]{2})?$/.test(a.language)) throw new TypeError(`languages[${i}] must be a language code such as 'fr' or 'pt_BR', got ${JSON.stringify(a?.language ?? entry)}`);
+    if (a.assigneeId !== undefined) requireRecordId(a.assigneeId, `languages[${i}].assigneeId`);
+    return { language: a.language, ...(a.assigneeId ? { assigneeId: a.assigneeId } : {}), ...(a.dueDate ? { dueDate: a.dueDate } : {}) };
+  });
+  await crm.request("POST", await crm.apiPath(TRANSLATIONS), { articleId: knowledgeArticleId, assignments, sendEmailNotification: options.sendEmailNotification ?? false });
+  // The resource documents no answer body: the drafts are read back by article and language.
+  const wanted = new Set(assignments.map((a) => a.language));
+  return (await getTranslations(crm, knowledgeArticleId, options)).filter((t) => t.PublishStatus === "Draft" && wanted.has(t.Language));
+}
+
+/**
+ * Publishes draft translations (the publishKnowledgeArticles action with PUBLISH_TRANSLATION; the REST
+ * translations resource has no publish). Resolves to the action results, per version "Success" or why not.
+ */
+export async function publishTranslations(crm: Crm, versionIds: string[]): Promise<ActionResult[]> {
+  if (!Array.isArray(versionIds) || !versionIds.length) throw new MissingRequiredDataError("versionIds must be a non-empty array of translation version IDs", "versionIds");
+  versionIds.forEach((id, i) => requireRecordId(id, `versionIds[${i}]`));
+  const response = await crm.request<ActionResult[]>("POST", await crm.apiPath("/actions/standard/publishKnowledgeArticles"), {
+    inputs: [{ articleVersionIdList: versionIds, pubAction: "PUBLISH_TRANSLATION" }],
+  });
+  const data = response.data ?? [];
+  if (data[0]?.errors?.length) throw actionFailure(data[0], "Publishing the translations");
+  return data;
+}
+
+/** Publishes one draft translation; raises with the org's reason when it is refused. */
+export async function publishTranslation(crm: Crm, versionId: string): Promise<void> {
+  const [result] = await publishTranslations(crm, [versionId]);
+  if (!result?.isSuccess) throw actionFailure(result, `Publishing the translation ${versionId}`);
+}
+
+/** A draft of a published translation (kept online unless `unpublish`). Resolves to the draft's version ID. */
+export async function createDraftFromOnlineTranslation(crm: Crm, versionId: string, options: { unpublish?: boolean; sobject?: string } = {}): Promise<string> {
+  requireRecordId(versionId, "versionId");
+  const response = await crm.request<ActionResult[]>("POST", await crm.apiPath("/actions/standard/createDraftFromOnlineKnowledgeArticle"), {
+    inputs: [{ action: "EDIT_AS_DRAFT_TRANSLATION", unpublish: options.unpublish ?? false, articleVersionId: versionId }],
+  });
+  const result = response.data?.[0];
+  if (!result?.isSuccess) throw actionFailure(result, `Creating a draft of the translation ${versionId}`);
+  const draftId = result.outputValues?.DraftId;
+  if (typeof draftId === "string") return draftId;
+  // Not every org names the draft in its answer: find it by the translation's article and language.
+  const online = await getArticleDetails(crm, versionId, { sobject: options.sobject });
+  const drafts = await getTranslations(crm, String(online.KnowledgeArticleId), options);
+  return drafts.find((t) => t.Language === online.Language && t.PublishStatus === "Draft")?.Id ?? "";
+}
+
+/** Deletes a draft (or archived) translation version; a published one must be unpublished first. */
+export async function deleteTranslation(crm: Crm, versionId: string): Promise<CrmResponse> {
+  requireRecordId(versionId, "versionId");
+  return crm.request("DELETE", await crm.apiPath(`${TRANSLATIONS}/${versionId}`));
+}
+
+/** Takes a published translation offline as a draft (the translations resource's `publishStatus: draft`). */
+export async function unpublishTranslation(crm: Crm, versionId: string): Promise<CrmResponse> {
+  requireRecordId(versionId, "versionId");
+  return crm.request("PATCH", await crm.apiPath(`${TRANSLATIONS}/${versionId}`), { publishStatus: "draft" });
+}
+
+/** Marks a draft translation complete (ready to publish) or back in progress. */
+export async function setTranslationComplete(crm: Crm, versionId: string, complete: boolean): Promise<CrmResponse> {
+  requireRecordId(versionId, "versionId");
+  if (typeof complete !== "boolean") throw new TypeError("complete must be true or false");
+  return crm.request("PATCH", await crm.apiPath(`${TRANSLATIONS}/${versionId}`), { complete });
 }

@@ -112,6 +112,21 @@ export interface KnowledgeArticleVersion {
   [field: string]: unknown;
 }
 
+/** A translation: a version row of an article in another language than its master language. */
+export interface TranslationVersion extends KnowledgeArticleVersion {
+  Language: string;
+  /** The master version it was translated from (when submitted for translation). */
+  MasterVersionId?: string | null;
+  AssignedToId?: string | null;
+}
+
+/** The org's knowledge languages (`/knowledgeManagement/settings`): the master language and those articles can be translated into. */
+export interface KnowledgeSettings {
+  defaultLanguage: string;
+  knowledgeEnabled: boolean;
+  languages: { name: string; active: boolean }[];
+}
+
 /** An article's facts from Knowledge Management (`/knowledgeManagement/articles/{id}`): which versions exist. */
 export interface KnowledgeArticle {
   articleId: string;

@@ -77,6 +77,10 @@ export function changeOf(write: CompletedWrite): OrgChange | undefined {
     return { ...base, kind, area: "knowledge", ids: strings([m[1], body.articleId, idOf(write.data)]) };
   }
 
+  // Knowledge Management: translations (submitted for an article; a translation version unpublished, changed or deleted).
+  m = /^\/knowledgeManagement\/articleVersions\/translations(?:\/([^/]+))?$/.exec(resource);
+  if (m) return { ...base, kind: kindOfMethod, area: "knowledge", ids: strings([m[1], body.articleId]) };
+
   // The knowledge invocable actions.
   m = /^\/actions\/standard\/(\w+)$/.exec(resource);
   if (m && /knowledge/i.test(m[1]!)) {
@@ -85,7 +89,7 @@ export function changeOf(write: CompletedWrite): OrgChange | undefined {
     if (action === "publishknowledgearticles") return { ...base, kind: "published", area: "knowledge", ids: strings(inputs.flatMap((i) => list(i.articleVersionIdList))) };
     if (action === "archiveknowledgearticles") return { ...base, kind: "archived", area: "knowledge", ids: strings(inputs.flatMap((i) => list(i.articleVersionIdList))) };
     if (action === "createdraftfromonlineknowledgearticle") {
-      return { ...base, kind: "created", area: "knowledge", ids: strings([...inputs.map((i) => i.articleId), ...outputs.map((o) => o.DraftId ?? o.draftId)]), unpublished: inputs.some((i) => i.unpublish === true) };
+      return { ...base, kind: "created", area: "knowledge", ids: strings([...inputs.flatMap((i) => [i.articleId, i.articleVersionId]), ...outputs.map((o) => o.DraftId ?? o.draftId)]), unpublished: inputs.some((i) => i.unpublish === true) };
     }
     return { ...base, kind: "written", area: "knowledge", ids: strings(inputs.map((i) => i.articleId)) };
   }

@@ -71,11 +71,8 @@ export function typeBadge(field: Pick<FieldSummary, "type" | "length" | "referen
   }
 }
 
-/** A rich-text field (its value is HTML): an article body, shown as its own .html document. */
-export const isRichText = (f: Pick<FieldDescribe, "extraTypeInfo" | "htmlFormatted">) => f.extraTypeInfo === "richtextarea" || f.htmlFormatted === true;
-
-/** Required to create: not nillable, not defaulted, createable, not a boolean (which always has a value). */
-export const isRequiredOnCreate = (f: FieldDescribe) => f.nillable === false && f.defaultedOnCreate !== true && f.createable === true && f.type !== "boolean";
+import { isRequiredOnCreate } from "../client/describe";
+export { isRichText, isRequiredOnCreate } from "../client/describe";
 
 function summarizeField(f: FieldDescribe): FieldSummary {
   return {

@@ -12,8 +12,16 @@ const URL_NAME_RE = /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/;
 
 const refused = (message = ACTION_REFUSED) => new ApiError(400, "INVALID_OPERATION", message);
 
+/** A translation is a version row in another language than the article's master language. */
+const isTranslation = (v: Rec) => v.IsMasterLanguage === false;
+
+/** The master-language versions of an article (its translations are rows of their own). */
 function versions(store: Store, articleId: string): Rec[] {
-  return store.liveRecords(KAV).filter((v) => v.KnowledgeArticleId === articleId);
+  return store.liveRecords(KAV).filter((v) => v.KnowledgeArticleId === articleId && !isTranslation(v));
+}
+
+function translations(store: Store, articleId: string, language?: unknown): Rec[] {
+  return store.liveRecords(KAV).filter((v) => v.KnowledgeArticleId === articleId && isTranslation(v) && (language === undefined || v.Language === language));
 }
 
 function versionOr404(store: Store, id: string): Rec {
@@ -30,7 +38,7 @@ function checkUrlName(value: unknown) {
 
 /** Publishes a draft: major archives the current online version; minor replaces it. */
 function publish(store: Store, draft: Rec, major: boolean, userId: string) {
-  if (draft.PublishStatus !== "Draft") throw refused();
+  if (draft.PublishStatus !== "Draft" || isTranslation(draft)) throw refused();
   const now = store.clock();
   const online = versions(store, String(draft.KnowledgeArticleId)).find((v) => v.PublishStatus === "Online");
   if (online) {
@@ -46,16 +54,83 @@ function publish(store: Store, draft: Rec, major: boolean, userId: string) {
   }
   draft.PublishStatus = "Online";
   draft.IsLatestVersion = true;
-  draft.LastPublishedDate = sfDateTime(now);
-  draft.FirstPublishedDate ??= sfDateTime(now);
-  store.touch(draft, userId);
+  stampPublished(store, draft, userId);
 }
 
-function archive(store: Store, version: Rec, userId: string) {
-  if (version.PublishStatus !== "Online") throw refused();
-  version.PublishStatus = "Archived";
-  version.ArchivedDate = sfDateTime(store.clock());
+/** Publishing is the version's latest change: its publication time is its new LastModifiedDate. */
+function stampPublished(store: Store, version: Rec, userId: string) {
   store.touch(version, userId);
+  version.LastPublishedDate = version.LastModifiedDate;
+  version.FirstPublishedDate ??= version.LastModifiedDate;
+}
+
+/** Archiving an article archives its published translations with it. */
+function archive(store: Store, version: Rec, userId: string) {
+  if (version.PublishStatus !== "Online" || isTranslation(version)) throw refused();
+  for (const v of [version, ...translations(store, String(version.KnowledgeArticleId)).filter((t) => t.PublishStatus === "Online")]) {
+    v.PublishStatus = "Archived";
+    v.ArchivedDate = sfDateTime(store.clock());
+    store.touch(v, userId);
+  }
+}
+
+/** The org's knowledge languages: a translation must be into an active one other than the master language. */
+function checkTranslationLanguage(ctx: Ctx, language: unknown): string {
+  const { defaultLanguage, languages } = ctx.org.seeded.knowledgeLanguages;
+  const known = languages.find((l) => l.name === language);
+  if (typeof language !== "string" || !known) throw new ApiError(400, "INVALID_LANGUAGE", "The language code is not valid or not supported by Knowledge.", ["language"]);
+  if (!known.active) throw new ApiError(400, "INVALID_LANGUAGE", "Invalid language code. Check that the language is included in your Knowledge language settings.", ["language"]);
+  if (language === defaultLanguage) throw new ApiError(400, "INVALID_LANGUAGE", "An article can't be translated into its master language.", ["language"]);
+  return language;
+}
+
+/** A copy of a version as a new draft row (the caller says what differs). */
+function copyAsDraft(store: Store, from: Rec, values: Record<string, unknown>, userId: string): Rec {
+  const copy: Record<string, unknown> = { ...from };
+  for (const key of ["Id", "CreatedDate", "CreatedById", "LastModifiedDate", "LastModifiedById", "SystemModstamp", "IsDeleted"]) delete copy[key];
+  return store.insert(KAV, { ...copy, PublishStatus: "Draft", IsLatestVersion: true, ArchivedDate: null, ...values }, userId);
+}
+
+/**
+ * Submit for translation: a draft in the language, copied from its published translation where there is one,
+ * else from the master (published, or its draft). One draft per language: a second submission is refused.
+ */
+function submitForTranslation(ctx: Ctx, articleId: string, language: string, assignment: { assigneeId?: unknown; dueDate?: unknown }): Rec {
+  const masters = versions(ctx.store, articleId);
+  const source = masters.find((v) => v.PublishStatus === "Online") ?? masters.find((v) => v.PublishStatus === "Draft");
+  if (!source) throw refused("Only an article with a published or draft version can be submitted for translation.");
+  const existing = translations(ctx.store, articleId, language);
+  if (existing.some((t) => t.PublishStatus === "Draft")) throw refused(`A draft translation of this article into ${language} already exists. Edit or delete that draft first.`);
+  const from = existing.find((t) => t.PublishStatus === "Online") ?? source;
+  return copyAsDraft(ctx.store, from, {
+    Language: language, IsMasterLanguage: false, MasterVersionId: source.Id, VersionNumber: source.VersionNumber, ValidationStatus: "Not Validated",
+    LastPublishedDate: null, AssignedToId: assignment.assigneeId || ctx.user.Id, AssignmentDueDate: assignment.dueDate || null,
+  }, ctx.user.Id);
+}
+
+/** Publishing a translation: the master must be published; the language's previous published translation is archived. */
+function publishTranslation(store: Store, draft: Rec, userId: string) {
+  if (draft.PublishStatus !== "Draft" || !isTranslation(draft)) throw refused();
+  if (!versions(store, String(draft.KnowledgeArticleId)).some((v) => v.PublishStatus === "Online")) throw refused("Publish the master article before its translations.");
+  const now = sfDateTime(store.clock());
+  for (const online of translations(store, String(draft.KnowledgeArticleId), draft.Language).filter((t) => t.PublishStatus === "Online")) {
+    online.PublishStatus = "Archived";
+    online.IsLatestVersion = false;
+    online.ArchivedDate = now;
+    store.touch(online, userId);
+  }
+  draft.PublishStatus = "Online";
+  stampPublished(store, draft, userId);
+}
+
+/** A published translation edited as a draft: a copy, or (unpublish) the published version itself. */
+function draftFromOnlineTranslation(store: Store, online: Rec, unpublish: boolean, userId: string): Rec {
+  if (!isTranslation(online) || online.PublishStatus !== "Online") throw refused();
+  if (translations(store, String(online.KnowledgeArticleId), online.Language).some((t) => t.PublishStatus === "Draft")) throw refused(`A draft translation into ${String(online.Language)} already exists.`);
+  if (!unpublish) return copyAsDraft(store, online, {}, userId);
+  online.PublishStatus = "Draft";
+  store.touch(online, userId);
+  return online;
 }
 
 /** Draft from the online version: a copy with the next version number, or the online version itself when unpublishing. */
@@ -69,10 +144,8 @@ function draftFromOnline(store: Store, articleId: string, unpublish: boolean, us
     store.touch(online, userId);
     return online;
   }
-  const copy: Record<string, unknown> = { ...online };
-  for (const key of ["Id", "CreatedDate", "CreatedById", "LastModifiedDate", "LastModifiedById", "SystemModstamp", "IsDeleted"]) delete copy[key];
   const maxVersion = Math.max(...all.map((v) => Number(v.VersionNumber)));
-  const draft = store.insert(KAV, { ...copy, PublishStatus: "Draft", VersionNumber: maxVersion + 1, IsLatestVersion: true, ArchivedDate: null, ValidationStatus: online.ValidationStatus }, userId);
+  const draft = copyAsDraft(store, online, { VersionNumber: maxVersion + 1 }, userId);
   for (const selection of store.liveRecords("Knowledge__DataCategorySelection").filter((s) => s.ParentId === online.Id)) {
     store.insert("Knowledge__DataCategorySelection", { ParentId: draft.Id, DataCategoryGroupName: selection.DataCategoryGroupName, DataCategoryName: selection.DataCategoryName }, userId);
   }
@@ -84,7 +157,7 @@ function masterVersionBody(ctx: Ctx, v: Rec) {
   const status = String(v.PublishStatus);
   return {
     additionalInformation: {
-      canArchive: status === "Online", canDelete: status !== "Online", canEdit: status === "Draft", canPublish: status === "Draft", canTranslate: false,
+      canArchive: status === "Online", canDelete: status !== "Online", canEdit: status === "Draft", canPublish: status === "Draft", canTranslate: status !== "Archived",
       data: `${base}/sobjects/${KAV}/${v.Id}`, lastVersion: v.IsLatestVersion === true, masterVersion: true, summary: v.Summary, title: v.Title, type: KAV,
       url: `${base}/knowledgeManagement/articleVersions/masterVersions/${v.Id}`,
     },
@@ -237,12 +310,27 @@ function runAction(ctx: Ctx, name: string): Reply {
     switch (name) {
       case "publishKnowledgeArticles": {
         const pubAction = String(input.pubAction ?? "PUBLISH_ARTICLE");
-        if (!["PUBLISH_ARTICLE", "PUBLISH_ARTICLE_NEW_VERSION"].includes(pubAction)) {
+        if (!["PUBLISH_ARTICLE", "PUBLISH_ARTICLE_NEW_VERSION", "PUBLISH_TRANSLATION"].includes(pubAction)) {
           result.isSuccess = false;
           result.errors = [{ statusCode: "INVALID_API_INPUT", message: `Invalid pubAction: ${pubAction}`, fields: [] }];
           break;
         }
-        perVersion((v) => publish(ctx.store, v, pubAction === "PUBLISH_ARTICLE_NEW_VERSION", ctx.user.Id));
+        perVersion((v) => (pubAction === "PUBLISH_TRANSLATION" ? publishTranslation(ctx.store, v, ctx.user.Id) : publish(ctx.store, v, pubAction === "PUBLISH_ARTICLE_NEW_VERSION", ctx.user.Id)));
+        break;
+      }
+      case "submitKnowledgeArticleForTranslation": {
+        const found = ctx.store.find(String(input.articleId ?? ""));
+        const missing = ["articleId", "language", "assigneeId"].filter((k) => !input[k]);
+        try {
+          if (missing.length) throw new ApiError(400, "REQUIRED_FIELD_MISSING", `Missing required input parameter: ${missing.join(", ")}`);
+          if (found?.def.name !== "KnowledgeArticle") throw new ApiError(400, "INVALID_API_INPUT", `Invalid article ID: ${String(input.articleId)}`);
+          submitForTranslation(ctx, found.rec.Id, checkTranslationLanguage(ctx, input.language), { assigneeId: input.assigneeId, dueDate: input.dueDate });
+          result.outputValues = { articleId: input.articleId, language: input.language };
+        } catch (err) {
+          result.isSuccess = false;
+          result.outputValues = null as unknown as Record<string, unknown>;
+          result.errors = [{ statusCode: err instanceof ApiError ? err.errorCode : "INVALID_API_INPUT", message: (err as Error).message, fields: [] }];
+        }
         break;
       }
       case "archiveKnowledgeArticles":
@@ -255,16 +343,18 @@ function runAction(ctx: Ctx, name: string): Reply {
         });
         break;
       case "createDraftFromOnlineKnowledgeArticle": {
-        const given = String(input.articleId ?? input.articleVersionId ?? "");
+        const translation = input.action === "EDIT_AS_DRAFT_TRANSLATION";
+        // A translation is named by its version ID; the master by its article ID (or a version of it).
+        const given = String((translation ? input.articleVersionId : input.articleId ?? input.articleVersionId) ?? "");
         const found = ctx.store.find(given);
-        const articleId = found?.def.name === KAV ? String(found.rec.KnowledgeArticleId) : found?.def.name === "KnowledgeArticle" ? found.rec.Id : undefined;
-        if (!articleId || input.action !== "EDIT_AS_DRAFT_ARTICLE") {
+        const articleId = found?.def.name === KAV ? String(found.rec.KnowledgeArticleId) : found?.def.name === "KnowledgeArticle" && !translation ? found.rec.Id : undefined;
+        if (!articleId || !["EDIT_AS_DRAFT_ARTICLE", "EDIT_AS_DRAFT_TRANSLATION"].includes(String(input.action))) {
           result.isSuccess = false;
           result.errors = [{ statusCode: "INVALID_API_INPUT", message: articleId ? `Invalid action: ${String(input.action)}` : `Invalid article ID: ${given}`, fields: [] }];
           break;
         }
         try {
-          const draft = draftFromOnline(ctx.store, articleId, input.unpublish === true, ctx.user.Id);
+          const draft = translation ? draftFromOnlineTranslation(ctx.store, found!.rec, input.unpublish === true, ctx.user.Id) : draftFromOnline(ctx.store, articleId, input.unpublish === true, ctx.user.Id);
           result.outputValues = { [given.slice(0, 15)]: "Success", DraftId: draft.Id };
         } catch (err) {
           result.isSuccess = false;
@@ -349,7 +439,7 @@ export function knowledgeRoutes(): Route[] {
         if (status === "online") publish(ctx.store, version, body.versionNumber === "NextVersion", ctx.user.Id);
         else if (status === "archived") archive(ctx.store, version, ctx.user.Id);
         else if (status === "draft") {
-          if (version.PublishStatus !== "Online") throw refused();
+          if (version.PublishStatus !== "Online" || isTranslation(version)) throw refused();
           if (versions(ctx.store, String(version.KnowledgeArticleId)).some((v) => v.PublishStatus === "Draft")) throw refused("A draft version of this article already exists.");
           version.PublishStatus = "Draft";
           ctx.store.touch(version, ctx.user.Id);
@@ -376,16 +466,21 @@ export function knowledgeRoutes(): Route[] {
         const byStatus = (s: string) => all.find((v) => v.PublishStatus === s)?.Id ?? null;
         const online = byStatus("Online");
         return json(200, {
-          articleId: master.rec.Id, articleNumber: master.rec.ArticleNumber, articleType: KAV, masterLanguage: "en_US",
+          articleId: master.rec.Id, articleNumber: master.rec.ArticleNumber, articleType: KAV, masterLanguage: ctx.org.seeded.knowledgeLanguages.defaultLanguage,
           onlineArticleMasterVersionId: online, draftArticleMasterVersionId: byStatus("Draft"), archivedArticleMasterVersionId: byStatus("Archived"),
           additionalInformation: {
             canArchive: !!online, canDelete: !online, canEdit: true, canPublish: !!byStatus("Draft"), canUnpublish: !!online,
-            hasArchivedVersions: !!byStatus("Archived"), hasTranslations: false,
+            hasArchivedVersions: !!byStatus("Archived"), hasTranslations: translations(ctx.store, master.rec.Id).length > 0,
             urls: online ? { OnlineMasterVersion: `/services/data/v${ctx.version}/knowledgeManagement/articleVersions/masterVersions/${online}` } : {},
           },
         });
       },
     },
+    {
+      method: "GET", pattern: /^\/knowledgeManagement\/settings\/?$/i,
+      handler: (ctx) => json(200, { defaultLanguage: ctx.org.seeded.knowledgeLanguages.defaultLanguage, knowledgeEnabled: true, languages: ctx.org.seeded.knowledgeLanguages.languages }),
+    },
+    ...translationRoutes(),
     { method: "POST", pattern: /^\/actions\/standard\/(\w+)\/?$/, handler: (ctx, [name]) => runAction(ctx, name!) },
     { method: "GET", pattern: /^\/support\/knowledgeArticles\/?$/, handler: (ctx) => listArticles(ctx) },
     { method: "GET", pattern: /^\/support\/knowledgeArticles\/([^/]+)\/?$/, handler: (ctx, [key]) => articleDetail(ctx, decodeURIComponent(key!)) },
@@ -405,6 +500,68 @@ export function knowledgeRoutes(): Route[] {
         const node = findCategory(g?.root, category!);
         if (!g || !node) throw notFound();
         return json(200, categoryTree(node, g.name, ctx));
+      },
+    },
+  ];
+}
+
+const TR = /^\/knowledgeManagement\/articleVersions\/translations/i;
+
+function translationOr404(store: Store, id: string): Rec {
+  const version = versionOr404(store, id);
+  if (!isTranslation(version)) throw notFound();
+  return version;
+}
+
+/** Knowledge Management translations: submit (v43+ assignments, or the older single language), change, delete. */
+function translationRoutes(): Route[] {
+  return [
+    {
+      method: "POST", pattern: new RegExp(`${TR.source}\\/?$`, "i"),
+      handler: (ctx) => {
+        const body = bodyObject(ctx);
+        const articleId = String(body.articleId ?? "");
+        const found = ctx.store.find(articleId);
+        if (found?.def.name !== "KnowledgeArticle") throw new ApiError(400, "INVALID_ID_FIELD", `Invalid article ID: ${articleId}`, ["articleId"]);
+        if ((body.assignments === undefined) === (body.language === undefined)) throw new ApiError(400, "JSON_PARSER_ERROR", "Give either language or assignments, not both");
+        const assignments = (body.assignments === undefined ? [{ language: body.language }] : body.assignments) as Record<string, unknown>[];
+        if (!Array.isArray(assignments) || !assignments.length) throw new ApiError(400, "JSON_PARSER_ERROR", "assignments must be a non-empty array");
+        // Every language is checked before any draft is made: a submission is all or nothing.
+        const languages = assignments.map((a) => checkTranslationLanguage(ctx, a?.language));
+        for (const language of languages) {
+          if (translations(ctx.store, found.rec.Id, language).some((t) => t.PublishStatus === "Draft")) throw refused(`A draft translation of this article into ${language} already exists. Edit or delete that draft first.`);
+        }
+        assignments.forEach((a, i) => submitForTranslation(ctx, found.rec.Id, languages[i]!, a));
+        return { status: 201 };
+      },
+    },
+    {
+      method: "PATCH", pattern: new RegExp(`${TR.source}\\/([^/]+)\\/?$`, "i"),
+      handler: (ctx, [id]) => {
+        const version = translationOr404(ctx.store, id!);
+        const body = bodyObject(ctx);
+        if (body.publishStatus !== undefined) {
+          // Only unpublishing is a field change here; a translation is published with the publishKnowledgeArticles action.
+          if (String(body.publishStatus).toLowerCase() !== "draft") throw new ApiError(400, "INVALID_OPERATION", "Publish a translation with the publishKnowledgeArticles action (PUBLISH_TRANSLATION).");
+          draftFromOnlineTranslation(ctx.store, version, true, ctx.user.Id);
+        }
+        if (body.complete !== undefined && version.PublishStatus !== "Draft") throw refused();
+        if (body.assigneeId !== undefined || body.dueDate !== undefined) {
+          if (version.PublishStatus !== "Draft") throw refused();
+          Object.assign(version, { AssignedToId: body.assigneeId ?? version.AssignedToId, AssignmentDueDate: body.dueDate ?? version.AssignmentDueDate });
+          ctx.store.touch(version, ctx.user.Id);
+        }
+        return noContent();
+      },
+    },
+    {
+      method: "DELETE", pattern: new RegExp(`${TR.source}\\/([^/]+)\\/?$`, "i"),
+      handler: (ctx, [id]) => {
+        const version = translationOr404(ctx.store, id!);
+        if (version.PublishStatus === "Online") throw refused("A published translation can't be deleted. Unpublish it first.");
+        version.IsDeleted = true;
+        ctx.store.touch(version, ctx.user.Id);
+        return noContent();
       },
     },
   ];

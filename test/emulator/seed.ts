@@ -34,8 +34,11 @@ export const KNOWLEDGE_FIELDS: FieldDef[] = [
   { name: "IsLatestVersion", type: "boolean", createable: false, updateable: false },
   pick("ValidationStatus", ["Not Validated", "Validated"], { defaultValue: "Not Validated" }),
   str("ArticleNumber", { autoNumber: true, createable: false, updateable: false }),
-  pick("Language", ["en_US", "fr", "de"], { defaultValue: "en_US" }),
+  pick("Language", ["en_US", "fr", "de", "es"], { defaultValue: "en_US" }),
   { name: "IsMasterLanguage", type: "boolean", createable: false, updateable: false, defaultValue: true },
+  ref("MasterVersionId", ["Knowledge__kav"], "MasterVersion", { createable: false, updateable: false }),
+  ref("AssignedToId", ["User"], "AssignedTo", { createable: false, updateable: false }),
+  { name: "AssignmentDueDate", type: "datetime", createable: false, updateable: false },
   { name: "IsVisibleInApp", type: "boolean", defaultValue: true },
   { name: "IsVisibleInPkb", type: "boolean" },
   { name: "IsVisibleInCsp", type: "boolean" },
@@ -146,6 +149,8 @@ export interface Seeded {
   passwords: Map<string, { password: string; securityToken: string }>;
   siteId: string;
   categoryGroups: { name: string; label: string; root: DataCategoryNode }[];
+  /** The knowledge settings resource: the master language and the languages articles can be translated into. */
+  knowledgeLanguages: { defaultLanguage: string; languages: { name: string; active: boolean }[] };
   feoidAnswer: string;
 }
 
@@ -225,6 +230,8 @@ export function seedOrg(name: SeedName, instanceHost: string): Seeded {
   const seeded: Seeded = {
     store, tooling, orgId: org.Id, adminId: admin.Id, integrationUserId: users[1]!.Id, passwords,
     siteId: store.newId("0DB"), feoidAnswer,
+    // Spanish is set up but not active: the org refuses translations into it.
+    knowledgeLanguages: { defaultLanguage: "en_US", languages: [{ name: "en_US", active: true }, { name: "fr", active: true }, { name: "de", active: true }, { name: "es", active: false }] },
     categoryGroups: [
       { name: "Products", label: "Products", root: { name: "All", label: "All", children: [
         { name: "Routers", label: "Routers", children: [{ name: "Home_Routers", label: "Home Routers", children: [] }, { name: "Enterprise_Routers", label: "Enterprise Routers", children: [] }] },

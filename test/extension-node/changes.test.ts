@@ -66,6 +66,27 @@ test("the knowledge lifecycle: each step names its kind and the versions or arti
   assert.ok(hasId(seen[8]!, ids.second!), "archive names the version");
 });
 
+test("translations: submitted (naming the article), published and deleted (naming the translation), each a knowledge change", async () => {
+  const ids: Record<string, string> = {};
+  const { seen } = await changesOf(async (s) => {
+    const k = s.crm.knowledge;
+    const draft = await k.createArticle({ Title: "Translated change events", UrlName: "translated-change-events" });
+    await k.publishArticle(draft);
+    ids.master = String((await k.getArticleDetails(draft)).KnowledgeArticleId);
+    const [fr] = await k.submitForTranslation(ids.master, "fr");
+    ids.fr = fr!.Id;
+    await k.publishTranslation(ids.fr);
+    ids.frDraft = await k.createDraftFromOnlineTranslation(ids.fr);
+    await k.deleteTranslation(ids.frDraft);
+  });
+  assert.deepEqual(seen.map((c) => c.kind), ["created", "published", "created", "published", "created", "deleted"]);
+  assert.ok(seen.every((c) => c.area === "knowledge"));
+  assert.ok(hasId(seen[2]!, ids.master!), "a submission names the article");
+  assert.ok(hasId(seen[3]!, ids.fr!), "publishing a translation names it");
+  assert.ok(hasId(seen[4]!, ids.fr!) && hasId(seen[4]!, ids.frDraft!), "a draft of a published translation names both");
+  assert.ok(hasId(seen[5]!, ids.frDraft!), "delete names the translation");
+});
+
 test("feeds: a post names the new item and the feed it went to; a comment names the item it is on", async () => {
   const { seen, result } = await changesOf(async (s) => {
     const post = await s.crm.feed.postFeedItem("me", { messageText: "A change event" });

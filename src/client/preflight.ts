@@ -1,0 +1,139 @@
+/**
+ * Before publishing: a checklist per article version (validation, required and rich-text fields, links to
+ * articles readers cannot open, images the org cannot serve, URL names another article uses). And the data
+ * to compare two versions — of one article, or a translation with its master — field by field.
+ */
+import { DEFAULT_KNOWLEDGE_SOBJECT } from "./constants";
+import type { Crm } from "./crm";
+import { isRequiredOnCreate, isRichText, type FieldDescribe, type SObjectDescribe } from "./describe";
+import { MissingRequiredDataError } from "./errors";
+import { requireRecordId, requireSobjectName } from "./ids";
+import { soqlLiteral } from "./soql-text";
+import { richTextImageUrls } from "./urls";
+
+export interface PreflightProblem {
+  check: "validation" | "required" | "richText" | "link" | "image" | "urlName";
+  /** An error stops the version from passing; a warning is shown and publishing may go on. */
+  severity: "error" | "warning";
+  message: string;
+  field?: string;
+}
+
+export interface PreflightReport {
+  id: string;
+  title: string;
+  problems: PreflightProblem[];
+  /** No error among the problems. */
+  passed: boolean;
+}
+
+type Row = Record<string, unknown>;
+const blank = (v: unknown) => v === null || v === undefined || (typeof v === "string" && !v.replace(/<[^>]*>|&nbsp;|\s/g, ""));
+const quoted = (values: Iterable<string>) => [...new Set(values)].map(soqlLiteral).join(", ");
+
+/** Links in rich text that name a knowledge article: by URL name (`/articles/…/<name>`, `/s/article/<name>`) or by ID. */
+function articleLinks(html: string): { urlNames: string[]; ids: string[] } {
+  const hrefs = [...html.matchAll(/<a\b[^>]*\bhref\s*=\s*["']([^"']+)["']/gi)].map((m) => m[1]!);
+  const urlNames: string[] = [];
+  const ids: string[] = [];
+  for (const href of hrefs) {
+    const id = /\b(k[aA]0[A-Za-z0-9]{12}(?:[A-Za-z0-9]{3})?)\b/.exec(href)?.[1];
+    if (id) ids.push(id);
+    else {
+      const name = /\/articles?\/(?:[^/?#"']+\/)*([A-Za-z0-9][A-Za-z0-9-]*)(?:[?#]|$)/.exec(href)?.[1];
+      if (name) urlNames.push(name);
+    }
+  }
+  return { urlNames, ids };
+}
+
+export interface PreflightOptions {
+  sobject?: string;
+  /** The article type's describe, when the caller holds it (saves a request). */
+  describe?: SObjectDescribe;
+  /** Fields a team requires before publishing (page layouts can require what the API does not), such as Summary. */
+  requiredFields?: string[];
+}
+
+/**
+ * Checks article versions before publishing: one report per version, in the order given. Reads the versions
+ * in one query, the links and URL names in one more each, and each referenced image once (in parallel).
+ */
+export async function preflightPublish(crm: Crm, versionIds: string[], options: PreflightOptions = {}): Promise<PreflightReport[]> {
+  if (!Array.isArray(versionIds) || !versionIds.length) throw new MissingRequiredDataError("versionIds must be a non-empty array of article version IDs", "versionIds");
+  versionIds.forEach((id, i) => requireRecordId(id, `versionIds[${i}]`));
+  const sobject = options.sobject === undefined ? DEFAULT_KNOWLEDGE_SOBJECT : requireSobjectName(options.sobject);
+  const describe = options.describe ?? (await crm.describeObject(sobject))!;
+  const byName = new Map(describe.fields.map((f) => [f.name.toLowerCase(), f]));
+  const richText = describe.fields.filter(isRichText);
+  const extra = (options.requiredFields ?? []).map((n) => byName.get(n.toLowerCase())).filter((f): f is FieldDescribe => !!f);
+  const required = [...new Map([...describe.fields.filter((f) => isRequiredOnCreate(f) && f.updateable), ...extra].map((f) => [f.name, f])).values()];
+  const hasValidation = byName.has("validationstatus");
+  const fields = new Set(["Id", "Title", "UrlName", "KnowledgeArticleId", "Language", ...(hasValidation ? ["ValidationStatus"] : []), ...required.map((f) => f.name), ...richText.map((f) => f.name)]);
+  const rows = (await crm.soqlQuery<Row>(`SELECT ${[...fields].join(", ")} FROM ${sobject} WHERE Id IN (${quoted(versionIds)})`, { replaceQuotes: false })).records;
+
+  const links = new Map(rows.map((r) => [r, richText.map((f) => articleLinks(String(r[f.name] ?? "")))]));
+  const linkedNames = [...links.values()].flat().flatMap((l) => l.urlNames);
+  const linkedIds = [...links.values()].flat().flatMap((l) => l.ids);
+  const inBatch = new Set(rows.flatMap((r) => [String(r.UrlName), String(r.Id).slice(0, 15), String(r.KnowledgeArticleId).slice(0, 15)]));
+  const [online, sameNames] = await Promise.all([
+    linkedNames.length || linkedIds.length
+      ? crm.soqlQuery<Row>(`SELECT Id, KnowledgeArticleId, UrlName FROM ${sobject} WHERE PublishStatus = 'Online' AND (${[
+        linkedNames.length ? `UrlName IN (${quoted(linkedNames)})` : "", linkedIds.length ? `Id IN (${quoted(linkedIds)}) OR KnowledgeArticleId IN (${quoted(linkedIds)})` : "",
+      ].filter(Boolean).join(" OR ")})`, { replaceQuotes: false }).then((r) => r.records)
+      : Promise.resolve([]),
+    crm.soqlQuery<Row>(`SELECT Id, KnowledgeArticleId, UrlName, Language, PublishStatus FROM ${sobject} WHERE UrlName IN (${quoted(rows.map((r) => String(r.UrlName)))})`, { replaceQuotes: false }).then((r) => r.records),
+  ]);
+  const published = new Set(online.flatMap((r) => [String(r.UrlName), String(r.Id).slice(0, 15), String(r.KnowledgeArticleId).slice(0, 15)]));
+
+  const reports = await Promise.all(rows.map(async (r): Promise<PreflightReport> => {
+    const problems: PreflightProblem[] = [];
+    if (hasValidation && r.ValidationStatus !== "Validated") problems.push({ check: "validation", severity: "warning", field: "ValidationStatus", message: `Validation status is '${String(r.ValidationStatus ?? "none")}'.` });
+    for (const f of required) if (blank(r[f.name])) problems.push({ check: "required", severity: "error", field: f.name, message: `${f.label ?? f.name} is required and empty.` });
+    for (const f of richText) if (blank(r[f.name]) && !required.includes(f)) problems.push({ check: "richText", severity: "warning", field: f.name, message: `${f.label ?? f.name} is empty.` });
+    const own = links.get(r)!.flatMap((l) => [...l.urlNames, ...l.ids]);
+    for (const target of new Set(own)) {
+      const key = /^k[aA]0/.test(target) ? target.slice(0, 15) : target;
+      if (!published.has(key) && !inBatch.has(key)) problems.push({ check: "link", severity: "error", message: `The body links to '${target}', which is not a published article.` });
+    }
+    const images = richText.flatMap((f) => richTextImageUrls(String(r[f.name] ?? "")).map((url) => ({ field: f.name, url })));
+    const failed = await Promise.all(images.map((i) => crm.fetchRichTextImage(i.url, String(r.Id), i.field, { sobject }).then(() => undefined, (err: Error) => ({ ...i, reason: err.message }))));
+    for (const f of failed) if (f) problems.push({ check: "image", severity: "error", field: f.field, message: `An image in ${f.field} cannot be fetched: ${f.reason}` });
+    const clash = sameNames.find((o) => o.UrlName === r.UrlName && o.Language === r.Language && String(o.KnowledgeArticleId).slice(0, 15) !== String(r.KnowledgeArticleId).slice(0, 15));
+    if (clash) problems.push({ check: "urlName", severity: "error", field: "UrlName", message: `URL name '${String(r.UrlName)}' is used by another article (${String(clash.Id)}, ${String(clash.PublishStatus)}).` });
+    return { id: String(r.Id), title: String(r.Title ?? ""), problems, passed: !problems.some((p) => p.severity === "error") };
+  }));
+  const byId = new Map(reports.map((rep) => [rep.id.slice(0, 15), rep]));
+  return versionIds.map((id) => byId.get(id.slice(0, 15)) ?? { id, title: "", problems: [{ check: "required", severity: "error", message: `No article version ${id} was found.` }], passed: false });
+}
+
+export interface ComparedField {
+  name: string;
+  label: string;
+  richText: boolean;
+  left: unknown;
+  right: unknown;
+  same: boolean;
+}
+
+export interface VersionComparison {
+  left: Row;
+  right: Row;
+  /** The fields an author writes (Title, URL name, summary, rich text, custom fields), differing ones first. */
+  fields: ComparedField[];
+}
+
+/** Two article versions side by side: any two versions of one article, or a translation and its master. */
+export async function compareVersions(crm: Crm, leftId: string, rightId: string, options: { sobject?: string; describe?: SObjectDescribe } = {}): Promise<VersionComparison> {
+  requireRecordId(leftId, "leftId");
+  requireRecordId(rightId, "rightId");
+  const sobject = options.sobject === undefined ? DEFAULT_KNOWLEDGE_SOBJECT : requireSobjectName(options.sobject);
+  const describe = options.describe ?? (await crm.describeObject(sobject))!;
+  const authored = describe.fields.filter((f) => f.updateable && f.type !== "base64" && f.type !== "reference" && f.calculated !== true);
+  const [left, right] = await Promise.all([leftId, rightId].map((id) => crm.getSobjectRecord(sobject, id)));
+  const compared = authored.map((f) => ({
+    name: f.name, label: f.label ?? f.name, richText: isRichText(f), left: left![f.name] ?? null, right: right![f.name] ?? null,
+    same: JSON.stringify(left![f.name] ?? null) === JSON.stringify(right![f.name] ?? null),
+  }));
+  return { left: left!, right: right!, fields: [...compared.filter((f) => !f.same), ...compared.filter((f) => f.same)] };
+}

@@ -25,5 +25,5 @@ export type {
   ConnectUser, MessageBody, FeedComment, CommentPage, FeedElement, FeedElementPage, ChatterGroup, GroupPage, UserPage,
   KnowledgeArticleVersion, KnowledgeArticle, KnowledgeMasterVersion, PublishStatus, QueryPlan, QueryExplain, TranslationVersion, KnowledgeSettings,
 } from "./shapes";
-export type { PreflightReport, PreflightProblem, VersionComparison, ComparedField } from "./preflight";
+export { isTranslationStale, masterAsTranslated, type PreflightReport, type PreflightProblem, type VersionComparison, type ComparedField } from "./versions";
 export type { SavedAsUser } from "./feed";

@@ -14,7 +14,7 @@ import type { CrmResponse } from "./transport";
 const MASTER_VERSIONS = "/knowledgeManagement/articleVersions/masterVersions";
 const TRANSLATIONS = "/knowledgeManagement/articleVersions/translations";
 
-export { preflightPublish, compareVersions } from "./preflight";
+export { preflightPublish, compareVersions } from "./versions";
 
 export type ArticleData = Record<string, unknown>;
 
@@ -155,7 +155,8 @@ export async function listArticleVersions(crm: Crm, options: ArticleVersionListO
   if (order !== "ASC" && order !== "DESC") throw new RangeError(`order must be 'ASC' or 'DESC', got '${String(options.order)}'`);
   const sortField = sort === "ViewScore" ? "ArticleTotalViewCount" : sort;
   const fields = options.fields ?? ["Id", "KnowledgeArticleId", "ArticleNumber", "Title", "UrlName", "VersionNumber", "PublishStatus", "ValidationStatus", "LastPublishedDate", "CreatedDate", "LastModifiedDate"];
-  let where = `PublishStatus = ${soqlLiteral(options.publishStatus)}`;
+  // An article's translations are rows of their own; the groups list each article once, in its master language.
+  let where = `PublishStatus = ${soqlLiteral(options.publishStatus)} AND IsMasterLanguage = true`;
   if (options.titleContains) where += ` AND Title LIKE ${soqlLiteral(`%${options.titleContains.replace(/[%_]/g, (c) => `\\${c}`)}%`)}`;
   // One row more than a page tells whether another page exists without a COUNT().
   const soql = `SELECT ${fields.join(", ")} FROM ${sobject} WHERE ${where} ORDER BY ${sortField} ${order} NULLS LAST, Id LIMIT ${pageSize + 1} OFFSET ${(pageNum - 1) * pageSize}`;
@@ -411,13 +412,6 @@ export async function getTranslations(crm: Crm, knowledgeArticleIds: string | st
     out.push(...(await crm.soqlQuery<TranslationVersion>(soql, { replaceQuotes: false })).records);
   }
   return out;
-}
-
-/** Whether a translation is out of date: its master was published again after the translation's last update. */
-export function isTranslationStale(translation: Pick<TranslationVersion, "LastModifiedDate">, master: Pick<KnowledgeArticleVersion, "LastPublishedDate"> | undefined): boolean {
-  const published = Date.parse(String(master?.LastPublishedDate ?? "").replace(/\+0000$/, "Z"));
-  const updated = Date.parse(String(translation.LastModifiedDate ?? "").replace(/\+0000$/, "Z"));
-  return Number.isFinite(published) && Number.isFinite(updated) && published > updated;
 }
 
 export interface TranslationAssignment {

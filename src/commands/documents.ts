@@ -18,7 +18,7 @@ import { articleOf } from "./knowledge";
 
 export interface DocumentCommandDeps {
   /** A text beside a document, in the diff editor. */
-  showDiff(left: { label: string; text: string }, right: vscode.Uri, title: string): Promise<void>;
+  showDiff(left: { label: string; text: string }, right: vscode.Uri | { label: string; text: string }, title: string): Promise<void>;
   manager: OrgManager;
   active: ActiveOrg;
   files: CrmFileSystem;
@@ -34,6 +34,18 @@ export async function openCrmDocument(files: CrmFileSystem, path: string, option
   const file = path.split("/").pop()!;
   const label = file.endsWith(".html") ? `${name} — ${file.slice(0, -5)}` : file === "fields.json" ? `${name} — fields` : name;
   await vscode.commands.executeCommand("vscode.open", uri, { preview: false, preserveFocus: options.preserveFocus }, label);
+}
+
+/**
+ * Two versions of an article file by file in one changes tab (fields, then each rich-text field), the right
+ * side's documents editable when it is a draft; where VS Code has no changes tab, the body alone in a diff.
+ */
+export async function openArticlePairs(files: CrmFileSystem, alias: string, leftId: string, rightId: string, title: string): Promise<void> {
+  const sobject = readSettings().knowledgeSobject;
+  const names = ["fields.json", ...(await files.files.readDirectory(articleFilePath(alias, sobject, rightId, ""))).map(([n]) => n).filter((n) => n.endsWith(".html"))];
+  const pairs = names.map((n) => [crmUri(articleFilePath(alias, sobject, rightId, n)), crmUri(articleFilePath(alias, sobject, leftId, n)), crmUri(articleFilePath(alias, sobject, rightId, n))]);
+  const body = pairs.find(([u]) => u!.path.endsWith(".html")) ?? pairs[0]!;
+  await vscode.commands.executeCommand("vscode.changes", title, pairs).then(undefined, () => vscode.commands.executeCommand("vscode.diff", body[1], body[2], title));
 }
 
 /** The object an ID belongs to, by its key prefix (from the org's schema). */
@@ -129,14 +141,7 @@ export function documentCommands(deps: DocumentCommandDeps): Record<Extract<Comm
       const crm = (await manager.session(a.orgKey)).crm;
       const online = (await crm.knowledge.getVersionsOfArticle(a.knowledgeArticleId, { sobject: knowledgeSobject() })).find((v) => v.PublishStatus === "Online");
       if (!online) throw new Error(`'${a.title}' has no published version to compare with.`);
-      const draft = a.id;
-      const alias = aliasOf(a.orgKey);
-      const names = ["fields.json", ...(await files.files.readDirectory(articleFilePath(alias, knowledgeSobject(), draft, ""))).map(([n]) => n).filter((n) => n.endsWith(".html"))];
-      const pairs = names.map((n) => [crmUri(articleFilePath(alias, knowledgeSobject(), draft, n)), crmUri(articleFilePath(alias, knowledgeSobject(), String(online.Id), n)), crmUri(articleFilePath(alias, knowledgeSobject(), draft, n))]);
-      const title = `${a.title}: online ↔ draft`;
-      // One tab with every file's changes where VS Code offers it; else the body alone.
-      const body = pairs.find(([u]) => u!.path.endsWith(".html")) ?? pairs[0]!;
-      await vscode.commands.executeCommand("vscode.changes", title, pairs).then(undefined, () => vscode.commands.executeCommand("vscode.diff", body[1], body[2], title));
+      await openArticlePairs(files, aliasOf(a.orgKey), String(online.Id), a.id, `${a.title}: online ↔ draft`);
     },
   };
 }

@@ -8,7 +8,7 @@ import { UserCancelled } from "../platform/errorMessages";
 import { readSettings } from "../platform/settings";
 import type { ActiveOrg } from "../views/activeOrg";
 import { isArticleTarget, toArticleRow, type ArticleRow, type ArticleTarget, type PublishStatus } from "../views/knowledgeModel";
-import { LoadMoreNode, type KnowledgeTreeProvider } from "../views/knowledgeView";
+import { LoadMoreNode, TranslationNode, type KnowledgeTreeProvider } from "../views/knowledgeView";
 import type { ArticleAction, ArticleDetailsView } from "../shared/protocol";
 import type { PanelTarget } from "../webviews/panels";
 import type { CommandId } from "./ids";
@@ -43,6 +43,8 @@ const ARTICLE_ACTION_COMMANDS: Record<Exclude<ArticleAction, "createDraft">, Com
   publish: "crm.knowledge.publish",
   archive: "crm.knowledge.archive",
   openInBrowser: "crm.knowledge.openInBrowser",
+  translate: "crm.translation.submit",
+  compare: "crm.translation.compareVersions",
 };
 
 /**
@@ -50,9 +52,17 @@ const ARTICLE_ACTION_COMMANDS: Record<Exclude<ArticleAction, "createDraft">, Com
  * confirms, reports progress and errors as from the tree; the panel follows the change the command makes).
  */
 export async function runArticleAction(orgKey: string, a: ArticleDetailsView, action: ArticleAction): Promise<void> {
-  const target: ArticleTarget = { orgKey, article: { id: a.id, knowledgeArticleId: a.knowledgeArticleId, articleNumber: a.articleNumber, title: a.title, urlName: a.urlName, versionNumber: a.versionNumber, publishStatus: a.publishStatus as PublishStatus, validationStatus: a.validationStatus, lastPublishedDate: null, lastModifiedDate: null } };
+  const row = (id: string, versionNumber: number, publishStatus: string): ArticleRow => ({ id, knowledgeArticleId: a.knowledgeArticleId, articleNumber: a.articleNumber, title: a.title, urlName: a.urlName, versionNumber, publishStatus: publishStatus as PublishStatus, validationStatus: a.validationStatus, lastPublishedDate: null, lastModifiedDate: null });
+  const article = row(a.id, a.versionNumber, a.publishStatus);
+  const shown = a.languages.find((l) => l.id === a.id && !l.master);
+  const master = a.languages.find((l) => l.master);
+  // A translation's edit and publish are the translation commands, given the translation as the tree shows it.
+  if (shown && master && (action === "edit" || action === "publish" || action === "createDraft")) {
+    const node = new TranslationNode({ ...article, language: a.language, stale: shown.stale }, row(master.id, master.versionNumber, master.publishStatus), orgKey);
+    return void (await vscode.commands.executeCommand(action === "publish" ? "crm.translation.publish" : "crm.translation.edit", node));
+  }
   const command = action === "createDraft" ? (a.publishStatus === "Online" ? "crm.knowledge.createDraftFromOnline" : "crm.knowledge.createDraftFromMaster") : ARTICLE_ACTION_COMMANDS[action];
-  await vscode.commands.executeCommand(command, target);
+  await vscode.commands.executeCommand(command, { orgKey, article } satisfies ArticleTarget);
 }
 
 async function one(active: ActiveOrg, node: unknown, status: PublishStatus | undefined, title: string): Promise<ArticleRow> {
@@ -132,17 +142,18 @@ export function knowledgeCommands(active: ActiveOrg, provider: KnowledgeTreeProv
       ], { title: articles.length === 1 ? `Publish '${articles[0]!.title}' as` : `Publish ${articles.length} drafts as` });
       if (!kind) throw new UserCancelled();
       const c = await crm(node);
+      const checked = await preflighted(node, articles);
       if (articles.length === 1) {
         await withViewProgress("Publishing", () => c.knowledge.publishArticle(articles[0]!.id, { majorVersion: kind.major }));
         void vscode.window.showInformationMessage(`Published '${articles[0]!.title}'.`);
       } else {
-        await publishMany(node, articles, kind.major);
+        await publishMany(node, checked, kind.major);
       }
     },
     "crm.knowledge.publishSelected": async (node, nodes) => {
       const articles = await articlesOf(active, node, nodes, "Draft", "Publish which drafts?");
       if (!articles.length) throw new Error("Select one or more drafts to publish.");
-      await publishMany(node, articles, true);
+      await publishMany(node, await preflighted(node, articles), true);
     },
     "crm.knowledge.archive": async (node) => {
       const a = await one(active, node, "Online", "Archive which published article?");
@@ -279,12 +290,39 @@ export function knowledgeCommands(active: ActiveOrg, provider: KnowledgeTreeProv
     },
   };
 
-  async function publishMany(node: unknown, articles: ArticleRow[], major: boolean): Promise<void> {
+  /**
+   * The pre-flight before publishing: every draft checked first; when any fails, a checklist per article with
+   * Publish Anyway or (when some pass) publishing only those. Resolves to the drafts to publish, each with
+   * the reason it is held back otherwise.
+   */
+  async function preflighted(node: unknown, articles: ArticleRow[]): Promise<{ publish: ArticleRow[]; held: { a: ArticleRow; word: string }[] }> {
+    const session = await active.sessionFor(orgOf(node));
+    const reports = await withViewProgress("Checking before publishing", async () => session.crm.knowledge.preflightPublish(articles.map((a) => a.id), {
+      sobject: sobject(), describe: await session.schema.describe(sobject()), requiredFields: readSettings().preflightRequiredFields,
+    }));
+    const report = (a: ArticleRow) => reports.find((r) => r.id.slice(0, 15) === a.id.slice(0, 15));
+    const failing = articles.filter((a) => !report(a)?.passed);
+    if (!failing.length) return { publish: articles, held: [] };
+    const passing = articles.filter((a) => report(a)?.passed);
+    const detail = articles.map((a) => [`${report(a)?.passed ? "✓" : "✗"} ${a.title}`, ...(report(a)?.problems ?? []).map((p) => `    ${p.severity === "error" ? "✗" : "!"} ${p.message}`)].join("\n")).join("\n");
+    const onlyPassing = `Publish ${passing.length} Passing`;
+    const choice = await vscode.window.showWarningMessage(
+      articles.length === 1 ? `'${articles[0]!.title}' is not ready to publish.` : `${failing.length} of ${articles.length} drafts are not ready to publish.`,
+      { modal: true, detail }, ...(passing.length ? [onlyPassing] : []), "Publish Anyway",
+    );
+    if (!choice) throw new UserCancelled();
+    if (choice === "Publish Anyway") return { publish: articles, held: [] };
+    const firstError = (a: ArticleRow) => report(a)?.problems.find((p) => p.severity === "error")?.message ?? "not checked";
+    return { publish: passing, held: failing.map((a) => ({ a, word: `pre-flight: ${firstError(a)}` })) };
+  }
+
+  async function publishMany(node: unknown, checked: { publish: ArticleRow[]; held: { a: ArticleRow; word: string }[] }, major: boolean): Promise<void> {
+    const articles = checked.publish;
     const [result] = await withViewProgress(`Publishing ${articles.length} drafts`, async () => (await crm(node)).knowledge.publishMultipleArticles(articles.map((a) => a.id), { majorVersion: major }));
-    const outcome = articles.map((a) => ({ a, word: String(result?.outputValues[a.id.slice(0, 15)] ?? "no answer") }));
+    const outcome = [...articles.map((a) => ({ a, word: String(result?.outputValues[a.id.slice(0, 15)] ?? "no answer") })), ...checked.held];
     const ok = outcome.filter((o) => o.word === "Success");
     const failed = outcome.filter((o) => o.word !== "Success");
-    const summary = `Published ${ok.length} of ${articles.length} drafts.${failed.length ? ` Not published: ${failed.map((f) => `'${f.a.title}' (${f.word})`).join("; ")}` : ""}`;
+    const summary = `Published ${ok.length} of ${outcome.length} drafts.${failed.length ? ` Not published: ${failed.map((f) => `'${f.a.title}' (${f.word})`).join("; ")}` : ""}`;
     if (failed.length) void vscode.window.showWarningMessage(summary);
     else void vscode.window.showInformationMessage(summary);
   }

@@ -17,6 +17,7 @@ import { exportRows, openId, soqlCommands, type SoqlCommandDeps } from "./soql";
 import { importCommands } from "./importData";
 import { historyCommands, type HistoryDeps } from "./history";
 import { queryCommands } from "./queries";
+import { translationCommands } from "./translations";
 import type { QueriesTreeProvider } from "../views/queriesView";
 import { resultsTarget } from "../webviews/resultsPanel";
 
@@ -40,6 +41,7 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
     ...soqlCommands(deps),
     ...importCommands(deps.active, deps.log),
     ...documentCommands(deps),
+    ...translationCommands(deps),
     ...queryCommands(deps.queries, deps.results, deps.orgs),
     ...historyCommands({ ...deps, openId: (orgKey, id) => openId(deps, orgKey, id) }),
     "crm.log.show": () => deps.log.show(),

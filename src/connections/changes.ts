@@ -109,9 +109,9 @@ export function changeOf(write: CompletedWrite): OrgChange | undefined {
  * Whether a change can alter what is shown of an article version: it names the version, its master article or
  * another version of it (publishing a new version archives the one shown). A change naming nothing may.
  */
-export function touchesArticle(change: OrgChange, article: { id: string; knowledgeArticleId?: string; versions?: { id: string }[] }): boolean {
+export function touchesArticle(change: OrgChange, article: { id: string; knowledgeArticleId?: string; versions?: { id: string }[]; languages?: { id: string }[] }): boolean {
   if (change.area !== "knowledge" && change.area !== "unknown") return false;
   if (!change.ids.length) return true;
-  const shown = new Set([article.id, article.knowledgeArticleId, ...(article.versions ?? []).map((v) => v.id)].filter((id): id is string => !!id).map((id) => id.slice(0, 15)));
+  const shown = new Set([article.id, article.knowledgeArticleId, ...[...(article.versions ?? []), ...(article.languages ?? [])].map((v) => v.id)].filter((id): id is string => !!id).map((id) => id.slice(0, 15)));
   return change.ids.some((id) => shown.has(id.slice(0, 15)));
 }

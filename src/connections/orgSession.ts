@@ -1,5 +1,5 @@
 /** One signed-in org: its client, its caches, and the events the views listen to. */
-import { Crm, type ApiUsage, type AuthSession, type HelperConnection, type Logger, type PendingWrite, type RequestInfo } from "../client";
+import { Crm, type ApiUsage, type AuthSession, type HelperConnection, type KnowledgeSettings, type Logger, type PendingWrite, type RequestInfo } from "../client";
 import { Emitter, type Disposable } from "../shared/events";
 import type { OrgRecord } from "./orgRegistry";
 import type { DescribeStore } from "./describeStore";
@@ -95,6 +95,15 @@ export class OrgSession implements Disposable {
     this.changed.fire(change);
   }
 
+  private languages?: Promise<KnowledgeSettings | undefined>;
+  /**
+   * The org's knowledge languages, read once per session: undefined when the org does not answer (no
+   * Knowledge, or no access), so views show articles without translations instead of an error.
+   */
+  knowledgeLanguages(): Promise<KnowledgeSettings | undefined> {
+    return (this.languages ??= this.crm.knowledge.getKnowledgeSettings().catch(() => (this.languages = undefined)));
+  }
+
   get apiUsage(): ApiUsage | undefined {
     return this.usage;
   }
@@ -102,6 +111,7 @@ export class OrgSession implements Disposable {
   /** Forgets the schema in memory (the store is cleared by the manager, which knows every org). */
   clearCaches(): void {
     this.schema.clear();
+    this.languages = undefined;
   }
 
   dispose(): void {

@@ -6,6 +6,8 @@ import type { ClientSettings } from "../connections/orgSession";
 export interface ExtensionSettings extends ClientSettings, FlowSettings {
   knowledgeSobject: string;
   knowledgePageSize: number;
+  /** Fields the pre-flight before publishing requires beyond the org's own required fields. */
+  preflightRequiredFields: string[];
   queryPageSize: number;
   /** Exports of more rows than this run as a Bulk API query job (0: never). */
   exportBulkThreshold: number;
@@ -27,6 +29,7 @@ export function readSettings(): ExtensionSettings {
     logRequestBodies: c.get<boolean>("log.requestBodies", false),
     knowledgeSobject: c.get<string>("knowledge.sobject", "Knowledge__kav"),
     knowledgePageSize: Math.min(Math.max(Math.round(c.get<number>("knowledge.pageSize", 20)), 1), 200),
+    preflightRequiredFields: c.get<string[]>("knowledge.preflight.requiredFields", ["Summary"]).filter((f) => typeof f === "string" && f.trim()),
     queryPageSize: c.get<number>("query.pageSize", 2000),
     exportBulkThreshold: Math.max(0, Math.round(c.get<number>("export.bulkThreshold", 10_000))),
     explainBeforeRun: c.get<boolean>("soql.explainBeforeRun", false),

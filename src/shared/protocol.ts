@@ -106,10 +106,12 @@ export interface ArticleDetailsView {
   /** Rich-text fields as the CRM stores them (images as data: URIs); untrusted: the webview sanitizes. */
   richText: { field: string; label: string; html: string }[];
   versions: { id: string; versionNumber: number; publishStatus: string; title: string }[];
+  /** The master language and each translation (empty on an org with one knowledge language). */
+  languages: { id: string; label: string; publishStatus: string; versionNumber: number; stale: boolean; master: boolean }[];
   fetchedAt: string;
 }
 
-export const ARTICLE_ACTIONS = ["edit", "publish", "archive", "createDraft", "openInBrowser"] as const;
+export const ARTICLE_ACTIONS = ["edit", "publish", "archive", "createDraft", "openInBrowser", "translate", "compare"] as const;
 export type ArticleAction = (typeof ARTICLE_ACTIONS)[number];
 
 export type HostToArticle = CommonUpdate | { type: "article"; article: ArticleDetailsView };
@@ -134,7 +136,8 @@ function isArticleView(value: unknown): value is ArticleDetailsView {
     listOf(value.dates, (d) => allStrings(d, ["label", "value"])) &&
     listOf(value.dataCategories, (c) => allStrings(c, ["group", "category"])) &&
     listOf(value.richText, (r) => allStrings(r, ["field", "label", "html"])) &&
-    listOf(value.versions, (v) => allStrings(v, ["id", "publishStatus", "title"]) && isFiniteNumber(v.versionNumber))
+    listOf(value.versions, (v) => allStrings(v, ["id", "publishStatus", "title"]) && isFiniteNumber(v.versionNumber)) &&
+    listOf(value.languages, (l) => allStrings(l, ["id", "label", "publishStatus"]) && isFiniteNumber(l.versionNumber) && typeof l.stale === "boolean" && typeof l.master === "boolean")
   );
 }
 

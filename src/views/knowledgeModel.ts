@@ -3,6 +3,7 @@
  * (one page per "Load more", never more), sorted and filtered by title. No VS Code here: tested in Node.
  */
 import type { ArticleSortField, SortOrder } from "../client/constants";
+import { isTranslationStale } from "../client/versions";
 import { Pager, type Page } from "./pager";
 
 export type PublishStatus = "Draft" | "Online" | "Archived";
@@ -23,6 +24,14 @@ export interface ArticleRow {
   validationStatus: string;
   lastPublishedDate: string | null;
   lastModifiedDate: string | null;
+  /** The article's translations (read with the page on a multilingual org; undefined when not read). */
+  translations?: TranslationRow[];
+}
+
+/** A translation of an article shown under it: the version row in another language, out of date when the master was published since. */
+export interface TranslationRow extends ArticleRow {
+  language: string;
+  stale: boolean;
 }
 
 /** An article version a command acts on, with its org: a Knowledge tree row, or the article an Article Details panel shows. */
@@ -38,6 +47,8 @@ export function isArticleTarget(value: unknown): value is ArticleTarget {
 
 export interface KnowledgeSource {
   listArticleVersions(options: { publishStatus: PublishStatus; sort: ArticleSortField; order: SortOrder; pageSize: number; pageNum: number; titleContains?: string; sobject: string }): Promise<{ records: Record<string, unknown>[]; hasMore: boolean }>;
+  /** The translations of these articles, or undefined when the org has one knowledge language (nothing to read). */
+  translationsOf?(knowledgeArticleIds: string[], sobject: string): Promise<Record<string, unknown>[] | undefined>;
 }
 
 export function toArticleRow(r: Record<string, unknown>): ArticleRow {
@@ -46,6 +57,11 @@ export function toArticleRow(r: Record<string, unknown>): ArticleRow {
     urlName: String(r.UrlName ?? ""), versionNumber: Number(r.VersionNumber ?? 0), publishStatus: r.PublishStatus as PublishStatus,
     validationStatus: String(r.ValidationStatus ?? ""), lastPublishedDate: (r.LastPublishedDate as string | null) ?? null, lastModifiedDate: (r.LastModifiedDate as string | null) ?? null,
   };
+}
+
+export function toTranslationRow(r: Record<string, unknown>, master: ArticleRow): TranslationRow {
+  const row = toArticleRow(r);
+  return { ...row, language: String(r.Language ?? ""), stale: isTranslationStale({ LastModifiedDate: row.lastModifiedDate ?? undefined }, { LastPublishedDate: master.lastPublishedDate }) };
 }
 
 export class KnowledgeModel extends Pager<PublishStatus, ArticleRow, number> {
@@ -60,13 +76,19 @@ export class KnowledgeModel extends Pager<PublishStatus, ArticleRow, number> {
   protected async fetch(publishStatus: PublishStatus, pageNum = 1): Promise<Page<ArticleRow, number>> {
     const { pageSize, sobject } = this.options();
     const page = await this.source.listArticleVersions({ publishStatus, sort: this.sort, order: this.order, pageSize, pageNum, titleContains: this.titleFilter || undefined, sobject });
-    return { rows: page.records.map(toArticleRow), next: page.hasMore ? pageNum + 1 : null };
+    const rows = page.records.map(toArticleRow);
+    // One query for the whole page's translations, each placed under its master article.
+    const translations = rows.length ? await this.source.translationsOf?.([...new Set(rows.map((r) => r.knowledgeArticleId))], sobject) : undefined;
+    if (translations) {
+      for (const row of rows) row.translations = translations.filter((t) => t.KnowledgeArticleId === row.knowledgeArticleId).map((t) => toTranslationRow(t, row));
+    }
+    return { rows, next: page.hasMore ? pageNum + 1 : null };
   }
 
-  /** The groups loaded that show one of these versions (or a version of one of these articles). */
+  /** The groups loaded that show one of these versions (or a version or translation of one of these articles). */
   groupsShowing(ids: string[]): PublishStatus[] {
     const wanted = new Set(ids.map((id) => id.slice(0, 15)));
-    return this.holding((row) => wanted.has(row.id.slice(0, 15)) || wanted.has(row.knowledgeArticleId.slice(0, 15)));
+    return this.holding((row) => [row, ...(row.translations ?? [])].some((r) => wanted.has(r.id.slice(0, 15)) || wanted.has(r.knowledgeArticleId.slice(0, 15))));
   }
 
   setSort(sort: ArticleSortField, order: SortOrder): void {

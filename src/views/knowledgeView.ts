@@ -4,7 +4,8 @@ import type { ArticleSortField, SortOrder } from "../client/constants";
 import type { OrgChange } from "../connections/changes";
 import { describeError } from "../platform/errorMessages";
 import { ActiveOrg, MessageNode } from "./activeOrg";
-import { KNOWLEDGE_GROUPS, KnowledgeModel, type ArticleRow, type PublishStatus } from "./knowledgeModel";
+import { languageLabel } from "../shared/languages";
+import { KNOWLEDGE_GROUPS, KnowledgeModel, type ArticleRow, type PublishStatus, type TranslationRow } from "./knowledgeModel";
 import { PerOrgTreeProvider } from "./perOrgTree";
 
 export class KnowledgeGroupNode {
@@ -13,10 +14,14 @@ export class KnowledgeGroupNode {
 export class ArticleNode {
   constructor(readonly article: ArticleRow, readonly orgKey: string) {}
 }
+/** A translation under its master article's row. */
+export class TranslationNode {
+  constructor(readonly article: TranslationRow, readonly master: ArticleRow, readonly orgKey: string) {}
+}
 export class LoadMoreNode {
   constructor(readonly status: PublishStatus, readonly orgKey: string) {}
 }
-type Node = KnowledgeGroupNode | ArticleNode | LoadMoreNode;
+type Node = KnowledgeGroupNode | ArticleNode | TranslationNode | LoadMoreNode;
 
 const day = (iso: string | null) => (iso ? iso.slice(0, 10) : "");
 
@@ -73,7 +78,10 @@ export class KnowledgeTreeProvider extends PerOrgTreeProvider<Node, KnowledgeMod
 
   protected async createModel(key: string): Promise<KnowledgeModel> {
     const session = await this.active.sessionFor(key);
-    const model = new KnowledgeModel({ listArticleVersions: (o) => session.crm.knowledge.listArticleVersions(o) }, this.options);
+    const model = new KnowledgeModel({
+      listArticleVersions: (o) => session.crm.knowledge.listArticleVersions(o),
+      translationsOf: async (ids, sobject) => ((await session.knowledgeLanguages())?.languages.filter((l) => l.active).length ?? 0) > 1 ? session.crm.knowledge.getTranslations(ids, { sobject }) : undefined,
+    }, this.options);
     model.sort = this.sortState.sort;
     model.order = this.sortState.order;
     model.titleFilter = this.titleFilterText;
@@ -98,6 +106,7 @@ export class KnowledgeTreeProvider extends PerOrgTreeProvider<Node, KnowledgeMod
   }
 
   protected async childrenOf(node: Node, model: KnowledgeModel): Promise<(Node | MessageNode)[]> {
+    if (node instanceof ArticleNode) return (node.article.translations ?? []).map((t) => new TranslationNode(t, node.article, node.orgKey));
     if (!(node instanceof KnowledgeGroupNode)) return [];
     const state = await this.withProgress(() => model.ensureLoaded(node.status));
     const children: (Node | MessageNode)[] = state.rows.map((row) => new ArticleNode(row, node.orgKey));
@@ -127,8 +136,9 @@ export class KnowledgeTreeProvider extends PerOrgTreeProvider<Node, KnowledgeMod
       item.contextValue = "crm.loadMore";
       return item;
     }
+    if (node instanceof TranslationNode) return translationItem(node);
     const a = node.article;
-    const item = new vscode.TreeItem(a.title);
+    const item = new vscode.TreeItem(a.title, a.translations?.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     // A version can sit in two groups for a moment (published while Drafts still shows it): the group is part of the id.
     item.id = `article:${node.orgKey}:${a.publishStatus}:${a.id}`;
     item.description = [`#${a.articleNumber}`, `v${a.versionNumber}`, a.validationStatus, day(a.lastPublishedDate)].filter(Boolean).join(" · ");
@@ -139,4 +149,18 @@ export class KnowledgeTreeProvider extends PerOrgTreeProvider<Node, KnowledgeMod
     item.command = { command: "crm.knowledge.showDetails", title: "Show Article Details", arguments: [node] };
     return item;
   }
+}
+
+const STATUS_WORDS: Record<PublishStatus, string> = { Draft: "Draft", Online: "Published", Archived: "Archived" };
+
+function translationItem(node: TranslationNode): vscode.TreeItem {
+  const t = node.article;
+  const item = new vscode.TreeItem(languageLabel(t.language));
+  item.id = `translation:${node.orgKey}:${node.master.publishStatus}:${t.id}`;
+  item.description = [STATUS_WORDS[t.publishStatus], `v${t.versionNumber}`, t.stale ? "out of date" : "", t.title].filter(Boolean).join(" · ");
+  item.tooltip = new vscode.MarkdownString(`**${t.title}** — ${languageLabel(t.language)}\n\n- ${STATUS_WORDS[t.publishStatus]}, version ${t.versionNumber}\n- Last changed: ${day(t.lastModifiedDate)}${t.stale ? `\n- **Out of date**: the master article was published on ${day(node.master.lastPublishedDate)}, after this translation's last change` : ""}\n- Version ID: \`${t.id}\``);
+  item.iconPath = t.stale ? new vscode.ThemeIcon("warning", new vscode.ThemeColor("list.warningForeground")) : new vscode.ThemeIcon(t.publishStatus === "Draft" ? "edit" : t.publishStatus === "Online" ? "globe" : "archive");
+  item.contextValue = `crm.translation;${t.publishStatus}${t.stale ? ";stale" : ""}`;
+  item.command = { command: "crm.knowledge.showDetails", title: "Show Article Details", arguments: [node] };
+  return item;
 }

@@ -1,7 +1,9 @@
 /** What the Article Details panel shows, read through the client; rich-text images become data: URIs here. */
+import { isTranslationStale } from "../client/versions";
 import { richTextImageUrls } from "../client/urls";
 import type { OrgSession } from "../connections/orgSession";
 import { isRichText } from "../connections/schema";
+import { languageLabel } from "../shared/languages";
 import type { ArticleDetailsView } from "../shared/protocol";
 
 
@@ -29,7 +31,21 @@ export async function readArticleDetails(session: OrgSession, articleId: string,
     session.schema.describe(sobject),
     crm.knowledge.getDataCategorySelections(articleId, { sobject }),
   ]);
-  const versions = details.KnowledgeArticleId ? await crm.knowledge.getVersionsOfArticle(text(details.KnowledgeArticleId), { sobject }) : [];
+  const knowledgeArticleId = text(details.KnowledgeArticleId);
+  const multilingual = ((await session.knowledgeLanguages())?.languages.filter((l) => l.active).length ?? 0) > 1;
+  const [versions, translations] = knowledgeArticleId
+    ? await Promise.all([crm.knowledge.getVersionsOfArticle(knowledgeArticleId, { sobject }), multilingual ? crm.knowledge.getTranslations(knowledgeArticleId, { sobject }) : []])
+    : [[], []];
+  const online = versions.find((v) => v.PublishStatus === "Online");
+  // The master in its language (the version shown, or the article's published one), then each translation's latest version.
+  const master = details.IsMasterLanguage === false ? online ?? versions[0] : details;
+  const latest = translations.filter((t) => t.PublishStatus !== "Archived" || !translations.some((o) => o.Language === t.Language && o.PublishStatus !== "Archived"));
+  const languages = translations.length && master
+    ? [master, ...latest].map((v) => ({
+      id: text(v.Id), label: languageLabel(text(v.Language)), publishStatus: text(v.PublishStatus), versionNumber: Number(v.VersionNumber ?? 0),
+      stale: v !== master && isTranslationStale(v as { LastModifiedDate?: string }, online), master: v === master,
+    }))
+    : [];
   const richText = await Promise.all(
     describe.fields
       .filter((f) => isRichText(f) && typeof details[f.name] === "string" && details[f.name])
@@ -52,6 +68,7 @@ export async function readArticleDetails(session: OrgSession, articleId: string,
     dataCategories: categories,
     richText,
     versions: versions.map((v) => ({ id: text(v.Id), versionNumber: Number(v.VersionNumber ?? 0), publishStatus: text(v.PublishStatus), title: text(v.Title) })),
+    languages,
     fetchedAt: new Date().toISOString(),
   };
 }

@@ -1,8 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { APIRequestError, CrmError, MissingRequiredDataError, type Crm } from "../../src/client";
-import { isTranslationStale } from "../../src/client/knowledge";
-import { useEmulator, demoClient } from "../helpers/emulator";
+import { isTranslationStale } from "../../src/client";
+import { useEmulator, demoClient, advanceClock } from "../helpers/emulator";
 
 const emu = useEmulator();
 let client: Promise<Crm> | undefined;
@@ -56,7 +56,8 @@ test("a translation draft is edited like any draft, published with the action, a
   assert.deepEqual([online!.PublishStatus, online!.Title], ["Online", "Multilingue"]);
   const master = async () => (await c.knowledge.getVersionsOfArticle(articleId)).find((v) => v.PublishStatus === "Online");
   assert.equal(isTranslationStale(online!, await master()), false);
-  // Publishing the master again: the translation is now older than the master's last publication.
+  // Publishing the master again, a minute later: the translation is now older than the master's last publication.
+  advanceClock(emu(), 60_000);
   await c.knowledge.createDraftFromOnlineArticle(articleId);
   const masterDraft = (await c.knowledge.getVersionsOfArticle(articleId)).find((v) => v.PublishStatus === "Draft")!;
   await c.knowledge.updateArticle(masterDraft.Id, { Answer__c: "<p>English body, revised</p>" });

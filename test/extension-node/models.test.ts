@@ -4,7 +4,7 @@ import { Crm } from "../../src/client";
 import { OrgSchema, typeBadge } from "../../src/connections/schema";
 import { ObjectsModel } from "../../src/views/objectsModel";
 import { KnowledgeModel } from "../../src/views/knowledgeModel";
-import { useEmulator, demoClient } from "../helpers/emulator";
+import { useEmulator, demoClient, advanceClock } from "../helpers/emulator";
 import { MemoryState } from "./fakes";
 
 const emu = useEmulator();
@@ -210,4 +210,42 @@ test("feeds: comments show oldest to newest, latest page first, older pages put 
   assert.deepEqual(all.rows.map((r) => r.text), [1, 2, 3, 4, 5, 6, 7].map((n) => `comment ${n}`), "older pages go in front: time order throughout");
   assert.equal(all.olderPage, null);
   assert.ok(all.rows.every((r, i) => i === 0 || r.createdDate >= all.rows[i - 1]!.createdDate));
+});
+
+test("knowledge groups list each article once in its master language, its translations under it (one query a page), stale ones marked", async () => {
+  const c = await crm();
+  const draft = await c.knowledge.createArticle({ Title: "Tree translations", UrlName: "tree-translations", Summary: "s" });
+  await c.knowledge.publishArticle(draft);
+  const articleId = String((await c.knowledge.getArticleDetails(draft)).KnowledgeArticleId);
+  advanceClock(emu(), 60_000);
+  const [fr] = await c.knowledge.submitForTranslation(articleId, "fr");
+  await c.knowledge.publishTranslation(fr!.Id);
+  await c.knowledge.submitForTranslation(articleId, "de");
+  const queries = () => emu().requests.filter((r) => r.path.endsWith("/query")).length;
+  const model = new KnowledgeModel({
+    listArticleVersions: (o) => c.knowledge.listArticleVersions(o),
+    translationsOf: (ids, sobject) => c.knowledge.getTranslations(ids, { sobject }),
+  }, () => ({ pageSize: 50, sobject: "Knowledge__kav" }));
+  model.setTitleFilter("Tree translations");
+  let before = queries();
+  let online = await model.ensureLoaded("Online");
+  assert.equal(queries() - before, 2, "the page and its translations: two queries");
+  assert.deepEqual(online.rows.map((r) => r.title), ["Tree translations"], "the published French translation is not a row of its own");
+  assert.deepEqual(online.rows[0]!.translations!.map((t) => [t.language, t.publishStatus, t.stale]), [["de", "Draft", false], ["fr", "Online", false]]);
+  assert.deepEqual(model.groupsShowing([fr!.Id]), ["Online"], "a change naming a translation reaches the group showing its master");
+  // Publishing the master again (a minute later) makes both translations older than it.
+  advanceClock(emu(), 60_000);
+  await c.knowledge.createDraftFromOnlineArticle(articleId);
+  const second = (await c.knowledge.getVersionsOfArticle(articleId)).find((v) => v.PublishStatus === "Draft")!;
+  await c.knowledge.publishArticle(second.Id);
+  model.reset("Online");
+  before = queries();
+  online = await model.ensureLoaded("Online");
+  assert.deepEqual(online.rows[0]!.translations!.map((t) => [t.language, t.stale]), [["de", true], ["fr", true]]);
+  // A source that reads no translations (a single-language org) costs no second query.
+  const plain = new KnowledgeModel({ listArticleVersions: (o) => c.knowledge.listArticleVersions(o), translationsOf: async () => undefined }, () => ({ pageSize: 50, sobject: "Knowledge__kav" }));
+  plain.setTitleFilter("Tree translations");
+  before = queries();
+  assert.equal((await plain.ensureLoaded("Online")).rows[0]!.translations, undefined);
+  assert.equal(queries() - before, 1);
 });

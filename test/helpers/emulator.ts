@@ -72,3 +72,10 @@ export async function api(emu: Emulator, token: string, path: string, init: { me
   }
   return { status: res.status, headers: res.headers, text, json: json as any }; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
+
+/** Moves the emulator's clock on, as time passing between two people's edits would (dates decide what is out of date). */
+export function advanceClock(emu: Emulator, ms: number): void {
+  const store = emu.seeded.store;
+  const before = store.clock;
+  store.clock = () => before() + ms;
+}

@@ -18,7 +18,8 @@ function render(a: ArticleDetailsView): void {
   if (status === "Draft") actions.append(button("Edit", "edit", act("edit")), button("Publish", "cloud-upload", act("publish"), { primary: true }));
   if (status === "Online") actions.append(button("Archive", "archive", act("archive")));
   if (status !== "Draft") actions.append(button("Create Draft", "git-branch", act("createDraft")));
-  actions.append(button("Open in Browser", "link-external", act("openInBrowser")), button("Refresh", "refresh", refresh));
+  if (status !== "Archived") actions.append(button("Translate…", "globe", act("translate")));
+  actions.append(button("Compare…", "diff", act("compare")), button("Open in Browser", "link-external", act("openInBrowser")), button("Refresh", "refresh", refresh));
 
   const facts = el("dl", { class: "facts" });
   const add = (term: string, value: string) => value && facts.append(el("dt", {}, term), el("dd", {}, value));
@@ -39,11 +40,22 @@ function render(a: ArticleDetailsView): void {
     versions.append(chip);
   }
 
+  // The master language and each translation; the one shown is marked, an out-of-date one says so.
+  const languages = el("nav", { class: "versions languages", "aria-label": "Languages of this article" });
+  for (const l of a.languages) {
+    const words = `${l.label} v${l.versionNumber} ${l.publishStatus}${l.master ? " · master" : ""}${l.stale ? " · out of date" : ""}`;
+    const chip = el("button", { class: `version ${l.publishStatus.toLowerCase()}${l.stale ? " stale" : ""}`, type: "button", title: l.stale ? "The master was published after this translation's last change" : words }, words);
+    if (l.id === a.id) chip.setAttribute("aria-current", "true");
+    else chip.addEventListener("click", () => vscode.postMessage({ type: "openVersion", id: l.id }));
+    languages.append(chip);
+  }
+
   const sections = a.richText.map((r) => el("section", { class: "rich-text", "aria-label": r.label, "data-field": r.field }, el("h2", {}, r.label), el("div", { class: "body" }, sanitizedFragment(r.html))));
   app.replaceChildren(
     el("header", {}, el("h1", {}, a.title), actions),
     a.summary ? el("p", { class: "summary" }, a.summary) : "",
     versions,
+    a.languages.length ? languages : "",
     facts,
     ...sections,
     el("p", { class: "muted" }, `Version ID ${a.id} · read at ${new Date(a.fetchedAt).toLocaleTimeString()}`),

@@ -1,5 +1,5 @@
 /**
- * Before publishing: a checklist per article version (validation, required and rich-text fields, links to
+ * Article versions side by side. Before publishing: a checklist per article version (validation, required and rich-text fields, links to
  * articles readers cannot open, images the org cannot serve, URL names another article uses). And the data
  * to compare two versions — of one article, or a translation with its master — field by field.
  */
@@ -9,6 +9,7 @@ import { isRequiredOnCreate, isRichText, type FieldDescribe, type SObjectDescrib
 import { MissingRequiredDataError } from "./errors";
 import { requireRecordId, requireSobjectName } from "./ids";
 import { soqlLiteral } from "./soql-text";
+import type { KnowledgeArticleVersion, TranslationVersion } from "./shapes";
 import { richTextImageUrls } from "./urls";
 
 export interface PreflightProblem {
@@ -136,4 +137,22 @@ export async function compareVersions(crm: Crm, leftId: string, rightId: string,
     same: JSON.stringify(left![f.name] ?? null) === JSON.stringify(right![f.name] ?? null),
   }));
   return { left: left!, right: right!, fields: [...compared.filter((f) => !f.same), ...compared.filter((f) => f.same)] };
+}
+
+const time = (v: unknown) => Date.parse(String(v ?? "").replace(/\+0000$/, "Z"));
+
+/** Whether a translation is out of date: its master was published again after the translation's last update. */
+export function isTranslationStale(translation: Pick<TranslationVersion, "LastModifiedDate">, master: Pick<KnowledgeArticleVersion, "LastPublishedDate"> | undefined): boolean {
+  const published = time(master?.LastPublishedDate);
+  const updated = time(translation.LastModifiedDate);
+  return Number.isFinite(published) && Number.isFinite(updated) && published > updated;
+}
+
+/**
+ * The master version a translation was last brought up to date with: the newest master version published
+ * before the translation's last change (a minor publication replaces a version, so it may be gone).
+ */
+export function masterAsTranslated<V extends Pick<KnowledgeArticleVersion, "LastPublishedDate">>(masters: V[], translation: Pick<TranslationVersion, "LastModifiedDate">): V | undefined {
+  const changed = time(translation.LastModifiedDate);
+  return masters.filter((m) => time(m.LastPublishedDate) <= changed).sort((a, b) => time(b.LastPublishedDate) - time(a.LastPublishedDate))[0];
 }

@@ -239,7 +239,6 @@ test("knowledge groups list each article once in its master language, its transl
   const second = (await c.knowledge.getVersionsOfArticle(articleId)).find((v) => v.PublishStatus === "Draft")!;
   await c.knowledge.publishArticle(second.Id);
   model.reset("Online");
-  before = queries();
   online = await model.ensureLoaded("Online");
   assert.deepEqual(online.rows[0]!.translations!.map((t) => [t.language, t.stale]), [["de", true], ["fr", true]]);
   // A source that reads no translations (a single-language org) costs no second query.

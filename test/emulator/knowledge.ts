@@ -447,16 +447,7 @@ export function knowledgeRoutes(): Route[] {
         return noContent();
       },
     },
-    {
-      method: "DELETE", pattern: new RegExp(`${MV.source}\\/([^/]+)\\/?$`, "i"),
-      handler: (ctx, [id]) => {
-        const version = versionOr404(ctx.store, id!);
-        if (version.PublishStatus === "Online") throw refused("Published versions can't be deleted. Archive the article first.");
-        version.IsDeleted = true;
-        ctx.store.touch(version, ctx.user.Id);
-        return noContent();
-      },
-    },
+    deleteVersionRoute(MV, versionOr404, "Published versions can't be deleted. Archive the article first."),
     {
       method: "GET", pattern: /^\/knowledgeManagement\/articles\/([^/]+)\/?$/i,
       handler: (ctx, [id]) => {
@@ -554,15 +545,20 @@ function translationRoutes(): Route[] {
         return noContent();
       },
     },
-    {
-      method: "DELETE", pattern: new RegExp(`${TR.source}\\/([^/]+)\\/?$`, "i"),
-      handler: (ctx, [id]) => {
-        const version = translationOr404(ctx.store, id!);
-        if (version.PublishStatus === "Online") throw refused("A published translation can't be deleted. Unpublish it first.");
-        version.IsDeleted = true;
-        ctx.store.touch(version, ctx.user.Id);
-        return noContent();
-      },
-    },
+    deleteVersionRoute(TR, translationOr404, "A published translation can't be deleted. Unpublish it first."),
   ];
+}
+
+/** DELETE of a master version or a translation: anything but a published version, which the org refuses with `whenOnline`. */
+function deleteVersionRoute(resource: RegExp, find: (store: Store, id: string) => Rec, whenOnline: string): Route {
+  return {
+    method: "DELETE", pattern: new RegExp(`${resource.source}\\/([^/]+)\\/?$`, "i"),
+    handler: (ctx, [id]) => {
+      const version = find(ctx.store, id!);
+      if (version.PublishStatus === "Online") throw refused(whenOnline);
+      version.IsDeleted = true;
+      ctx.store.touch(version, ctx.user.Id);
+      return noContent();
+    },
+  };
 }

@@ -139,11 +139,11 @@ export class Driver {
     return this.pane(viewTitle).locator(".monaco-list-row", { has: this.page.locator(".label-name", { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`) }) }).first();
   }
 
-  /** Expands a collapsed tree row in a view. */
+  /** Expands a collapsed tree row in a view by its twistie (a click on a row with a command runs the command instead). */
   async expandRow(viewTitle: string, label: string): Promise<void> {
     const row = this.rowIn(viewTitle, label);
     await row.waitFor({ timeout: 30_000 });
-    if ((await row.getAttribute("aria-expanded")) === "false") await row.click();
+    if ((await row.getAttribute("aria-expanded")) === "false") await row.locator(".monaco-tl-twistie").click();
     await this.page.waitForFunction((el) => el?.getAttribute("aria-expanded") === "true", await row.elementHandle(), { timeout: 15_000 });
   }
 

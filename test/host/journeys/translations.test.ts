@@ -76,8 +76,14 @@ async function translateAndPublish(ui: Session["ui"], emulator: Session["emulato
   await ui.pick("Publish which draft?", title);
   await ui.pick(`Publish '${title}' as`, "Major version");
   await ui.viewAction("Knowledge", "Refresh Knowledge");
-  await ui.expandRow("Knowledge", title);
-  await ui.waitForRow("Knowledge", "French (fr)", /out of date/);
+  await ui.waitForRow("Knowledge", title, /v2/);
+  // The refresh redraws the rows: expand the new version's row once it has settled (again if a redraw folded it).
+  for (let attempt = 0; ; attempt++) {
+    await ui.expandRow("Knowledge", title);
+    const shown = await ui.waitForRow("Knowledge", "French (fr)", /out of date/).then(() => true, () => false);
+    if (shown) break;
+    if (attempt === 3) throw new Error(`no out-of-date French row: ${JSON.stringify(await ui.rows("Knowledge"))}`);
+  }
   await ui.screenshot("31-translation-out-of-date");
 
   // What changed in the master since the translation: the new step, in the diff editor.

@@ -143,8 +143,13 @@ export class Driver {
   async expandRow(viewTitle: string, label: string): Promise<void> {
     const row = this.rowIn(viewTitle, label);
     await row.waitFor({ timeout: 30_000 });
-    if ((await row.getAttribute("aria-expanded")) === "false") await row.locator(".monaco-tl-twistie").click();
-    await this.page.waitForFunction((el) => el?.getAttribute("aria-expanded") === "true", await row.elementHandle(), { timeout: 15_000 });
+    // A view redrawing under the click (a refresh, a filter cleared) can fold the row again: click until it stays open.
+    const deadline = Date.now() + 15_000;
+    while ((await row.getAttribute("aria-expanded").catch(() => "false")) !== "true") {
+      if (Date.now() > deadline) throw new Error(`the row '${label}' in ${viewTitle} does not expand`);
+      await row.locator(".monaco-tl-twistie").click().catch(() => undefined);
+      await this.page.waitForTimeout(500);
+    }
   }
 
   /** Clicks a view's title action by its label (for example "Filter Objects…"). */

@@ -13,7 +13,18 @@ import type { ArticleAction, ArticleDetailsView } from "../shared/protocol";
 import type { PanelTarget } from "../webviews/panels";
 import type { CommandId } from "./ids";
 
-const withViewProgress = <T>(title: string, work: () => Promise<T>) => vscode.window.withProgress({ location: { viewId: "crm.knowledge" }, title }, work);
+export const withViewProgress = <T>(title: string, work: () => Promise<T>) => vscode.window.withProgress({ location: { viewId: "crm.knowledge" }, title }, work);
+
+/** What a publish of several versions did, one word per version ("Success" or the org's reason): a message naming each one not published. */
+export function showPublishOutcome(outcome: { name: string; word: string }[], noun: string): void {
+  const failed = outcome.filter((o) => o.word !== "Success");
+  const summary = `Published ${outcome.length - failed.length} of ${outcome.length} ${noun}.${failed.length ? ` Not published: ${failed.map((f) => `${f.name} (${f.word})`).join("; ")}` : ""}`;
+  if (failed.length) void vscode.window.showWarningMessage(summary);
+  else void vscode.window.showInformationMessage(summary);
+}
+
+/** The word an action result gives one version (by its 15-character ID). */
+export const outcomeOf = (result: { outputValues?: Record<string, unknown> | null } | undefined, id: string) => String(result?.outputValues?.[id.slice(0, 15)] ?? "no answer");
 
 /**
  * The articles a command acts on: the clicked node with the selection, or — from the palette — one
@@ -319,11 +330,6 @@ export function knowledgeCommands(active: ActiveOrg, provider: KnowledgeTreeProv
   async function publishMany(node: unknown, checked: { publish: ArticleRow[]; held: { a: ArticleRow; word: string }[] }, major: boolean): Promise<void> {
     const articles = checked.publish;
     const [result] = await withViewProgress(`Publishing ${articles.length} drafts`, async () => (await crm(node)).knowledge.publishMultipleArticles(articles.map((a) => a.id), { majorVersion: major }));
-    const outcome = [...articles.map((a) => ({ a, word: String(result?.outputValues[a.id.slice(0, 15)] ?? "no answer") })), ...checked.held];
-    const ok = outcome.filter((o) => o.word === "Success");
-    const failed = outcome.filter((o) => o.word !== "Success");
-    const summary = `Published ${ok.length} of ${outcome.length} drafts.${failed.length ? ` Not published: ${failed.map((f) => `'${f.a.title}' (${f.word})`).join("; ")}` : ""}`;
-    if (failed.length) void vscode.window.showWarningMessage(summary);
-    else void vscode.window.showInformationMessage(summary);
+    showPublishOutcome([...articles.map((a) => ({ a, word: outcomeOf(result, a.id) })), ...checked.held].map((o) => ({ name: `'${o.a.title}'`, word: o.word })), "drafts");
   }
 }

@@ -17,7 +17,7 @@ import { languageLabel } from "../shared/languages";
 import { TranslationNode } from "../views/knowledgeView";
 import { openArticlePairs } from "./documents";
 import type { CommandId } from "./ids";
-import { articleOf } from "./knowledge";
+import { articleOf, outcomeOf, showPublishOutcome, withViewProgress } from "./knowledge";
 
 export interface TranslationDeps {
   manager: OrgManager;
@@ -27,7 +27,6 @@ export interface TranslationDeps {
 }
 
 const sobject = () => readSettings().knowledgeSobject;
-const progress = <T>(title: string, work: () => Promise<T>) => vscode.window.withProgress({ location: { viewId: "crm.knowledge" }, title }, work);
 const versionLabel = (v: Pick<KnowledgeArticleVersion, "VersionNumber" | "PublishStatus" | "Language">) => `${v.Language && v.Language !== "en_US" ? `${languageLabel(String(v.Language))} ` : ""}v${v.VersionNumber} · ${v.PublishStatus}`;
 
 export function translationCommands(deps: TranslationDeps): Record<Extract<CommandId, `crm.translation.${string}`>, (...args: unknown[]) => unknown> {
@@ -72,7 +71,7 @@ export function translationCommands(deps: TranslationDeps): Record<Extract<Comma
       if (!choices.length) throw new Error(`${s.record.alias} has no active knowledge language besides ${languageLabel(settings.defaultLanguage)}. Add languages in Setup › Knowledge Settings.`);
       const picked = await vscode.window.showQuickPick(choices, { title: `Submit '${a.title}' for translation into`, canPickMany: true });
       if (!picked?.length) throw new UserCancelled();
-      const drafts = await progress("Submitting for translation", () => s.crm.knowledge.submitForTranslation(a.knowledgeArticleId, picked.map((p) => p.language), { sobject: sobject() }));
+      const drafts = await withViewProgress("Submitting for translation", () => s.crm.knowledge.submitForTranslation(a.knowledgeArticleId, picked.map((p) => p.language), { sobject: sobject() }));
       const names = picked.map((p) => p.label).join(", ");
       const choice = await vscode.window.showInformationMessage(`Submitted '${a.title}' for translation into ${names}.`, ...(drafts.length === 1 ? ["Edit Side by Side"] : []));
       if (choice) await openSideBySide(s.record.key, a, drafts[0]!);
@@ -84,7 +83,7 @@ export function translationCommands(deps: TranslationDeps): Record<Extract<Comma
         const choice = await vscode.window.showInformationMessage(`The ${languageLabel(translation.Language)} translation of '${master.title}' is published. Edits go to a draft.`, { modal: true, detail: "Create a draft of it (the published translation stays online) and open it?" }, "Create Draft");
         if (choice !== "Create Draft") throw new UserCancelled();
         const s = await manager.session(orgKey);
-        draft = { ...translation, Id: await progress("Creating the draft", () => s.crm.knowledge.createDraftFromOnlineTranslation(translation.Id, { sobject: sobject() })), PublishStatus: "Draft" };
+        draft = { ...translation, Id: await withViewProgress("Creating the draft", () => s.crm.knowledge.createDraftFromOnlineTranslation(translation.Id, { sobject: sobject() })), PublishStatus: "Draft" };
       }
       await openSideBySide(orgKey, master, draft);
     },
@@ -93,18 +92,15 @@ export function translationCommands(deps: TranslationDeps): Record<Extract<Comma
       const targets = selected.length ? selected.map((n) => ({ orgKey: n.orgKey, id: n.article.id, name: `${languageLabel(n.article.language)} of '${n.master.title}'` }))
         : [await translationOf(node, "Publish which draft translation?", (t) => t.PublishStatus === "Draft")].map((t) => ({ orgKey: t.orgKey, id: t.translation.Id, name: `${languageLabel(t.translation.Language)} of '${t.master.title}'` }));
       const s = await manager.session(targets[0]!.orgKey);
-      const [result] = await progress("Publishing translations", () => s.crm.knowledge.publishTranslations(targets.map((t) => t.id)));
-      const failed = targets.map((t) => ({ t, word: String(result?.outputValues?.[t.id.slice(0, 15)] ?? "no answer") })).filter((o) => o.word !== "Success");
-      const summary = `Published ${targets.length - failed.length} of ${targets.length} ${targets.length === 1 ? "translation" : "translations"}.${failed.map((f) => ` Not published: the ${f.t.name} (${f.word})`).join("")}`;
-      if (failed.length) void vscode.window.showWarningMessage(summary);
-      else void vscode.window.showInformationMessage(summary);
+      const [result] = await withViewProgress("Publishing translations", () => s.crm.knowledge.publishTranslations(targets.map((t) => t.id)));
+      showPublishOutcome(targets.map((t) => ({ name: `the ${t.name}`, word: outcomeOf(result, t.id) })), targets.length === 1 ? "translation" : "translations");
     },
     "crm.translation.delete": async (node) => {
       const { orgKey, translation, master } = await translationOf(node, "Delete which translation?", (t) => t.PublishStatus !== "Online");
       const name = `the ${languageLabel(translation.Language)} translation of '${master.title}'`;
       const choice = await vscode.window.showWarningMessage(`Delete ${name} (${translation.PublishStatus.toLowerCase()}, version ${translation.VersionNumber})?`, { modal: true, detail: "Its text is lost. The master article and other languages stay as they are." }, "Delete Translation");
       if (choice !== "Delete Translation") throw new UserCancelled();
-      await progress("Deleting the translation", async () => (await manager.session(orgKey)).crm.knowledge.deleteTranslation(translation.Id));
+      await withViewProgress("Deleting the translation", async () => (await manager.session(orgKey)).crm.knowledge.deleteTranslation(translation.Id));
     },
     "crm.translation.showMasterChanges": async (node) => {
       const { orgKey, translation, master } = await translationOf(node, "Show the master's changes since which translation?", () => true);

@@ -104,6 +104,11 @@ export class OrgSession implements Disposable {
     return (this.languages ??= this.crm.knowledge.getKnowledgeSettings().catch(() => (this.languages = undefined)));
   }
 
+  /** Whether articles can have translations here: more than one active knowledge language. */
+  async multilingual(): Promise<boolean> {
+    return ((await this.knowledgeLanguages())?.languages.filter((l) => l.active).length ?? 0) > 1;
+  }
+
   get apiUsage(): ApiUsage | undefined {
     return this.usage;
   }

@@ -80,7 +80,7 @@ export class KnowledgeTreeProvider extends PerOrgTreeProvider<Node, KnowledgeMod
     const session = await this.active.sessionFor(key);
     const model = new KnowledgeModel({
       listArticleVersions: (o) => session.crm.knowledge.listArticleVersions(o),
-      translationsOf: async (ids, sobject) => ((await session.knowledgeLanguages())?.languages.filter((l) => l.active).length ?? 0) > 1 ? session.crm.knowledge.getTranslations(ids, { sobject }) : undefined,
+      translationsOf: async (ids, sobject) => ((await session.multilingual()) ? session.crm.knowledge.getTranslations(ids, { sobject }) : undefined),
     }, this.options);
     model.sort = this.sortState.sort;
     model.order = this.sortState.order;

@@ -32,9 +32,8 @@ export async function readArticleDetails(session: OrgSession, articleId: string,
     crm.knowledge.getDataCategorySelections(articleId, { sobject }),
   ]);
   const knowledgeArticleId = text(details.KnowledgeArticleId);
-  const multilingual = ((await session.knowledgeLanguages())?.languages.filter((l) => l.active).length ?? 0) > 1;
   const [versions, translations] = knowledgeArticleId
-    ? await Promise.all([crm.knowledge.getVersionsOfArticle(knowledgeArticleId, { sobject }), multilingual ? crm.knowledge.getTranslations(knowledgeArticleId, { sobject }) : []])
+    ? await Promise.all([crm.knowledge.getVersionsOfArticle(knowledgeArticleId, { sobject }), (await session.multilingual()) ? crm.knowledge.getTranslations(knowledgeArticleId, { sobject }) : []])
     : [[], []];
   const online = versions.find((v) => v.PublishStatus === "Online");
   // The master in its language (the version shown, or the article's published one), then each translation's latest version.

@@ -407,16 +407,20 @@ export const knowledgeHooks: WriteHooks = {
 
 const MV = /^\/knowledgeManagement\/articleVersions\/masterVersions/i;
 
+/** The master article a Knowledge Management request names by `articleId`, or the org's 400. */
+function articleNamed(ctx: Ctx, body: Record<string, unknown>): Rec {
+  const articleId = String(body.articleId ?? "");
+  const found = ctx.store.find(articleId);
+  if (found?.def.name !== "KnowledgeArticle") throw new ApiError(400, "INVALID_ID_FIELD", `Invalid article ID: ${articleId}`, ["articleId"]);
+  return found.rec;
+}
+
 export function knowledgeRoutes(): Route[] {
   return [
     {
       method: "POST", pattern: new RegExp(`${MV.source}\\/?$`, "i"),
       handler: (ctx) => {
-        const body = bodyObject(ctx);
-        const articleId = String(body.articleId ?? "");
-        const found = ctx.store.find(articleId);
-        if (!found || found.def.name !== "KnowledgeArticle") throw new ApiError(400, "INVALID_ID_FIELD", `Invalid article ID: ${articleId}`, ["articleId"]);
-        const draft = draftFromOnline(ctx.store, found.rec.Id, false, ctx.user.Id);
+        const draft = draftFromOnline(ctx.store, articleNamed(ctx, bodyObject(ctx)).Id, false, ctx.user.Id);
         return json(201, { ...masterVersionBody(ctx, draft), id: draft.Id });
       },
     },
@@ -511,18 +515,16 @@ function translationRoutes(): Route[] {
       method: "POST", pattern: new RegExp(`${TR.source}\\/?$`, "i"),
       handler: (ctx) => {
         const body = bodyObject(ctx);
-        const articleId = String(body.articleId ?? "");
-        const found = ctx.store.find(articleId);
-        if (found?.def.name !== "KnowledgeArticle") throw new ApiError(400, "INVALID_ID_FIELD", `Invalid article ID: ${articleId}`, ["articleId"]);
+        const article = articleNamed(ctx, body);
         if ((body.assignments === undefined) === (body.language === undefined)) throw new ApiError(400, "JSON_PARSER_ERROR", "Give either language or assignments, not both");
         const assignments = (body.assignments === undefined ? [{ language: body.language }] : body.assignments) as Record<string, unknown>[];
         if (!Array.isArray(assignments) || !assignments.length) throw new ApiError(400, "JSON_PARSER_ERROR", "assignments must be a non-empty array");
         // Every language is checked before any draft is made: a submission is all or nothing.
         const languages = assignments.map((a) => checkTranslationLanguage(ctx, a?.language));
         for (const language of languages) {
-          if (translations(ctx.store, found.rec.Id, language).some((t) => t.PublishStatus === "Draft")) throw refused(`A draft translation of this article into ${language} already exists. Edit or delete that draft first.`);
+          if (translations(ctx.store, article.Id, language).some((t) => t.PublishStatus === "Draft")) throw refused(`A draft translation of this article into ${language} already exists. Edit or delete that draft first.`);
         }
-        assignments.forEach((a, i) => submitForTranslation(ctx, found.rec.Id, languages[i]!, a));
+        assignments.forEach((a, i) => submitForTranslation(ctx, article.Id, languages[i]!, a));
         return { status: 201 };
       },
     },

@@ -81,14 +81,18 @@ export class Driver {
 
   /**
    * Runs a command that opens a picker titled `opens`. A busy workbench can let runCommand's second Enter
-   * land on the command's own picker while its items load, which closes it unanswered: then run it again.
+   * land on the command's own picker while its items load, which closes it unanswered — before it shows or
+   * just after: so the picker must still be there a moment later, or the command runs again.
    */
   async runCommandInto(title: string, opens: string): Promise<Locator> {
-    await this.runCommand(title);
-    return this.quickInput(opens, 8_000).catch(async () => {
+    for (let attempt = 1; ; attempt++) {
       await this.runCommand(title);
-      return this.quickInput(opens);
-    });
+      const widget = await this.quickInput(opens, 8_000).catch((err: unknown) => (attempt < 3 ? undefined : Promise.reject(err)));
+      if (!widget) continue;
+      await this.page.waitForTimeout(500);
+      const stayed = await widget.locator(".quick-input-title", { hasText: opens }).isVisible().catch(() => false);
+      if (stayed || attempt === 3) return this.quickInput(opens);
+    }
   }
 
   /**

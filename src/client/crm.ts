@@ -13,8 +13,13 @@ import * as collectionsModule from "./collections";
 import * as feedModule from "./feed";
 import { get18CharId, requireRecordId, requireSobjectName } from "./ids";
 import * as knowledgeModule from "./knowledge";
+import { pullArticles, planPush, pushFolder } from "./knowledgeFolder";
+
 import { escapeSoslTerm, replaceDoubleQuotes, soqlLiteral } from "./soql-text";
 import { type ApiUsage, type CompletedWrite, type CrmResponse, type HttpMethod, type Logger, type PendingWrite, type RequestInfo, type RequestOptions, type RetryOptions, Transport } from "./transport";
+
+/** The folder sync operations a client runs on its org. */
+const folderSync = { pullArticles, planPush, pushFolder };
 
 export interface CrmOptions {
   /** The spec's connection dictionary (`client_key` accepted for `client_id`), or a helper `connection` section. */
@@ -181,6 +186,8 @@ export class Crm extends EventEmitter<CrmEvents> {
   currentUserInfo?: UserInfo;
   readonly knowledge: Bound<typeof knowledgeModule>;
   readonly feed: Bound<typeof feedModule>;
+  /** A knowledge base kept in a folder: pull, plan a push, push (knowledgeFolder.folderStatus needs no client). */
+  readonly knowledgeFolder: Bound<typeof folderSync>;
   /** Bulk API 2.0: query and ingest jobs. */
   readonly bulk: Bound<typeof bulkModule>;
   /** sObject Collections: create, update and delete up to 200 records a request. */
@@ -218,6 +225,7 @@ export class Crm extends EventEmitter<CrmEvents> {
     );
     this.knowledge = bindGroup(this, knowledgeModule);
     this.feed = bindGroup(this, feedModule);
+    this.knowledgeFolder = bindGroup(this, folderSync);
     this.bulk = bindGroup(this, bulkModule);
     this.collections = bindGroup(this, collectionsModule);
   }
@@ -376,6 +384,14 @@ export class Crm extends EventEmitter<CrmEvents> {
     if (!this.version) await (this.connecting ?? this.ensureSession());
     if (!this.version) throw new CrmError("The API version is not known yet: connect() did not finish");
     return `/services/data/v${this.version}${suffix}`;
+  }
+
+  /**
+   * Runs `work` with its writes confirmed once, up front: the `beforeWrite` option (a production guard) is
+   * asked about `batch` (its `summary` says what the whole batch changes), then not again for each request.
+   */
+  withConfirmedWrites<T>(batch: PendingWrite, work: () => Promise<T>): Promise<T> {
+    return this.transport.withConfirmedWrites(batch, work);
   }
 
   // ---- generic HTTP helpers ---------------------------------------------------------------

@@ -2,6 +2,7 @@
 export { Crm, orgKindOf, type OrgKind, type CrmOptions, type HelperCallOptions, type QueryResult, type QueryAllResult, type QueryOptions, type RecordAccess, type UserInfo, type CrmEvents } from "./crm";
 export * as knowledge from "./knowledge";
 export * as feed from "./feed";
+export * as knowledgeFolder from "./knowledgeFolder";
 export * as bulk from "./bulk";
 export type { BulkJobInfo, BulkJobState, BulkJobKind, BulkRow, BulkProgress, BulkQueryOptions, IngestJobSpec, IngestInput, IngestOptions, IngestResult, IngestOperation, PollOptions } from "./bulk";
 export * as collections from "./collections";

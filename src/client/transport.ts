@@ -2,6 +2,7 @@
  * HTTP transport: one axios instance with keep-alive and no redirect wrapper, the origin rule, limit-header
  * parsing, one single-flight re-authentication on 401, and bounded retries for idempotent calls.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import http from "node:http";
 import https from "node:https";
 import axios, { type AxiosInstance, type AxiosResponse, isAxiosError } from "axios";
@@ -90,6 +91,8 @@ export interface PendingWrite {
   body?: unknown;
   /** How many records the whole call writes, when it spans several requests (only the first is confirmed). */
   records?: number;
+  /** A batch of writes confirmed as one (`Crm.withConfirmedWrites`): what they change, in words. */
+  summary?: string;
 }
 
 /** A write the org accepted (a 2xx answer): what was sent and what it answered, for callers that follow changes. */
@@ -182,6 +185,8 @@ function formatSeconds(ms: number): string {
 
 export class Transport {
   readonly http: AxiosInstance;
+  /** Set inside `withConfirmedWrites`: the writes of a batch already confirmed as a whole. */
+  private readonly confirmedBatch = new AsyncLocalStorage<true>();
   private readonly retries: number;
   private readonly baseDelayMs: number;
   private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: 16 });
@@ -245,10 +250,19 @@ export class Transport {
     }
   };
 
+  /**
+   * Runs `work`, whose writes the `beforeWrite` hook sees once, as `batch`, before any is sent (a push of many
+   * articles is confirmed as one change, not request by request). Its writes are announced as usual.
+   */
+  async withConfirmedWrites<T>(batch: PendingWrite, work: () => Promise<T>): Promise<T> {
+    if (!this.confirmedBatch.getStore()) await this.hooks.beforeWrite?.(batch);
+    return this.confirmedBatch.run(true, work);
+  }
+
   async request<T = unknown>(o: RequestOptions): Promise<CrmResponse<T>> {
     let session = await this.hooks.session();
     const writes = !READS.has(o.method) && o.write !== "none";
-    if (writes && o.write !== "confirmed" && this.hooks.beforeWrite) {
+    if (writes && o.write !== "confirmed" && !this.confirmedBatch.getStore() && this.hooks.beforeWrite) {
       await this.hooks.beforeWrite({ method: o.method, path: pathOnly(resolveEndpoint(session.instanceUrl, o.endpoint)), body: o.body, ...(o.writeCount ? { records: o.writeCount } : {}) });
     }
     let refreshed = false;

@@ -15,6 +15,7 @@ const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 
 /** One line saying what a write changes: "update Account 001… (Name, Phone)", "publish 3 knowledge articles". */
 export function describeWrite(write: PendingWrite): string {
+  if (write.summary) return write.summary;
   const path = write.path.replace(/^\/services\/data\/v[\d.]+/, "").replace(/^\/connect\/communities\/[^/]+/, "");
   const body = (write.body && typeof write.body === "object" ? write.body : {}) as Record<string, unknown>;
   const fields = Object.keys(body).filter((k) => k !== "attributes");

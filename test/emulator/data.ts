@@ -6,6 +6,7 @@ import { ApiError, executeSoql, unsupportedType } from "./soql";
 import { parseSfDate, type Rec, type Store } from "./store";
 import { runSosl } from "./sosl";
 import { explainSoql } from "./explain";
+import { checkInlineImages, storeInlineImages } from "./richTextImages";
 
 export const SUPPORTED_VERSIONS = ["58.0", "59.0", "60.0", "61.0", "62.0"];
 const LABELS: Record<string, string> = { "58.0": "Summer '23", "59.0": "Winter '24", "60.0": "Spring '24", "61.0": "Summer '24", "62.0": "Winter '25" };
@@ -92,10 +93,12 @@ function checkValue(ctx: Ctx, def: ObjectDef, field: FieldDef, value: unknown): 
     case "email":
       if (typeof value !== "string" || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(value)) throw new ApiError(400, "INVALID_EMAIL_ADDRESS", `${field.label}: invalid email address: ${String(value)}`, [field.name]);
       return value;
-    default:
+    default: {
       if (typeof value !== "string") throw typeError();
-      if (field.length && value.length > field.length) throw new ApiError(400, "STRING_TOO_LONG", `${field.label}: data value too large: ${value.slice(0, 40)}… (max length=${field.length})`, [field.name]);
+      const measured = field.richText ? checkInlineImages(field, value) : value;
+      if (field.length && measured.length > field.length) throw new ApiError(400, "STRING_TOO_LONG", `${field.label}: data value too large: ${value.slice(0, 40)}… (max length=${field.length})`, [field.name]);
       return value;
+    }
   }
 }
 
@@ -159,7 +162,9 @@ function validateCreate(ctx: Ctx, def: ObjectDef, body: Record<string, unknown>)
 
 function insertRecord(ctx: Ctx, def: ObjectDef, values: Record<string, unknown>, hooks: WriteHooks): Rec {
   const hook = hooks.create?.[def.name];
-  return hook ? hook(ctx, values) : ctx.store.insert(def.name, values, ctx.user.Id);
+  const rec = hook ? hook(ctx, values) : ctx.store.insert(def.name, values, ctx.user.Id);
+  storeInlineImages(ctx, def, rec);
+  return rec;
 }
 
 function validateUpdate(ctx: Ctx, def: ObjectDef, rec: Rec, body: Record<string, unknown>): Record<string, unknown> {
@@ -171,6 +176,7 @@ function applyUpdate(ctx: Ctx, def: ObjectDef, rec: Rec, values: Record<string, 
   const hook = hooks.update?.[def.name];
   if (hook) hook(ctx, rec, values);
   else Object.assign(rec, values);
+  storeInlineImages(ctx, def, rec);
   ctx.store.touch(rec, ctx.user.Id);
 }
 

@@ -140,6 +140,27 @@ test("data categories: groups tree; assignment only on drafts and only to existi
   assert.equal(q.status, 200);
 });
 
+test("an image sent inline as a data URI is stored by the org and its src becomes an rtaImage URL; other files are refused", async () => {
+  const gif = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64");
+  const id = await newDraft("Inline image article");
+  const patch = await call(`/sobjects/Knowledge__kav/${id}`, { method: "PATCH", body: { Answer__c: `<p>See:</p><p><img src="data:image/gif;base64,${gif.toString("base64")}" alt="dot"></p>` } });
+  assert.equal(patch.status, 204);
+  const body = String((await version(id)).Answer__c);
+  assert.doesNotMatch(body, /data:/);
+  const refid = /<img src="https:\/\/[^"]+\/servlet\/rtaImage\?eid=\w{15}&amp;feoid=\w{15}&amp;refid=(\w{15})" alt="dot">/.exec(body)?.[1];
+  assert.ok(refid, body);
+  const token = await demoToken(emu());
+  const res = await fetch(`${emu().url}/services/data/v62.0/sobjects/Knowledge__kav/${id}/richTextImageFields/Answer__c/${refid}`, { headers: { authorization: `Bearer ${token}` } });
+  assert.equal(res.headers.get("content-type"), "image/gif");
+  assert.deepEqual(Buffer.from(await res.arrayBuffer()), gif);
+  const svg = await call(`/sobjects/Knowledge__kav/${id}`, { method: "PATCH", body: { Answer__c: `<img src="data:image/svg+xml;base64,${Buffer.from("<svg/>").toString("base64")}">` } });
+  assert.equal(svg.status, 400);
+  assert.match(svg.json[0].message, /must be a PNG, JPEG or GIF file of at most 1 MB \(got image\/svg\+xml/);
+  const huge = await call(`/sobjects/Knowledge__kav/${id}`, { method: "PATCH", body: { Answer__c: `<img src="data:image/png;base64,${Buffer.alloc(1_048_577).toString("base64")}">` } });
+  assert.equal(huge.status, 400, "over 1 MB");
+  assert.equal(String((await version(id)).Answer__c), body, "a refused image leaves the field as it was");
+});
+
 test("rich-text images download through richTextImageFields as bytes with their content type", async () => {
   const withImage = (await call(`/query?q=${encodeURIComponent("SELECT Id, Answer__c FROM Knowledge__kav WHERE Answer__c LIKE '%rtaImage%' LIMIT 1")}`)).json.records[0];
   const refid = /refid=(\w+)/.exec(withImage.Answer__c)![1];

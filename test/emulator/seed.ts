@@ -190,7 +190,8 @@ export function seedOrg(name: SeedName, instanceHost: string): Seeded {
   store.clock = () => clock;
   const tick = (minutes: number) => { clock += minutes * 60_000; };
 
-  const org = store.insert("Organization", { Name: "Demo Org", OrganizationType: "Developer Edition", InstanceName: "EMU1", IsSandbox: false, TrialExpirationDate: null }, "005000000000000AAA");
+  // Each seed is an org of its own: a folder pulled from the demo org and pushed into an empty one sees two orgs.
+  const org = store.insert("Organization", { ...(name === "empty" ? { Id: get18CharId("00D00000000E0PT") } : {}), Name: "Demo Org", OrganizationType: "Developer Edition", InstanceName: "EMU1", IsSandbox: false, TrialExpirationDate: null }, "005000000000000AAA");
   const adminProfile = store.insert("Profile", { Name: "System Administrator", UserType: "Standard" }, "005000000000000AAA");
   const standardProfile = store.insert("Profile", { Name: "Standard User", UserType: "Standard" }, "005000000000000AAA");
   const passwords = new Map<string, { password: string; securityToken: string }>();

@@ -1,0 +1,585 @@
+/**
+ * A knowledge base kept in a folder: pull articles into files, see what changed on either side, and push the
+ * changes back (or into another org) as drafts. The file layout is in folderFiles.ts. Nothing is published
+ * unless asked, and then only versions that pass the pre-flight.
+ */
+import { DEFAULT_KNOWLEDGE_SOBJECT } from "./constants";
+import type { Crm } from "./crm";
+import { isRichText, type FieldDescribe, type SObjectDescribe } from "./describe";
+import { CrmError } from "./errors";
+import {
+  type FolderIO, type FolderManifest, type LocalArticle, type ManifestArticle, type PulledVersion, IMAGES_DIR,
+  changedFiles, checkRelativePath, encodeText, hashArticleFiles, readLocalArticle, readManifest, versionFiles, writeManifest,
+} from "./folderFiles";
+import { createArticle, createDraftFromOnlineArticle, createDraftFromOnlineTranslation, deleteArticleDraft, deleteTranslation, getDataCategoryGroups, publishMultipleArticles, publishTranslations, submitForTranslation, updateArticle, type DataCategory } from "./knowledge";
+import { soqlLiteral } from "./soql-text";
+import { richTextImageUrls } from "./urls";
+import { preflightPublish } from "./versions";
+
+export { nodeFolder, layOutRichText, storeRichText, type FolderIO, type FolderManifest, type LocalArticle } from "./folderFiles";
+
+type Row = Record<string, unknown>;
+/** Read-only facts written under `org:`; the other readable fields are not kept. */
+const FACTS = ["ArticleNumber", "VersionNumber", "PublishStatus", "Language", "ValidationStatus", "LastPublishedDate", "LastModifiedDate"];
+/** Writable, but not the folder's to carry: the language is the org's, the owner and assignee are people of one org. */
+const NOT_CARRIED = new Set(["Language", "OwnerId", "AssignedToId", "AssignmentDueDate", "AssignmentNote", "MasterVersionId", "RecordTypeId"]);
+const IMAGE_TYPES: Record<string, string> = { "image/png": "png", "image/jpeg": "jpg", "image/gif": "gif" };
+const MAX_IMAGE_BYTES = 1024 * 1024;
+
+const lower = (name: string) => name.toLowerCase();
+const selectionObject = (sobject: string) => sobject.replace(/__kav$/, "__DataCategorySelection");
+
+/** The article type's fields the folder carries: writable fields (not references), and which of them hold rich text. */
+function carriedFields(describe: SObjectDescribe): { plain: FieldDescribe[]; rich: FieldDescribe[] } {
+  const writable = describe.fields.filter((f) => (f.createable || f.updateable) && !f.calculated && f.type !== "reference" && !NOT_CARRIED.has(f.name));
+  return { plain: writable.filter((f) => !isRichText(f)), rich: writable.filter(isRichText) };
+}
+
+async function inChunks<T>(ids: string[], read: (list: string) => Promise<T[]>): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < ids.length; i += 200) out.push(...(await read(ids.slice(i, i + 200).map(soqlLiteral).join(", "))));
+  return out;
+}
+
+/** The version an article is edited in: its draft, else its published version, else its latest archived one. */
+function current<R extends Row>(rows: R[]): R | undefined {
+  const rank = (r: R) => (r.PublishStatus === "Draft" ? 3 : r.PublishStatus === "Online" ? 2 : 1) * 1e6 + Number(r.VersionNumber ?? 0);
+  return [...rows].sort((a, b) => rank(b) - rank(a))[0];
+}
+
+function groupBy<R>(rows: R[], key: (r: R) => string): Map<string, R[]> {
+  const map = new Map<string, R[]>();
+  for (const r of rows) map.set(key(r), [...(map.get(key(r)) ?? []), r]);
+  return map;
+}
+
+const pulled = (r: Row): PulledVersion => ({ versionId: String(r.Id), publishStatus: String(r.PublishStatus), lastModifiedDate: String(r.LastModifiedDate) });
+
+/** A folder name from a URL name: letters, digits and hyphens, as URL names are. */
+function folderName(urlName: string, taken: Set<string>): string {
+  const base = urlName.replace(/[^A-Za-z0-9-]+/g, "-").replace(/^-+|-+$/g, "") || "article";
+  let name = base;
+  for (let n = 2; taken.has(lower(name)); n++) name = `${base}-${n}`;
+  taken.add(lower(name));
+  return name;
+}
+
+async function recordTypeNames(crm: Crm, describe: SObjectDescribe): Promise<Map<string, string>> {
+  if (!describe.fields.some((f) => f.name === "RecordTypeId")) return new Map();
+  const rows = (await crm.soqlQuery<{ Id: string; DeveloperName: string }>(`SELECT Id, DeveloperName FROM RecordType WHERE SobjectType = ${soqlLiteral(describe.name)}`, { replaceQuotes: false })).records;
+  return new Map(rows.map((r) => [r.Id, r.DeveloperName]));
+}
+
+// ---- pull ------------------------------------------------------------------------------------------------
+
+export interface PullSelection {
+  /** Articles (KnowledgeArticleId) or any of their versions. */
+  articleIds?: string[];
+  /** Articles in a data category or any category under it. */
+  dataCategory?: { group: string; category: string };
+  /** A SOQL condition on the article type's master-language versions, such as `LastPublishedDate = LAST_N_DAYS:30`. */
+  where?: string;
+}
+
+export interface PullOptions {
+  sobject?: string;
+  signal?: AbortSignal;
+  onProgress?(done: number, total: number, title: string): void;
+}
+
+export interface PulledArticle {
+  name: string;
+  title: string;
+  versionId: string;
+  publishStatus: string;
+  images: number;
+  translations: string[];
+}
+
+function descendants(categories: DataCategory[], name: string, found = false): string[] {
+  return categories.flatMap((c) => (found || c.name === name ? [c.name, ...descendants(c.childCategories ?? [], name, true)] : descendants(c.childCategories ?? [], name, false)));
+}
+
+async function selectedArticleIds(crm: Crm, sobject: string, selection: PullSelection): Promise<string[]> {
+  const idsOf = async (where: string) =>
+    (await crm.queryAll<{ KnowledgeArticleId: string }>(`SELECT KnowledgeArticleId FROM ${sobject} WHERE IsMasterLanguage = true AND (${where})`)).records.map((r) => r.KnowledgeArticleId);
+  let ids: string[];
+  if (selection.articleIds) {
+    if (!Array.isArray(selection.articleIds) || !selection.articleIds.length) throw new TypeError("selection.articleIds must be a non-empty array of article or version IDs");
+    ids = (await inChunks(selection.articleIds, (list) => idsOf(`KnowledgeArticleId IN (${list}) OR Id IN (${list})`)));
+  } else if (selection.dataCategory) {
+    const { group, category } = selection.dataCategory;
+    const tree = (await getDataCategoryGroups(crm)).find((g) => g.name === group);
+    if (!tree) throw new CrmError(`The org has no data category group named '${group}'`);
+    const names = category === "All" ? descendants(tree.topCategories, category, true) : descendants(tree.topCategories, category);
+    if (!names.length) throw new CrmError(`The data category group '${group}' has no category named '${category}'`);
+    const parents = (await crm.queryAll<{ ParentId: string }>(`SELECT ParentId FROM ${selectionObject(sobject)} WHERE DataCategoryGroupName = ${soqlLiteral(group)} AND DataCategoryName IN (${names.map(soqlLiteral).join(", ")})`)).records.map((r) => r.ParentId);
+    ids = parents.length ? await inChunks(parents, (list) => idsOf(`Id IN (${list})`)) : [];
+  } else if (selection.where !== undefined) {
+    if (typeof selection.where !== "string" || !selection.where.trim()) throw new TypeError("selection.where must be a SOQL condition");
+    ids = await idsOf(selection.where);
+  } else ids = await idsOf("PublishStatus = 'Online'");
+  return [...new Set(ids)];
+}
+
+/**
+ * Pulls articles into the folder: each in a folder named by its URL name (see folderFiles.ts), the version it
+ * is edited in (its draft, else the published one), its images, categories and translations. The folder's
+ * record (knowledge.yaml) keeps each article's version and LastModifiedDate for the status and the push.
+ * A folder holds one org's pull: pulling another org into it is refused.
+ */
+export async function pullArticles(crm: Crm, io: FolderIO, selection: PullSelection = {}, options: PullOptions = {}): Promise<PulledArticle[]> {
+  const sobject = options.sobject ?? DEFAULT_KNOWLEDGE_SOBJECT;
+  await crm.apiPath(); // signed in, so the org's ID is known
+  const previous = await readManifest(io);
+  if (previous && previous.org.id !== crm.orgId) throw new CrmError(`This folder holds articles pulled from ${previous.org.instanceUrl}: pull into another folder (a folder can be pushed into any org)`);
+  const describe = await crm.getSobject(sobject, { describe: true });
+  const { plain, rich } = carriedFields(describe);
+  const ids = await selectedArticleIds(crm, sobject, selection);
+  const read = [...new Set(["Id", "KnowledgeArticleId", "UrlName", "Title", "IsMasterLanguage", "RecordTypeId", ...FACTS, ...plain.map((f) => f.name), ...rich.map((f) => f.name)])]
+    .filter((f) => describe.fields.some((d) => d.name === f));
+  const rows = await inChunks(ids, async (list) => (await crm.queryAll<Row>(`SELECT ${read.join(", ")} FROM ${sobject} WHERE KnowledgeArticleId IN (${list})`, { signal: options.signal })).records);
+  const byArticle = groupBy(rows, (r) => String(r.KnowledgeArticleId));
+  const masters = ids.map((id) => current((byArticle.get(id) ?? []).filter((r) => r.IsMasterLanguage !== false))).filter((r): r is Row => !!r);
+  const categories = groupBy(await inChunks(masters.map((m) => String(m.Id)), async (list) =>
+    (await crm.queryAll<Row>(`SELECT ParentId, DataCategoryGroupName, DataCategoryName FROM ${selectionObject(sobject)} WHERE ParentId IN (${list})`)).records), (r) => String(r.ParentId));
+  const recordTypes = await recordTypeNames(crm, describe);
+
+  const manifest: FolderManifest = { org: { id: crm.orgId ?? "", instanceUrl: crm.instanceUrl ?? "" }, sobject, pulledAt: new Date().toISOString(), articles: { ...previous?.articles } };
+  const taken = new Set((await io.list("")).filter((e) => e.directory).map((e) => lower(e.name)));
+  const out: PulledArticle[] = [];
+  for (const [done, master] of masters.entries()) {
+    options.signal?.throwIfAborted();
+    options.onProgress?.(done, masters.length, String(master.Title));
+    const already = Object.entries(manifest.articles).find(([, a]) => a.knowledgeArticleId === master.KnowledgeArticleId)?.[0];
+    const name = already ?? folderName(String(master.UrlName), taken);
+    const translations = [...groupBy((byArticle.get(String(master.KnowledgeArticleId)) ?? []).filter((r) => r.IsMasterLanguage === false && r.PublishStatus !== "Archived"), (r) => String(r.Language)).values()]
+      .map((versions) => current(versions)!);
+    const images = new Map<string, string>();
+    const localImages = async (version: Row) => {
+      const html: Record<string, string> = {};
+      for (const field of rich.map((f) => f.name)) {
+        let value = String(version[field] ?? "");
+        for (const url of richTextImageUrls(value)) {
+          if (!images.has(url)) {
+            const image = await crm.fetchRichTextImage(url.replace(/&amp;/g, "&"), String(version.Id), field, { sobject });
+            const file = `${IMAGES_DIR}/${image.refid}.${IMAGE_TYPES[image.contentType] ?? "bin"}`;
+            await io.write(`${name}/${file}`, new Uint8Array(image.bytes));
+            images.set(url, file);
+          }
+          value = value.split(url).join(images.get(url)!);
+        }
+        if (version[field] !== undefined && version[field] !== null) html[field] = value;
+      }
+      return html;
+    };
+    const pick = (r: Row, names: string[]) => Object.fromEntries(names.filter((n) => n in r).map((n) => [n, r[n]]));
+    const files = versionFiles({
+      title: String(master.Title), fields: pick(master, plain.map((f) => f.name)), richText: await localImages(master), facts: pick(master, FACTS),
+      recordType: recordTypes.get(String(master.RecordTypeId)), dataCategories: (categories.get(String(master.Id)) ?? []).map((c) => `${String(c.DataCategoryGroupName)}/${String(c.DataCategoryName)}`).sort(),
+    });
+    for (const t of translations) {
+      Object.assign(files, versionFiles({ title: String(master.Title), fields: pick(t, plain.map((f) => f.name)), richText: await localImages(t), facts: pick(t, FACTS), language: String(t.Language) }));
+    }
+    const written = new Set([...Object.keys(files), ...images.values()]);
+    for (const [file, content] of Object.entries(files)) await io.write(`${name}/${file}`, encodeText(content));
+    // Files of an earlier pull that this one no longer has (a translation deleted, an image removed).
+    for (const stale of Object.keys(manifest.articles[name]?.files ?? {})) if (!written.has(stale)) await io.remove(`${name}/${stale}`);
+    manifest.articles[name] = {
+      ...pulled(master), articleNumber: String(master.ArticleNumber), knowledgeArticleId: String(master.KnowledgeArticleId),
+      files: await hashArticleFiles(io, name), translations: Object.fromEntries(translations.map((t) => [String(t.Language), pulled(t)])),
+    };
+    out.push({ name, title: String(master.Title), versionId: String(master.Id), publishStatus: String(master.PublishStatus), images: images.size, translations: translations.map((t) => String(t.Language)) });
+  }
+  await writeManifest(io, manifest);
+  options.onProgress?.(masters.length, masters.length, "");
+  return out;
+}
+
+// ---- status ----------------------------------------------------------------------------------------------
+
+export type LocalState = "unchanged" | "modified" | "new";
+export type OrgState = "unchanged" | "changed" | "gone" | "unknown";
+
+export interface ArticleStatus {
+  /** The article's folder. */
+  name: string;
+  local: LocalState;
+  /** Whether the org's version moved on since the pull ("unknown" without a client, or for another org). */
+  org: OrgState;
+  /** Both sides changed: a push refuses the article unless told to overwrite it. */
+  conflict: boolean;
+}
+
+async function articleFolders(io: FolderIO): Promise<string[]> {
+  const dirs = (await io.list("")).filter((e) => e.directory && !e.name.startsWith("."));
+  const withFile = await Promise.all(dirs.map(async (d) => ((await io.read(`${d.name}/article.yaml`)) ? d.name : undefined)));
+  return withFile.filter((n): n is string => !!n).sort();
+}
+
+/** Each pulled article's current versions in the org (master and translations), by KnowledgeArticleId. */
+async function orgVersions(crm: Crm, sobject: string, articleIds: string[]): Promise<Map<string, Row[]>> {
+  const rows = await inChunks(articleIds, async (list) =>
+    (await crm.queryAll<Row>(`SELECT Id, KnowledgeArticleId, IsMasterLanguage, Language, PublishStatus, VersionNumber, LastModifiedDate, UrlName FROM ${sobject} WHERE KnowledgeArticleId IN (${list}) AND PublishStatus IN ('Draft', 'Online')`)).records);
+  return groupBy(rows, (r) => String(r.KnowledgeArticleId));
+}
+
+function orgMovedOn(entry: ManifestArticle, rows: Row[] | undefined): OrgState {
+  const master = current((rows ?? []).filter((r) => r.IsMasterLanguage !== false));
+  if (!master) return "gone";
+  const same = (was: PulledVersion | undefined, now: Row | undefined) => (!was && !now) || (!!was && !!now && was.versionId === now.Id && was.lastModifiedDate === now.LastModifiedDate);
+  if (!same(entry, master)) return "changed";
+  const translations = groupBy((rows ?? []).filter((r) => r.IsMasterLanguage === false), (r) => String(r.Language));
+  const languages = new Set([...Object.keys(entry.translations ?? {}), ...translations.keys()]);
+  return [...languages].every((l) => same(entry.translations?.[l], current(translations.get(l) ?? []))) ? "unchanged" : "changed";
+}
+
+/**
+ * What differs between the folder and the org: each article modified locally (its files against the pull's
+ * hashes), new locally (a folder the pull did not write), changed in the org since the pull, or both. Reading
+ * the folder sends nothing; with a client of the pulled org, one query per 200 articles says what the org changed.
+ */
+export async function folderStatus(io: FolderIO, options: { crm?: Crm; signal?: AbortSignal } = {}): Promise<{ manifest?: FolderManifest; articles: ArticleStatus[] }> {
+  const manifest = await readManifest(io);
+  const names = await articleFolders(io);
+  const local = await Promise.all(names.map(async (name): Promise<[string, LocalState]> => {
+    const entry = manifest?.articles[name];
+    return [name, !entry ? "new" : changedFiles(entry.files, await hashArticleFiles(io, name)).length ? "modified" : "unchanged"];
+  }));
+  let versions: Map<string, Row[]> | undefined;
+  if (manifest && options.crm) {
+    await options.crm.apiPath();
+    if (options.crm.orgId === manifest.org.id) {
+      versions = await orgVersions(options.crm, manifest.sobject, names.map((n) => manifest.articles[n]?.knowledgeArticleId).filter((id): id is string => !!id));
+    }
+  }
+  return {
+    manifest,
+    articles: local.map(([name, state]) => {
+      const entry = manifest?.articles[name];
+      const org: OrgState = entry && versions ? orgMovedOn(entry, versions.get(entry.knowledgeArticleId)) : "unknown";
+      return { name, local: state, org, conflict: state === "modified" && (org === "changed" || org === "gone") };
+    }),
+  };
+}
+
+// ---- push ------------------------------------------------------------------------------------------------
+
+export type PushAction = "create" | "draftFromOnline" | "updateDraft" | "nothing";
+
+export interface PushPlanEntry {
+  name: string;
+  title: string;
+  action: PushAction;
+  /** Why: "modified locally", "not in the org", "unchanged", … */
+  reason: string;
+  /** Set when the org changed the article since the pull: refused unless overwritten. */
+  conflict?: string;
+  /** The org's article it goes to (absent for a new one). */
+  knowledgeArticleId?: string;
+  /** Languages pushed with it: each a new translation, a draft of the published one, or its draft updated. */
+  translations: { language: string; action: "submit" | "draftFromOnline" | "updateDraft" }[];
+}
+
+export interface PushPlan {
+  /** True when the target org is the one the folder was pulled from (conflicts are checked, unchanged articles skipped). */
+  sameOrg: boolean;
+  orgId: string;
+  entries: PushPlanEntry[];
+}
+
+export interface PushOptions {
+  sobject?: string;
+  /** Only these article folders (default all). */
+  only?: string[];
+  signal?: AbortSignal;
+}
+
+const titleOf = (a: LocalArticle) => String(a.fields.Title ?? a.name);
+
+/** What a push would do, article by article, without writing anything: a dry run. */
+export async function planPush(crm: Crm, io: FolderIO, options: PushOptions = {}): Promise<PushPlan> {
+  await crm.apiPath(); // signed in, so the org's ID is known
+  const status = await folderStatus(io);
+  const manifest = status.manifest;
+  const sobject = options.sobject ?? manifest?.sobject ?? DEFAULT_KNOWLEDGE_SOBJECT;
+  const sameOrg = !!manifest && manifest.org.id === crm.orgId;
+  const chosen = status.articles.filter((a) => !options.only || options.only.includes(a.name));
+  const unknown = options.only?.filter((n) => !status.articles.some((a) => a.name === n));
+  if (unknown?.length) throw new CrmError(`No article folder named ${unknown.map((n) => `'${n}'`).join(", ")} in this knowledge folder`);
+  // Into the pulled org an unchanged article is left alone without asking the org anything.
+  const candidates = chosen.filter((a) => !sameOrg || a.local !== "unchanged");
+  const locals = new Map(await Promise.all(candidates.map(async (a) => [a.name, await readLocalArticle(io, a.name)] as const)));
+  const pulledIds = sameOrg ? candidates.map((a) => manifest!.articles[a.name]?.knowledgeArticleId).filter((id): id is string => !!id) : [];
+  const byId = pulledIds.length ? await orgVersions(crm, sobject, pulledIds) : new Map<string, Row[]>();
+  // Articles not pulled from this org are matched by URL name.
+  const unmatched = candidates.filter((a) => !sameOrg || !manifest!.articles[a.name]).map((a) => String(locals.get(a.name)!.fields.UrlName ?? a.name));
+  const byUrl = new Map<string, string>();
+  if (unmatched.length) {
+    const rows = await inChunks(unmatched, async (list) => (await crm.queryAll<Row>(`SELECT KnowledgeArticleId, UrlName FROM ${sobject} WHERE UrlName IN (${list}) AND IsMasterLanguage = true`)).records);
+    for (const r of rows) byUrl.set(lower(String(r.UrlName)), String(r.KnowledgeArticleId));
+    const matched = [...new Set(byUrl.values())];
+    for (const [id, rows2] of matched.length ? await orgVersions(crm, sobject, matched) : []) byId.set(id, rows2);
+  }
+  const entries = await Promise.all(chosen.map(async (a): Promise<PushPlanEntry> => {
+    const local = locals.get(a.name);
+    if (!local) return { name: a.name, title: a.name, action: "nothing", reason: "unchanged since the pull", translations: [] };
+    const entry = sameOrg ? manifest!.articles[a.name] : undefined;
+    const articleId = entry?.knowledgeArticleId ?? byUrl.get(lower(String(local.fields.UrlName ?? a.name)));
+    const rows = articleId ? byId.get(articleId) ?? [] : [];
+    const master = current(rows.filter((r) => r.IsMasterLanguage !== false));
+    const conflict = entry ? ({ changed: "changed in the org since the pull", gone: "no longer in the org as a draft or published article", unchanged: undefined, unknown: undefined } as const)[orgMovedOn(entry, rows)] : undefined;
+    // Into the pulled org only the versions whose files changed are written; elsewhere, all of them.
+    const edited = entry ? changedFiles(entry.files, await hashArticleFiles(io, a.name)) : undefined;
+    const touches = (language: string, version: { richText: Record<string, string> }) => !edited || edited.some((file) =>
+      file === `article${language}.yaml` || new RegExp(`^\\w+${language.replace(".", "\\.")}\\.html$`).test(file) || (file.startsWith(`${IMAGES_DIR}/`) && Object.values(version.richText).some((html) => html.includes(file))));
+    const translationRows = groupBy(rows.filter((r) => r.IsMasterLanguage === false), (r) => String(r.Language));
+    const translations = Object.entries(local.translations).filter(([language, version]) => !master || touches(`.${language}`, version)).map(([language]) => {
+      const existing = current(translationRows.get(language) ?? []);
+      return { language, action: !existing || !master ? ("submit" as const) : existing.PublishStatus === "Draft" ? ("updateDraft" as const) : ("draftFromOnline" as const) };
+    });
+    const base = { name: a.name, title: titleOf(local), translations, ...(articleId && master ? { knowledgeArticleId: articleId } : {}), ...(conflict ? { conflict } : {}) };
+    if (!master) return { ...base, action: "create", reason: entry ? "no longer in the org: created again" : "not in the org" };
+    if (!touches("", local)) return { ...base, action: "nothing", reason: translations.length ? "translations modified locally" : "unchanged since the pull" };
+    return { ...base, action: master.PublishStatus === "Draft" ? "updateDraft" : "draftFromOnline", reason: a.local === "new" ? "new locally, matched by URL name" : sameOrg ? "modified locally" : "matched by URL name" };
+  }));
+  return { sameOrg, orgId: crm.orgId ?? "", entries };
+}
+
+export interface PushResult {
+  name: string;
+  title: string;
+  action: PushAction;
+  outcome: "pushed" | "unchanged" | "conflict" | "failed" | "cancelled";
+  /** The draft written (or the version published). */
+  versionId?: string;
+  published?: boolean;
+  message?: string;
+  /** Things pushed around rather than through: unknown data categories, a pre-flight that held back a publish. */
+  warnings: string[];
+}
+
+export interface PushRunOptions extends PushOptions {
+  /** Article folders whose org changes may be overwritten (true: all). */
+  overwrite?: string[] | boolean;
+  /** Publish each pushed draft that passes the pre-flight (and its pushed translations). Default false. */
+  publish?: boolean;
+  /** Fields the pre-flight requires before publishing. */
+  requiredFields?: string[];
+  /** The dry run shown to the person (planned again when absent). */
+  plan?: PushPlan;
+  onProgress?(done: number, total: number, title: string): void;
+}
+
+/** Local `images/…` sources as data URIs: the org stores each image and rewrites its `src` (PNG, JPEG, GIF; 1 MB each). */
+async function withUploadedImages(io: FolderIO, name: string, html: string): Promise<string> {
+  let out = html;
+  for (const m of new Set([...html.matchAll(/<img\b[^>]*\bsrc\s*=\s*["']([^"':]+)["']/gi)].map((x) => x[1]!))) {
+    const file = checkRelativePath(`${name}/${m}`);
+    const bytes = await io.read(file);
+    if (!bytes) throw new CrmError(`${file} is missing: the rich text shows it`);
+    const type = Object.entries(IMAGE_TYPES).find(([, ext]) => file.toLowerCase().endsWith(`.${ext}`) || (ext === "jpg" && /\.jpe?g$/i.test(file)))?.[0];
+    if (!type) throw new CrmError(`${file}: the org takes PNG, JPEG and GIF images only`);
+    if (bytes.length > MAX_IMAGE_BYTES) throw new CrmError(`${file} is ${(bytes.length / 1048576).toFixed(1)} MB: the org takes images of at most 1 MB`);
+    out = out.split(`"${m}"`).join(`"data:${type};base64,${Buffer.from(bytes).toString("base64")}"`).split(`'${m}'`).join(`'data:${type};base64,${Buffer.from(bytes).toString("base64")}'`);
+  }
+  return out;
+}
+
+async function valuesOf(io: FolderIO, name: string, version: { fields: Record<string, unknown>; richText: Record<string, string> }, describe: SObjectDescribe, mode: "create" | "update"): Promise<Row> {
+  const known = new Map(describe.fields.map((f) => [f.name, f]));
+  const values: Row = {};
+  for (const [field, value] of Object.entries(version.fields)) {
+    const f = known.get(field);
+    if (!f) throw new CrmError(`${name}: the org's ${describe.name} has no field '${field}'`);
+    if (mode === "create" ? f.createable : f.updateable) values[field] = value;
+  }
+  for (const [field, html] of Object.entries(version.richText)) {
+    if (!known.get(field)) throw new CrmError(`${name}: the org's ${describe.name} has no field '${field}' (from ${field}.html)`);
+    values[field] = await withUploadedImages(io, name, html);
+  }
+  return values;
+}
+
+function categoryExists(groups: { name: string; topCategories: DataCategory[] }[], group: string, category: string): boolean {
+  const tree = groups.find((g) => g.name === group);
+  return !!tree && (category === "All" || descendants(tree.topCategories, category).length > 0);
+}
+
+/**
+ * Pushes the folder: per article what `planPush` says — a new article, a draft from the published version, or
+ * the draft updated — with its images uploaded, its data categories set (matched by name; unknown ones
+ * reported) and its translations. An article the org changed since the pull is refused unless `overwrite`
+ * names it. Nothing is published unless `publish`, and then only drafts that pass the pre-flight. The writes
+ * are confirmed once as a batch (the client's `beforeWrite`). Into the pulled org the folder's record follows,
+ * so the next push of an unchanged folder sends nothing.
+ */
+export async function pushFolder(crm: Crm, io: FolderIO, options: PushRunOptions = {}): Promise<PushResult[]> {
+  const plan = options.plan ?? (await planPush(crm, io, options));
+  if (plan.orgId !== crm.orgId) throw new CrmError("The plan was made for another org: plan the push again");
+  const manifest = await readManifest(io);
+  const sobject = options.sobject ?? manifest?.sobject ?? DEFAULT_KNOWLEDGE_SOBJECT;
+  const overwrite = (name: string) => options.overwrite === true || (Array.isArray(options.overwrite) && options.overwrite.includes(name));
+  const idle = (e: PushPlanEntry) => e.action === "nothing" && !e.translations.length;
+  const refused = (e: PushPlanEntry) => !!e.conflict && !overwrite(e.name);
+  const results: PushResult[] = plan.entries.map((e) => ({
+    name: e.name, title: e.title, action: e.action, outcome: idle(e) ? "unchanged" : refused(e) ? "conflict" : "pushed", warnings: [],
+    ...(!idle(e) && refused(e) ? { message: `${e.conflict}: pull it again, or push with overwrite` } : {}),
+  }));
+  const work = plan.entries.filter((_, i) => results[i]!.outcome === "pushed");
+  if (!work.length) return results;
+  const count = (action: PushAction) => work.filter((e) => e.action === action).length;
+  const summary = `push ${work.length} knowledge article${work.length === 1 ? "" : "s"} from a folder (${count("create")} new, ${count("draftFromOnline") + count("updateDraft")} as drafts)${options.publish ? ", publishing those that pass the pre-flight" : ""}`;
+  const describe = await crm.getSobject(sobject, { describe: true });
+  let groups: Promise<{ name: string; topCategories: DataCategory[] }[]> | undefined;
+  const categoryGroups = () => (groups ??= getDataCategoryGroups(crm));
+  const recordTypes = new Map([...(await recordTypeNames(crm, describe))].map(([id, name]) => [name, id]));
+  const selection = selectionObject(sobject);
+  const pushedDrafts = new Map<string, PushedArticle>();
+
+  const push: PushContext = { crm, io, sobject, describe, selection, categoryGroups, recordTypes };
+  await crm.withConfirmedWrites({ method: "POST", path: `/sobjects/${sobject}`, summary, records: work.length }, async () => {
+    for (const [done, entry] of work.entries()) {
+      const result = results.find((r) => r.name === entry.name)!;
+      if (options.signal?.aborted) {
+        result.outcome = "cancelled";
+        continue;
+      }
+      options.onProgress?.(done, work.length, entry.title);
+      try {
+        pushedDrafts.set(entry.name, await pushArticle(push, entry, result));
+      } catch (err) {
+        result.outcome = "failed";
+        result.message = (err as Error).message;
+      }
+    }
+    if (options.publish && pushedDrafts.size) await publishPassing(crm, sobject, results, pushedDrafts, options.requiredFields, describe);
+  });
+  if (plan.sameOrg && manifest) await recordPush(crm, io, manifest, sobject, pushedDrafts);
+  options.onProgress?.(work.length, work.length, "");
+  return results;
+}
+
+interface PushContext {
+  crm: Crm;
+  io: FolderIO;
+  sobject: string;
+  describe: SObjectDescribe;
+  selection: string;
+  categoryGroups(): Promise<{ name: string; topCategories: DataCategory[] }[]>;
+  recordTypes: Map<string, string>;
+}
+
+/**
+ * One article's writes. Everything it sends is read and checked first (fields, images), and a failure part way
+ * takes back the drafts this push made, so a failed article leaves the org as it was.
+ */
+async function pushArticle(ctx: PushContext, entry: PushPlanEntry, result: PushResult): Promise<PushedArticle> {
+  const { crm, io, sobject, describe, selection } = ctx;
+  const local = await readLocalArticle(io, entry.name);
+  const master = entry.action === "nothing" ? undefined : await valuesOf(io, entry.name, local, describe, entry.action === "create" ? "create" : "update");
+  const translations = await Promise.all(entry.translations.map(async (t) => ({ ...t, values: await valuesOf(io, entry.name, local.translations[t.language]!, describe, "update") })));
+  const undo: (() => Promise<unknown>)[] = [];
+  try {
+    let knowledgeArticleId = entry.knowledgeArticleId;
+    let draftId: string | undefined;
+    if (master && entry.action === "create") {
+      const recordTypeId = local.recordType ? ctx.recordTypes.get(local.recordType) : undefined;
+      if (local.recordType && !recordTypeId) result.warnings.push(`record type '${local.recordType}' is not in this org: the org's default is used`);
+      draftId = await createArticle(crm, { ...master, ...(recordTypeId ? { RecordTypeId: recordTypeId } : {}) }, { sobject });
+      undo.push(() => deleteArticleDraft(crm, draftId!));
+      knowledgeArticleId = String((await crm.getSobjectRecord(sobject, draftId, { fields: ["KnowledgeArticleId"] })).KnowledgeArticleId);
+    } else if (master) {
+      if (entry.action === "draftFromOnline") await createDraftFromOnlineArticle(crm, knowledgeArticleId!);
+      draftId = await draftOf(crm, sobject, knowledgeArticleId!);
+      if (entry.action === "draftFromOnline") undo.push(() => deleteArticleDraft(crm, draftId!));
+      await updateArticle(crm, draftId, master, { sobject });
+    }
+    if (draftId) {
+      result.versionId = draftId;
+      // Data categories: what the file lists, matched by name; the draft's others removed.
+      const have = (await crm.queryAll<Row>(`SELECT Id, DataCategoryGroupName, DataCategoryName FROM ${selection} WHERE ParentId = ${soqlLiteral(draftId)}`)).records;
+      const key = (r: Row) => `${String(r.DataCategoryGroupName)}/${String(r.DataCategoryName)}`;
+      for (const wanted of local.dataCategories.filter((c) => !have.some((r) => key(r) === c))) {
+        const [group, category] = wanted.split("/") as [string, string];
+        if (!categoryExists(await ctx.categoryGroups(), group, category)) result.warnings.push(`data category '${wanted}' is not in this org: not assigned`);
+        else await crm.createSobjectRecord(selection, { ParentId: draftId, DataCategoryGroupName: group, DataCategoryName: category });
+      }
+      for (const extra of have.filter((r) => !local.dataCategories.includes(key(r)))) await crm.deleteSobjectRecord(selection, String(extra.Id));
+    }
+    const translationIds: string[] = [];
+    for (const { language, values } of translations) {
+      const existing = current((await translationRows(crm, sobject, knowledgeArticleId!)).filter((r) => r.Language === language));
+      let id: string;
+      if (existing?.PublishStatus === "Draft") id = String(existing.Id);
+      else {
+        id = existing ? await createDraftFromOnlineTranslation(crm, String(existing.Id), { sobject }) : String((await submitForTranslation(crm, knowledgeArticleId!, [language], { sobject }))[0]!.Id);
+        undo.push(() => deleteTranslation(crm, id));
+      }
+      await updateArticle(crm, id, values, { sobject });
+      translationIds.push(id);
+    }
+    return { ...(draftId ? { masterId: draftId } : {}), knowledgeArticleId: knowledgeArticleId!, translationIds };
+  } catch (err) {
+    const notUndone: string[] = [];
+    for (const step of undo.reverse()) await step().catch((e: Error) => notUndone.push(e.message));
+    if (notUndone.length) (err as Error).message += ` (a draft this push made could not be deleted: ${notUndone.join("; ")})`;
+    throw err;
+  }
+}
+
+async function translationRows(crm: Crm, sobject: string, knowledgeArticleId: string): Promise<Row[]> {
+  return (await crm.queryAll<Row>(`SELECT Id, Language, PublishStatus, VersionNumber FROM ${sobject} WHERE KnowledgeArticleId = ${soqlLiteral(knowledgeArticleId)} AND IsMasterLanguage = false AND PublishStatus IN ('Draft', 'Online')`)).records;
+}
+
+async function draftOf(crm: Crm, sobject: string, knowledgeArticleId: string): Promise<string> {
+  const draft = (await crm.queryAll<{ Id: string }>(`SELECT Id FROM ${sobject} WHERE KnowledgeArticleId = ${soqlLiteral(knowledgeArticleId)} AND IsMasterLanguage = true AND PublishStatus = 'Draft'`)).records[0];
+  if (!draft) throw new CrmError("The org made no draft of the published article");
+  return draft.Id;
+}
+
+type PushedArticle = { masterId?: string; knowledgeArticleId: string; translationIds: string[] };
+
+/** Publishes pushed drafts that pass the pre-flight, then their pushed translations (a translation alone: when its master is published). */
+async function publishPassing(crm: Crm, sobject: string, results: PushResult[], pushed: Map<string, PushedArticle>, requiredFields: string[] | undefined, describe: SObjectDescribe): Promise<void> {
+  const masters = [...pushed.values()].flatMap((p) => (p.masterId ? [p.masterId] : []));
+  const reports = masters.length ? await preflightPublish(crm, masters, { sobject, describe, requiredFields }) : [];
+  const passing = new Set(reports.filter((r) => r.passed).map((r) => r.id));
+  const refused = passing.size && (await publishMultipleArticles(crm, [...passing], { majorVersion: true })).some((o) => !o.isSuccess);
+  for (const [name, article] of pushed) {
+    const result = results.find((r) => r.name === name)!;
+    const report = reports.find((r) => r.id === article.masterId);
+    if (report && !report.passed) {
+      result.warnings.push(`not published: ${report.problems.filter((p) => p.severity === "error").map((p) => p.message).join("; ")}`);
+      continue;
+    }
+    if (report && refused) {
+      result.warnings.push("not published: the org refused the publication");
+      continue;
+    }
+    result.published = !!report;
+    if (!article.translationIds.length) continue;
+    const translated = await publishTranslations(crm, article.translationIds);
+    if (translated.some((t) => !t.isSuccess)) result.warnings.push(`a translation was not published: ${translated.flatMap((t) => t.errors?.map((e) => e.message) ?? []).join("; ") || "the org refused it"}`);
+  }
+}
+
+/** After a push into the pulled org: the folder's record holds the pushed versions and the files as pushed. */
+async function recordPush(crm: Crm, io: FolderIO, manifest: FolderManifest, sobject: string, pushed: Map<string, { knowledgeArticleId: string }>): Promise<void> {
+  if (!pushed.size) return;
+  const versions = await orgVersions(crm, sobject, [...pushed.values()].map((p) => p.knowledgeArticleId));
+  for (const [name, { knowledgeArticleId }] of pushed) {
+    const rows = versions.get(knowledgeArticleId) ?? [];
+    const master = current(rows.filter((r) => r.IsMasterLanguage !== false));
+    if (!master) continue;
+    const translations = [...groupBy(rows.filter((r) => r.IsMasterLanguage === false), (r) => String(r.Language))].map(([language, list]) => [language, pulled(current(list)!)]);
+    const before = manifest.articles[name];
+    manifest.articles[name] = {
+      ...pulled(master), knowledgeArticleId, articleNumber: before?.articleNumber ?? String(master.ArticleNumber ?? ""),
+      files: await hashArticleFiles(io, name), translations: Object.fromEntries(translations),
+    };
+  }
+  await writeManifest(io, manifest);
+}
+
+export { MANIFEST_FILE } from "./folderFiles";

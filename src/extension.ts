@@ -26,6 +26,7 @@ import { SoqlCodeLenses, SoqlDocumentOrgs, SoqlOrgStatus } from "./soql/runProvi
 import { ActiveOrg } from "./views/activeOrg";
 import { FeedsTreeProvider } from "./views/feedsView";
 import { KnowledgeTreeProvider } from "./views/knowledgeView";
+import { KnowledgeFolders } from "./views/knowledgeFolders";
 import { ObjectsTreeProvider } from "./views/objectsView";
 import { QueriesTreeProvider } from "./views/queriesView";
 import { OrgsTreeProvider } from "./views/orgsView";
@@ -100,7 +101,9 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
       return prepare?.(run);
     },
   });
+  const folders = new KnowledgeFolders();
   context.subscriptions.push(
+    folders,
     log,
     registry,
     manager,
@@ -166,6 +169,7 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
   registerCommands(context, {
     manager, log, redactor, orgInfo, articles, results, orgs: soqlOrgs, history, active, objects, knowledge, feeds, siteId, files: crmFiles, preview: preview.panels,
     queries, showDiff: (left, right, title) => reviews.showDiff(left, right, title), journal, prepareRun: (source, prepare) => preparing.set(source, prepare), binds: context.workspaceState,
+    folders,
   });
   const demoHelper = process.env.CRM_DEMO_HELPER;
   if (demoHelper) void importDemoHelper(registry, demoHelper).catch((err: unknown) => log.error("importing the demo org's helper file failed", err));

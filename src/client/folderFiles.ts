@@ -2,7 +2,7 @@
  * The files of a knowledge folder: where each part of an article lives, the folder's record of the pull,
  * rich text laid out for diffs (and put back byte for byte), and the file access the sync runs on.
  *
- *   knowledge.yaml                 the pull: org, time, each article's version and LastModifiedDate, file hashes
+ *   crm-knowledge.yaml             the pull: org, time, each article's version and LastModifiedDate, file hashes
  *   <UrlName>/article.yaml         writable fields, record type, data categories; `org:` facts (read-only)
  *   <UrlName>/<Field>.html         one per rich-text field
  *   <UrlName>/article.fr.yaml      a translation's fields, and <Field>.fr.html its rich text
@@ -24,7 +24,7 @@ export interface FolderIO {
   list(relativePath: string): Promise<{ name: string; directory: boolean }[]>;
 }
 
-export const MANIFEST_FILE = "knowledge.yaml";
+export const MANIFEST_FILE = "crm-knowledge.yaml";
 export const IMAGES_DIR = "images";
 
 export interface PulledVersion {

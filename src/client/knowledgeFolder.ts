@@ -16,7 +16,7 @@ import { soqlLiteral } from "./soql-text";
 import { richTextImageUrls } from "./urls";
 import { preflightPublish } from "./versions";
 
-export { nodeFolder, layOutRichText, storeRichText, type FolderIO, type FolderManifest, type LocalArticle } from "./folderFiles";
+export { nodeFolder, checkRelativePath, layOutRichText, storeRichText, type FolderIO, type FolderManifest, type LocalArticle } from "./folderFiles";
 
 type Row = Record<string, unknown>;
 /** Read-only facts written under `org:`; the other readable fields are not kept. */
@@ -125,7 +125,7 @@ async function selectedArticleIds(crm: Crm, sobject: string, selection: PullSele
 /**
  * Pulls articles into the folder: each in a folder named by its URL name (see folderFiles.ts), the version it
  * is edited in (its draft, else the published one), its images, categories and translations. The folder's
- * record (knowledge.yaml) keeps each article's version and LastModifiedDate for the status and the push.
+ * record (crm-knowledge.yaml) keeps each article's version and LastModifiedDate for the status and the push.
  * A folder holds one org's pull: pulling another org into it is refused.
  */
 export async function pullArticles(crm: Crm, io: FolderIO, selection: PullSelection = {}, options: PullOptions = {}): Promise<PulledArticle[]> {

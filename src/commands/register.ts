@@ -18,6 +18,8 @@ import { importCommands } from "./importData";
 import { historyCommands, type HistoryDeps } from "./history";
 import { queryCommands } from "./queries";
 import { translationCommands } from "./translations";
+import { knowledgeFolderCommands } from "./knowledgeFolder";
+import type { KnowledgeFolders } from "../views/knowledgeFolders";
 import type { QueriesTreeProvider } from "../views/queriesView";
 import { resultsTarget } from "../webviews/resultsPanel";
 
@@ -29,6 +31,7 @@ export interface CommandDeps extends OrgCommandDeps, Omit<SoqlCommandDeps, "mana
   siteId: () => string | undefined;
   queries: QueriesTreeProvider;
   articles: { show(target: PanelTarget, options?: { preserveFocus?: boolean }): unknown };
+  folders: KnowledgeFolders;
 }
 
 export function registerCommands(context: vscode.ExtensionContext, deps: CommandDeps): void {
@@ -42,6 +45,7 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
     ...importCommands(deps.active, deps.log),
     ...documentCommands(deps),
     ...translationCommands(deps),
+    ...knowledgeFolderCommands(deps),
     ...queryCommands(deps.queries, deps.results, deps.orgs),
     ...historyCommands({ ...deps, openId: (orgKey, id) => openId(deps, orgKey, id) }),
     "crm.log.show": () => deps.log.show(),

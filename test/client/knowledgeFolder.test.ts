@@ -75,7 +75,7 @@ test("pull writes each article as files: fields, rich text, images, categories a
   assert.deepEqual(await readFile(path.join(router, "images", image!)), PNG, "the image's own bytes");
   assert.match(await readFile(path.join(router, "article.fr.yaml"), "utf8"), new RegExp(`Title: Réinitialiser le routeur ${a.n}`));
   assert.equal(body.split("\n").length, 4, "one block per line");
-  const manifest = await readFile(path.join(dir, "knowledge.yaml"), "utf8");
+  const manifest = await readFile(path.join(dir, "crm-knowledge.yaml"), "utf8");
   assert.match(manifest, new RegExp(`router-reset-${a.n}:`));
   assert.match(manifest, /fr:\n\s+lastModifiedDate:/);
 });

@@ -26,7 +26,8 @@ test("menus only name contributed commands", () => {
 
 test("activation is implied by views and commands, plus restoring a panel or a crm: editor after a reload (no '*', no startup activation)", () => {
   // VS Code does not derive onWebviewPanel events; each restorable panel needs its own, and restored crm: tabs need the file system.
-  assert.deepEqual(manifest.activationEvents, ["onWebviewPanel:crm.orgInfo", "onWebviewPanel:crm.article", "onWebviewPanel:crm.results", "onWebviewPanel:crm.preview", "onFileSystem:crm"]);
+  // A workspace holding a knowledge folder shows its articles' status in the Explorer from the start (local files only).
+  assert.deepEqual(manifest.activationEvents, ["onWebviewPanel:crm.orgInfo", "onWebviewPanel:crm.article", "onWebviewPanel:crm.results", "onWebviewPanel:crm.preview", "onFileSystem:crm", "workspaceContains:**/crm-knowledge.yaml"]);
   assert.equal(manifest.engines.vscode, "^1.90.0");
   assert.equal(manifest.devDependencies["@types/vscode"], "1.90.0");
 });

@@ -374,7 +374,8 @@ export interface PushRunOptions extends PushOptions {
 /** Local `images/…` sources as data URIs: the org stores each image and rewrites its `src` (PNG, JPEG, GIF; 1 MB each). */
 async function withUploadedImages(io: FolderIO, name: string, html: string): Promise<string> {
   let out = html;
-  for (const m of new Set([...html.matchAll(/<img\b[^>]*\bsrc\s*=\s*["']([^"':]+)["']/gi)].map((x) => x[1]!))) {
+  // Only the folder's own images: any other source (a web address, a name the org never served) stays as written.
+  for (const m of new Set([...html.matchAll(new RegExp(`<img\\b[^>]*\\bsrc\\s*=\\s*["'](${IMAGES_DIR}/[^"':]+)["']`, "gi"))].map((x) => x[1]!))) {
     const file = checkRelativePath(`${name}/${m}`);
     const bytes = await io.read(file);
     if (!bytes) throw new CrmError(`${file} is missing: the rich text shows it`);

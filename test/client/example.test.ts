@@ -10,6 +10,13 @@ import { Crm } from "../../src/client";
 import { useEmulator, demoOptions } from "../helpers/emulator";
 
 const emu = useEmulator();
+const empty = useEmulator({ seed: "empty" });
+const helperFor = (dir: string, e: ReturnType<typeof emu>) => {
+  const c = e.credentials;
+  const file = path.join(dir, `helper-${e.url.replace(/\W/g, "")}.json`);
+  writeFileSync(file, JSON.stringify({ connection: { endpoint_url: c.loginUrl, client_id: c.clientId, client_secret: c.clientSecret, username: c.username, password: c.password, security_token: c.securityToken } }));
+  return file;
+};
 
 test("examples/publish-valid-drafts.mjs publishes the validated drafts and posts a summary", async () => {
   execFileSync(process.execPath, ["esbuild.mjs"], { stdio: "pipe" });
@@ -42,6 +49,21 @@ test("examples/bulk-export.mjs exports a query's rows to CSV through a Bulk job"
   assert.equal(lines.length, 60_001);
   assert.equal(lines[0], '"Id","Note__c"');
   assert.ok(emu().requests.some((r) => r.method === "POST" && /\/jobs\/query$/.test(r.path)));
+});
+
+test("examples/knowledge-folder.mjs pulls recent articles into a folder and pushes them into another org", async () => {
+  execFileSync(process.execPath, ["esbuild.mjs"], { stdio: "pipe" });
+  const dir = mkdtempSync(path.join(tmpdir(), "crm-example-"));
+  const kb = path.join(dir, "kb");
+  const run = (...args: string[]) => promisify(execFile)(process.execPath, ["examples/knowledge-folder.mjs", ...args], { encoding: "utf8" });
+  const pulled = await run("pull", helperFor(dir, emu()), kb, "PublishStatus = 'Online' AND IsVisibleInPkb = true");
+  const count = Number(/Pulled (\d+) articles/.exec(pulled.stdout)?.[1]);
+  assert.ok(count > 3, pulled.stdout);
+  const status = (await run("status", helperFor(dir, emu()), kb)).stdout;
+  assert.deepEqual(status.trimEnd().split("\n").filter((l) => !l.startsWith(" ")), [], status);
+  const pushed = await run("push", helperFor(dir, empty()), kb);
+  assert.match(pushed.stdout, new RegExp(`Pushed ${count} of ${count} articles`));
+  assert.equal(empty().seeded.store.liveRecords("Knowledge__kav").filter((v) => v.PublishStatus === "Draft").length, count, "each a draft in the new org");
 });
 
 test("the ESM build imports too", () => {

@@ -148,52 +148,60 @@ export async function pullArticles(crm: Crm, io: FolderIO, selection: PullSelect
   const manifest: FolderManifest = { org: { id: crm.orgId ?? "", instanceUrl: crm.instanceUrl ?? "" }, sobject, pulledAt: new Date().toISOString(), articles: { ...previous?.articles } };
   const taken = new Set((await io.list("")).filter((e) => e.directory).map((e) => lower(e.name)));
   const out: PulledArticle[] = [];
-  for (const [done, master] of masters.entries()) {
-    options.signal?.throwIfAborted();
-    options.onProgress?.(done, masters.length, String(master.Title));
-    const already = Object.entries(manifest.articles).find(([, a]) => a.knowledgeArticleId === master.KnowledgeArticleId)?.[0];
-    const name = already ?? folderName(String(master.UrlName), taken);
-    const translations = [...groupBy((byArticle.get(String(master.KnowledgeArticleId)) ?? []).filter((r) => r.IsMasterLanguage === false && r.PublishStatus !== "Archived"), (r) => String(r.Language)).values()]
-      .map((versions) => current(versions)!);
-    const images = new Map<string, string>();
-    const localImages = async (version: Row) => {
-      const html: Record<string, string> = {};
-      for (const field of rich.map((f) => f.name)) {
-        let value = String(version[field] ?? "");
-        for (const url of richTextImageUrls(value)) {
-          if (!images.has(url)) {
-            const image = await crm.fetchRichTextImage(url.replace(/&amp;/g, "&"), String(version.Id), field, { sobject });
-            const file = `${IMAGES_DIR}/${image.refid}.${IMAGE_TYPES[image.contentType] ?? "bin"}`;
-            await io.write(`${name}/${file}`, new Uint8Array(image.bytes));
-            images.set(url, file);
-          }
-          value = value.split(url).join(images.get(url)!);
-        }
-        if (version[field] !== undefined && version[field] !== null) html[field] = value;
-      }
-      return html;
-    };
-    const pick = (r: Row, names: string[]) => Object.fromEntries(names.filter((n) => n in r).map((n) => [n, r[n]]));
-    const files = versionFiles({
-      title: String(master.Title), fields: pick(master, plain.map((f) => f.name)), richText: await localImages(master), facts: pick(master, FACTS),
-      recordType: recordTypes.get(String(master.RecordTypeId)), dataCategories: (categories.get(String(master.Id)) ?? []).map((c) => `${String(c.DataCategoryGroupName)}/${String(c.DataCategoryName)}`).sort(),
-    });
-    for (const t of translations) {
-      Object.assign(files, versionFiles({ title: String(master.Title), fields: pick(t, plain.map((f) => f.name)), richText: await localImages(t), facts: pick(t, FACTS), language: String(t.Language) }));
-    }
-    const written = new Set([...Object.keys(files), ...images.values()]);
-    for (const [file, content] of Object.entries(files)) await io.write(`${name}/${file}`, encodeText(content));
-    // Files of an earlier pull that this one no longer has (a translation deleted, an image removed).
-    for (const stale of Object.keys(manifest.articles[name]?.files ?? {})) if (!written.has(stale)) await io.remove(`${name}/${stale}`);
-    manifest.articles[name] = {
-      ...pulled(master), articleNumber: String(master.ArticleNumber), knowledgeArticleId: String(master.KnowledgeArticleId),
-      files: await hashArticleFiles(io, name), translations: Object.fromEntries(translations.map((t) => [String(t.Language), pulled(t)])),
-    };
-    out.push({ name, title: String(master.Title), versionId: String(master.Id), publishStatus: String(master.PublishStatus), images: images.size, translations: translations.map((t) => String(t.Language)) });
+  // A cancelled or failed pull still records the articles it finished (each is written whole before it is recorded).
+  try {
+    await pullEach();
+  } finally {
+    await writeManifest(io, manifest);
   }
-  await writeManifest(io, manifest);
   options.onProgress?.(masters.length, masters.length, "");
   return out;
+
+  async function pullEach(): Promise<void> {
+    for (const [done, master] of masters.entries()) {
+      options.onProgress?.(done, masters.length, String(master.Title));
+      options.signal?.throwIfAborted();
+      const already = Object.entries(manifest.articles).find(([, a]) => a.knowledgeArticleId === master.KnowledgeArticleId)?.[0];
+      const name = already ?? folderName(String(master.UrlName), taken);
+      const translations = [...groupBy((byArticle.get(String(master.KnowledgeArticleId)) ?? []).filter((r) => r.IsMasterLanguage === false && r.PublishStatus !== "Archived"), (r) => String(r.Language)).values()]
+        .map((versions) => current(versions)!);
+      const images = new Map<string, string>();
+      const localImages = async (version: Row) => {
+        const html: Record<string, string> = {};
+        for (const field of rich.map((f) => f.name)) {
+          let value = String(version[field] ?? "");
+          for (const url of richTextImageUrls(value)) {
+            if (!images.has(url)) {
+              const image = await crm.fetchRichTextImage(url.replace(/&amp;/g, "&"), String(version.Id), field, { sobject });
+              const file = `${IMAGES_DIR}/${image.refid}.${IMAGE_TYPES[image.contentType] ?? "bin"}`;
+              await io.write(`${name}/${file}`, new Uint8Array(image.bytes));
+              images.set(url, file);
+            }
+            value = value.split(url).join(images.get(url)!);
+          }
+          if (version[field] !== undefined && version[field] !== null) html[field] = value;
+        }
+        return html;
+      };
+      const pick = (r: Row, names: string[]) => Object.fromEntries(names.filter((n) => n in r).map((n) => [n, r[n]]));
+      const files = versionFiles({
+        title: String(master.Title), fields: pick(master, plain.map((f) => f.name)), richText: await localImages(master), facts: pick(master, FACTS),
+        recordType: recordTypes.get(String(master.RecordTypeId)), dataCategories: (categories.get(String(master.Id)) ?? []).map((c) => `${String(c.DataCategoryGroupName)}/${String(c.DataCategoryName)}`).sort(),
+      });
+      for (const t of translations) {
+        Object.assign(files, versionFiles({ title: String(master.Title), fields: pick(t, plain.map((f) => f.name)), richText: await localImages(t), facts: pick(t, FACTS), language: String(t.Language) }));
+      }
+      const written = new Set([...Object.keys(files), ...images.values()]);
+      for (const [file, content] of Object.entries(files)) await io.write(`${name}/${file}`, encodeText(content));
+      // Files of an earlier pull that this one no longer has (a translation deleted, an image removed).
+      for (const stale of Object.keys(manifest.articles[name]?.files ?? {})) if (!written.has(stale)) await io.remove(`${name}/${stale}`);
+      manifest.articles[name] = {
+        ...pulled(master), articleNumber: String(master.ArticleNumber), knowledgeArticleId: String(master.KnowledgeArticleId),
+        files: await hashArticleFiles(io, name), translations: Object.fromEntries(translations.map((t) => [String(t.Language), pulled(t)])),
+      };
+      out.push({ name, title: String(master.Title), versionId: String(master.Id), publishStatus: String(master.PublishStatus), images: images.size, translations: translations.map((t) => String(t.Language)) });
+    }
+  }
 }
 
 // ---- status ----------------------------------------------------------------------------------------------

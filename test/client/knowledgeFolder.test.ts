@@ -206,3 +206,25 @@ test("bad input: a folder of another org, a missing image, an image the org cann
   assert.match(refused!.message!, /URL Name: use only letters, numbers and hyphens/);
   assert.deepEqual((await c.knowledge.getVersionsOfArticle(a.router)).map((v) => v.PublishStatus), ["Online"], "the org as it was");
 });
+
+test("a cancelled pull keeps the articles it finished and records them", async () => {
+  const c = await crm();
+  const a = await threeArticles(c);
+  const { dir, io } = await newFolder();
+  const controller = new AbortController();
+  await assert.rejects(c.knowledgeFolder.pullArticles(io, { articleIds: [a.router, a.draft, a.online] }, { signal: controller.signal, onProgress: (done) => done === 1 && controller.abort() }), { name: "AbortError" });
+  const status = await knowledgeFolder.folderStatus(io);
+  assert.equal(status.articles.length, 1, JSON.stringify(status.articles));
+  assert.deepEqual(status.articles.map((s) => s.local), ["unchanged"], "the finished article is recorded as pulled");
+  assert.match(await readFile(path.join(dir, "crm-knowledge.yaml"), "utf8"), new RegExp(status.articles[0]!.name));
+});
+
+test("pull by data category takes the articles of the category and of those under it; an unknown one is named", async () => {
+  const c = await crm();
+  const a = await threeArticles(c);
+  const { io } = await newFolder();
+  const pulled = await c.knowledgeFolder.pullArticles(io, { dataCategory: { group: "Products", category: "Routers" } });
+  assert.ok(pulled.some((p) => p.name === `router-reset-${a.n}`), "assigned Home_Routers, under Routers");
+  assert.ok(!pulled.some((p) => p.name === `billing-cycle-${a.n}`));
+  await assert.rejects(c.knowledgeFolder.pullArticles(io, { dataCategory: { group: "Products", category: "Toasters" } }), /The data category group 'Products' has no category named 'Toasters'/);
+});

@@ -53,6 +53,8 @@ export class KnowledgeFolders implements vscode.FileDecorationProvider, vscode.D
     this.subscriptions.push(
       vscode.window.registerFileDecorationProvider(this),
       this.watcher, this.watcher.onDidChange(touched), this.watcher.onDidCreate(touched), this.watcher.onDidDelete(touched),
+      // A save in the editor is told at once; the file watcher can lag behind on a busy machine.
+      vscode.workspace.onDidSaveTextDocument((document) => touched(document.uri)),
     );
     // Local files only, after activation has finished.
     setTimeout(() => void vscode.workspace.findFiles(`**/${knowledgeFolder.MANIFEST_FILE}`, "**/node_modules/**", 50).then((found) => found.forEach((f) => void this.track(vscode.Uri.joinPath(f, "..")))), 0);

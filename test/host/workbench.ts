@@ -46,6 +46,17 @@ export class Driver {
     if (await stillThePalette()) await this.page.keyboard.press("Enter");
   }
 
+  /**
+   * Reloads the window and waits for the new workbench: waiting on a selector alone could match the page
+   * being torn down, and the next read would then fail with "execution context was destroyed".
+   */
+  async reloadWindow(): Promise<void> {
+    const navigated = this.page.waitForEvent("framenavigated", { predicate: (frame) => frame === this.page.mainFrame(), timeout: 60_000 });
+    await this.runCommand("Developer: Reload Window");
+    await navigated;
+    await this.page.waitForSelector(".monaco-workbench .part.activitybar .action-item", { timeout: 60_000 });
+  }
+
   /** Opens the CRM view and adds the emulator's demo org with "Try the Demo Org". */
   async addDemoOrg(emulatorUrl: string): Promise<void> {
     await this.openContainer("CRM");

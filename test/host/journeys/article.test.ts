@@ -114,6 +114,6 @@ journey("Article Details: the org's body images show; a draft is published from 
   assert.deepEqual(await frame.locator("nav.versions .version").allInnerTexts(), [`v${String(revised.VersionNumber)} Draft`, `v${String(online.VersionNumber)} Online`]);
   await frame.locator("nav.versions .version", { hasText: "Online" }).click();
   await ui.webview(new RegExp(`Version ID ${String(online.Id)}`));
-  await ui.runCommand("Developer: Reload Window");
+  await ui.reloadWindow();
   await ui.webview(new RegExp(`Version ID ${String(online.Id)}`), 60_000);
 }, 180_000);

@@ -147,8 +147,7 @@ journey("Editing: a record the org refuses stays dirty with the field marked, an
   assert.equal(contact.LastName !== "", true, "the org kept its value");
   await ui.screenshot("17-record-refused");
   await page.waitForTimeout(2_500);
-  await ui.runCommand("Developer: Reload Window");
-  await page.waitForSelector(".monaco-workbench .part.activitybar .action-item", { timeout: 60_000 });
+  await ui.reloadWindow();
   // The edit is still there after the reload, still unsaved.
   await page.locator(".part.editor .tab.dirty", { hasText: String(contact.Name) }).waitFor({ timeout: 30_000 });
   await page.locator(".part.editor .tab.dirty", { hasText: String(contact.Name) }).click();

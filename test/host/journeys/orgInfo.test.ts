@@ -40,7 +40,7 @@ journey("Org Info: limits as labelled bars, the current user, keyboard refresh, 
   await workbench.page.waitForTimeout(500);
   assert.equal((await ui.tabs()).filter((t) => t === "Demo org: Org Info").length, 1);
 
-  await ui.runCommand("Developer: Reload Window");
+  await ui.reloadWindow();
   await ui.webview("Daily Workflow Emails", 60_000);
   assert.ok((await ui.tabs()).includes("Demo org: Org Info"), "the panel is restored for the same org");
   assert.deepEqual(cspViolations, [], "nothing the panel loads breaks its CSP");

@@ -131,8 +131,7 @@ journey("Results: sort, filter, select and copy as TSV, open an ID, export CSV e
   await page.keyboard.press("Control+Enter");
   const accountsA = emulator.seeded.store.liveRecords("Account").filter((a) => /^a/i.test(String(a.Name)));
   await resultsFrame(ui, new RegExp(`${accountsA.length} of ${accountsA.length} rows?`));
-  await ui.runCommand("Developer: Reload Window");
-  await page.waitForSelector(".monaco-workbench .part.activitybar .action-item", { timeout: 60_000 });
+  await ui.reloadWindow();
   // The results panel comes back and runs what it showed again.
   await resultsFrame(ui, new RegExp(`${accountsA.length} of ${accountsA.length} rows?`));
   await ui.runCommand("CRM: Show Query History…");

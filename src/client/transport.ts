@@ -183,10 +183,14 @@ function formatSeconds(ms: number): string {
   return ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`;
 }
 
+const copyOf = <T>(r: CrmResponse<T>): CrmResponse<T> => ({ ...r, headers: { ...r.headers }, body: Buffer.from(r.body), data: r.data === undefined ? undefined : structuredClone(r.data) });
+
 export class Transport {
   readonly http: AxiosInstance;
   /** Set inside `withConfirmedWrites`: the writes of a batch already confirmed as a whole. */
   private readonly confirmedBatch = new AsyncLocalStorage<true>();
+  private readonly inFlight = new Map<string, { follow(): Promise<CrmResponse<unknown>> }>();
+  private readonly sending = new AsyncLocalStorage<true>();
   private readonly retries: number;
   private readonly baseDelayMs: number;
   private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: 16 });
@@ -259,7 +263,29 @@ export class Transport {
     return this.confirmedBatch.run(true, work);
   }
 
-  async request<T = unknown>(o: RequestOptions): Promise<CrmResponse<T>> {
+  /**
+   * Identical GETs asked for while one is on its way share its answer (a view and a panel reading the same
+   * describe at once send it once), unless a write was asked for since. Each caller gets its own copy of the
+   * data; a GET with a cancel signal goes alone.
+   */
+  request<T = unknown>(o: RequestOptions): Promise<CrmResponse<T>> {
+    // A read asked for after a write must see it: it never joins a read sent before.
+    if (!READS.has(o.method)) this.inFlight.clear();
+    // A request made while another is being sent (the sign-in a first call starts) never waits on one in flight: it could be waiting on itself.
+    if (o.method !== "GET" || o.signal || this.sending.getStore()) return this.send<T>(o);
+    const key = JSON.stringify([o.endpoint, o.params ?? null, o.headers ?? null, o.acceptStatus ?? null, o.timeoutMs ?? null, o.showFullError ?? null]);
+    const shared = this.inFlight.get(key);
+    if (shared) return shared.follow() as Promise<CrmResponse<T>>;
+    const sent = this.sending.run(true, () => this.send<T>(o));
+    let followers = 0;
+    // Registered before the first caller's own continuation, so the copy is taken before anyone can change the data.
+    const pristine = sent.then((r) => (followers ? copyOf(r) : r), () => undefined);
+    void sent.then(() => this.inFlight.delete(key), () => this.inFlight.delete(key));
+    this.inFlight.set(key, { follow: () => (followers++, sent.then(() => pristine).then((r) => copyOf(r!))) });
+    return sent;
+  }
+
+  private async send<T>(o: RequestOptions): Promise<CrmResponse<T>> {
     let session = await this.hooks.session();
     const writes = !READS.has(o.method) && o.write !== "none";
     if (writes && o.write !== "confirmed" && !this.confirmedBatch.getStore() && this.hooks.beforeWrite) {

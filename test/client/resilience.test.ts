@@ -170,3 +170,32 @@ test("beforeWrite sees every write (not reads, not sign-in) before it leaves; th
   assert.equal(emu().requests.length, before, "a refused write sends nothing");
   assert.equal((await crm.getSobjectRecord("Account", created.id)).Name, "Guarded");
 });
+
+test("identical GETs on their way at once are sent once; each caller gets its own copy; a cancellable GET goes alone", async () => {
+  const crm = await demoClient(emu());
+  await crm.apiPath();
+  const describes = () => emu().requests.filter((r) => r.method === "GET" && r.path.endsWith("/sobjects/Account/describe")).length;
+  const before = describes();
+  const [a, b, c] = await Promise.all([crm.describeObject("Account"), crm.describeObject("Account"), crm.describeObject("Account")]);
+  assert.equal(describes() - before, 1, "three callers, one request");
+  assert.deepEqual(a, b);
+  a!.fields.length = 0;
+  assert.ok(b!.fields.length > 0 && c!.fields.length > 0, "changing one caller's answer leaves the others'");
+  await crm.describeObject("Account");
+  assert.equal(describes() - before, 2, "a later call is a request of its own");
+  const queries = () => emu().requests.filter((r) => r.path.endsWith("/query")).length;
+  const q = queries();
+  const controller = new AbortController();
+  await Promise.all([crm.soqlQuery("SELECT Id FROM Account LIMIT 1", { signal: controller.signal }), crm.soqlQuery("SELECT Id FROM Account LIMIT 1", { signal: controller.signal })]);
+  assert.equal(queries() - q, 2, "each cancellable call is its own request");
+  // A read asked for after a write does not take the answer of one sent before it.
+  const account = (await crm.soqlQuery<{ Id: string }>("SELECT Id FROM Account LIMIT 1")).records[0]!.Id;
+  const reads = () => emu().requests.filter((r) => r.method === "GET" && r.path.endsWith(`/sobjects/Account/${account}`)).length;
+  const r0 = reads();
+  const readBefore = crm.getSobjectRecord("Account", account);
+  const write = crm.updateSobjectRecord("Account", account, { Phone: "+1 555 0100" });
+  const readAfter = crm.getSobjectRecord("Account", account);
+  await Promise.all([readBefore, write]);
+  assert.equal((await readAfter).Phone, "+1 555 0100");
+  assert.equal(reads() - r0, 2);
+});

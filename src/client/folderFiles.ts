@@ -136,9 +136,7 @@ export function versionFiles(options: {
   recordType?: string; dataCategories?: string[]; language?: string;
 }): Record<string, string> {
   const suffix = options.language ? `.${options.language}` : "";
-  const header = options.language
-    ? `# '${options.title}' in ${options.language}: a translation. \`fields\` are pushed; \`org\` is what the org said at the pull.\n`
-    : `# '${options.title}': \`fields\`, \`recordType\` and \`dataCategories\` are pushed; \`org\` is what the org said at the pull.\n`;
+  const header = `# '${options.title}'${options.language ? ` (${options.language})` : ""}: a push sends all but \`org\`, what the org said at the pull.\n`;
   const body: Record<string, unknown> = { fields: options.fields };
   if (!options.language) {
     if (options.recordType) body.recordType = options.recordType;

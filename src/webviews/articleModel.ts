@@ -15,8 +15,9 @@ const DATE_FIELDS = [["ArticleCreatedDate", "Created"], ["LastModifiedDate", "La
  * refuses: it shows as broken, nothing leaks.
  */
 export async function inlineImages(crm: OrgSession["crm"], html: string, recordId: string, field: string, sobject: string): Promise<string> {
-  for (const url of richTextImageUrls(html)) {
-    const image = await crm.fetchRichTextImage(url, recordId, field, { sobject }).catch(() => undefined);
+  // All of a body's images at once: each is a round trip of its own.
+  const images = await Promise.all(richTextImageUrls(html).map(async (url) => ({ url, image: await crm.fetchRichTextImage(url, recordId, field, { sobject }).catch(() => undefined) })));
+  for (const { url, image } of images) {
     if (image?.contentType.startsWith("image/") && image.contentType !== "image/svg+xml") html = html.split(url).join(`data:${image.contentType};base64,${image.bytes.toString("base64")}`);
   }
   return html;
@@ -32,8 +33,17 @@ export async function readArticleDetails(session: OrgSession, articleId: string,
     crm.knowledge.getDataCategorySelections(articleId, { sobject }),
   ]);
   const knowledgeArticleId = text(details.KnowledgeArticleId);
+  // The images need only the body: they are read while the versions and translations are.
+  const richTextRead = Promise.all(
+    describe.fields
+      .filter((f) => isRichText(f) && typeof details[f.name] === "string" && details[f.name])
+      .map(async (f) => ({ field: f.name, label: f.label, html: await inlineImages(crm, details[f.name] as string, articleId, f.name, sobject) })),
+  );
   const [versions, translations] = knowledgeArticleId
-    ? await Promise.all([crm.knowledge.getVersionsOfArticle(knowledgeArticleId, { sobject }), (await session.multilingual()) ? crm.knowledge.getTranslations(knowledgeArticleId, { sobject }) : []])
+    ? await Promise.all([
+      crm.knowledge.getVersionsOfArticle(knowledgeArticleId, { sobject }),
+      session.multilingual().then((multilingual) => (multilingual ? crm.knowledge.getTranslations(knowledgeArticleId, { sobject }) : [])),
+    ])
     : [[], []];
   const online = versions.find((v) => v.PublishStatus === "Online");
   // The master in its language (the version shown, or the article's published one), then each translation's latest version.
@@ -45,11 +55,7 @@ export async function readArticleDetails(session: OrgSession, articleId: string,
       stale: v !== master && isTranslationStale(v as { LastModifiedDate?: string }, online), master: v === master,
     }))
     : [];
-  const richText = await Promise.all(
-    describe.fields
-      .filter((f) => isRichText(f) && typeof details[f.name] === "string" && details[f.name])
-      .map(async (f) => ({ field: f.name, label: f.label, html: await inlineImages(crm, details[f.name] as string, articleId, f.name, sobject) })),
-  );
+  const richText = await richTextRead;
   const score = Number(details.ViewScore__c ?? details.ArticleTotalViewCount);
   return {
     id: text(details.Id),

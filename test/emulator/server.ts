@@ -73,6 +73,9 @@ export interface LoggedRequest {
   headers: Record<string, string | string[] | undefined>;
   body: string;
   status?: number;
+  /** When the request arrived and when its answer went out (performance.now()): which requests overlapped. */
+  receivedAt: number;
+  answeredAt?: number;
 }
 
 export interface Emulator {
@@ -164,6 +167,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       headers["content-encoding"] = "gzip";
     }
     logged.status = reply.status;
+    logged.answeredAt = performance.now();
     res.writeHead(reply.status, headers);
     res.end(payload);
   }
@@ -172,7 +176,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     const parsed = new URL(req.url ?? "/", url);
     const method = (req.method ?? "GET").toUpperCase();
     const raw = await readBody(req);
-    const logged: LoggedRequest = { method, path: parsed.pathname, query: parsed.search, headers: { ...req.headers }, body: raw.toString("utf8") };
+    const logged: LoggedRequest = { method, path: parsed.pathname, query: parsed.search, headers: { ...req.headers }, body: raw.toString("utf8"), receivedAt: performance.now() };
     if (parsed.pathname.startsWith("/__emulator/")) return control(parsed, raw, res);
     requests.push(logged);
     if (requests.length > logSize) requests.splice(0, requests.length - logSize);

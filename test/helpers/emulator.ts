@@ -79,3 +79,16 @@ export function advanceClock(emu: Emulator, ms: number): void {
   const before = store.clock;
   store.clock = () => before() + ms;
 }
+
+/**
+ * How many round trips one after another the requests took: the longest chain of requests each sent after the
+ * previous one's answer (requests on their way together count once). A count, read from the emulator's log.
+ */
+export function sequentialRounds(requests: { receivedAt: number; answeredAt?: number }[]): number {
+  const sorted = [...requests].sort((a, b) => (a.answeredAt ?? a.receivedAt) - (b.answeredAt ?? b.receivedAt));
+  const chain: number[] = [];
+  sorted.forEach((r, i) => {
+    chain[i] = 1 + Math.max(0, ...sorted.slice(0, i).map((p, j) => ((p.answeredAt ?? p.receivedAt) <= r.receivedAt ? chain[j]! : 0)));
+  });
+  return Math.max(0, ...chain);
+}

@@ -14,6 +14,7 @@ import { dryRun, loadableFields, mapColumns, mappedCsv, resultCsv, type ColumnMa
 import type { Log } from "../platform/log";
 import { formatCount } from "../platform/numbers";
 import { UserCancelled } from "../platform/errorMessages";
+import { withCancellableProgress } from "../platform/progress";
 import type { ActiveOrg } from "../views/activeOrg";
 import type { CommandId } from "./ids";
 
@@ -99,14 +100,11 @@ export function importCommands(active: ActiveOrg, log: Log): Record<Extract<Comm
 
       let result: IngestResult;
       try {
-        result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Importing ${name} into ${object.name}`, cancellable: true }, (progress, token) => {
-          const controller = new AbortController();
-          token.onCancellationRequested(() => controller.abort());
-          return session.crm.bulk.ingest({ object: object.name, operation, externalIdFieldName }, mappedCsv(rows, mapping), {
-            signal: controller.signal,
+        result = await withCancellableProgress(`Importing ${name} into ${object.name}`, (signal, progress) =>
+          session.crm.bulk.ingest({ object: object.name, operation, externalIdFieldName }, mappedCsv(rows, mapping), {
+            signal,
             onProgress: (p) => progress.report({ message: `Bulk API job ${p.state} · ${formatCount(p.processed ?? 0)} of ${formatCount(rows.length)} rows processed` }),
-          });
-        });
+          }));
       } catch (err) {
         if (err instanceof BulkJobError && err.partial) await writeResults(file, err.partial);
         if (err instanceof CancelledError) {

@@ -11,6 +11,7 @@ import type { PushPlanEntry, PushResult } from "../client/knowledgeFolder";
 import type { OrgManager } from "../connections/orgManager";
 import type { Log } from "../platform/log";
 import { UserCancelled } from "../platform/errorMessages";
+import { withCancellableProgress } from "../platform/progress";
 import { readSettings } from "../platform/settings";
 import type { ActiveOrg } from "../views/activeOrg";
 import { isArticleTarget } from "../views/knowledgeModel";
@@ -35,18 +36,14 @@ function flatten(categories: DataCategory[], depth = 0): { name: string; label: 
   return categories.flatMap((c) => [{ name: c.name, label: c.label, depth }, ...flatten(c.childCategories ?? [], depth + 1)]);
 }
 
-/** A long task with a cancel button in a notification; the signal aborts the client's work. */
-function withCancellableProgress<T>(title: string, work: (signal: AbortSignal, report: (done: number, total: number, what: string) => void) => Promise<T>): Thenable<T> {
-  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, token) => {
-    const controller = new AbortController();
-    token.onCancellationRequested(() => controller.abort());
-    let last = 0;
-    return work(controller.signal, (done, total, what) => {
-      const percent = total ? (done / total) * 100 : 0;
-      progress.report({ increment: percent - last, message: what ? `${done + 1} of ${total}: ${what}` : undefined });
-      last = percent;
-    });
-  });
+/** The client's "done of total: what" as a notification's progress. */
+function countReport(progress: vscode.Progress<{ message?: string; increment?: number }>): (done: number, total: number, what: string) => void {
+  let last = 0;
+  return (done, total, what) => {
+    const percent = total ? (done / total) * 100 : 0;
+    progress.report({ increment: percent - last, message: what ? `${done + 1} of ${total}: ${what}` : undefined });
+    last = percent;
+  };
 }
 
 export function knowledgeFolderCommands(deps: KnowledgeFolderDeps): Record<Extract<CommandId, `crm.folder.${string}`>, (...args: unknown[]) => unknown> {
@@ -163,7 +160,7 @@ export function knowledgeFolderCommands(deps: KnowledgeFolderDeps): Record<Extra
       const root = await destination();
       const session = await manager.session(orgKey);
       const pulled = await withCancellableProgress(`Pulling articles from ${session.record.alias}`, (signal, progress) =>
-        session.crm.knowledgeFolder.pullArticles(workspaceFolderIO(root), selection, { sobject: sobject(), signal, onProgress: progress }));
+        session.crm.knowledgeFolder.pullArticles(workspaceFolderIO(root), selection, { sobject: sobject(), signal, onProgress: countReport(progress) }));
       await folders.track(root, session.crm);
       if (!pulled.length) return void vscode.window.showInformationMessage(`No article of ${session.record.alias} matched: nothing was pulled.`);
       await vscode.commands.executeCommand("revealInExplorer", vscode.Uri.joinPath(root, pulled[0]!.name));
@@ -200,7 +197,7 @@ export function knowledgeFolderCommands(deps: KnowledgeFolderDeps): Record<Extra
       const results = await withCancellableProgress(`Pushing to ${session.record.alias}`, (signal, progress) =>
         session.crm.knowledgeFolder.pushFolder(io, {
           sobject: sobject(), plan: { ...plan, entries: plan.entries.filter((e) => names.includes(e.name)) }, overwrite: chosen.filter((c) => c.entry.conflict).map((c) => c.entry.name),
-          publish: mode.publish, requiredFields: readSettings().preflightRequiredFields, signal, onProgress: progress,
+          publish: mode.publish, requiredFields: readSettings().preflightRequiredFields, signal, onProgress: countReport(progress),
         }));
       report(results, session.record.alias);
       await folders.track(root, plan.sameOrg ? session.crm : undefined);

@@ -1,5 +1,6 @@
 /** Org commands: add (every sign-in method), sign in again, sign out, set active, switch, rename, remove, open. */
 import * as vscode from "vscode";
+import { withCancellableProgress } from "../platform/progress";
 import type { HelperConnection } from "../client";
 import { addOrgSteps, loginUrlOf, newOrgFromAnswers, runFlow, type AnswerKey, type Answers } from "../connections/addOrgFlow";
 import { browserSignIn, deviceSignIn } from "../connections/browserSignIn";
@@ -39,27 +40,18 @@ async function resolveOrg(manager: OrgManager, arg: unknown, title: string): Pro
   return picked.org;
 }
 
-/** A sign-in that waits on the person elsewhere (a browser): shown as progress, and cancellable. */
-function cancellableSignIn(title: string, run: (signal: AbortSignal, progress: vscode.Progress<{ message?: string }>) => Promise<HelperConnection>): Thenable<HelperConnection> {
-  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, token) => {
-    const controller = new AbortController();
-    token.onCancellationRequested(() => controller.abort());
-    return run(controller.signal, progress);
-  });
-}
-
 /** Runs the browser or CLI round trip a method needs, or builds the connection from the answers. */
 async function orgFromAnswers(answers: Answers, log: Log): Promise<NewOrg> {
   const settings = readSettings();
   if (answers.method === "browser") {
     const loginUrl = loginUrlOf(answers, settings);
-    const connection = await cancellableSignIn("Waiting for the sign-in in your browser…", (signal) =>
+    const connection = await withCancellableProgress("Waiting for the sign-in in your browser…", (signal) =>
       browserSignIn({ loginUrl, clientId: answers.clientId!.trim(), callbackPort: settings.callbackPort, signal, openExternal: (url) => Promise.resolve(vscode.env.openExternal(vscode.Uri.parse(url, true))) }));
     return { method: "browser", alias: answers.alias?.trim() || undefined, loginUrl, connection };
   }
   if (answers.method === "device") {
     const loginUrl = loginUrlOf(answers, settings);
-    const connection = await cancellableSignIn("Sign-in with a code", (signal, progress) => deviceSignIn({
+    const connection = await withCancellableProgress("Sign-in with a code", (signal, progress) => deviceSignIn({
       loginUrl, clientId: answers.clientId!.trim(), signal,
       show: ({ userCode, verificationUri }) => {
         progress.report({ message: `enter ${userCode} at ${verificationUri} in any browser; waiting…` });

@@ -1,7 +1,6 @@
 /** Org commands: add (every sign-in method), sign in again, sign out, set active, switch, rename, remove, open. */
 import * as vscode from "vscode";
 import { withCancellableProgress } from "../platform/progress";
-import type { HelperConnection } from "../client";
 import { addOrgSteps, loginUrlOf, newOrgFromAnswers, runFlow, type AnswerKey, type Answers } from "../connections/addOrgFlow";
 import { browserSignIn, deviceSignIn } from "../connections/browserSignIn";
 import { DEMO_ORG } from "../connections/demo";

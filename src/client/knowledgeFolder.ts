@@ -23,7 +23,8 @@ type Row = Record<string, unknown>;
 const FACTS = ["ArticleNumber", "VersionNumber", "PublishStatus", "Language", "ValidationStatus", "LastPublishedDate", "LastModifiedDate"];
 /** Writable, but not the folder's to carry: the language is the org's, the owner and assignee are people of one org. */
 const NOT_CARRIED = new Set(["Language", "OwnerId", "AssignedToId", "AssignmentDueDate", "AssignmentNote", "MasterVersionId", "RecordTypeId"]);
-const IMAGE_TYPES: Record<string, string> = { "image/png": "png", "image/jpeg": "jpg", "image/gif": "gif" };
+/** The images an org takes into rich text, by file extension (a pulled image is named with the first that fits). */
+const IMAGE_TYPES: Record<string, string> = { png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg", gif: "image/gif" };
 const MAX_IMAGE_BYTES = 1024 * 1024;
 
 const lower = (name: string) => name.toLowerCase();
@@ -173,7 +174,7 @@ export async function pullArticles(crm: Crm, io: FolderIO, selection: PullSelect
           for (const url of richTextImageUrls(value)) {
             if (!images.has(url)) {
               const image = await crm.fetchRichTextImage(url.replace(/&amp;/g, "&"), String(version.Id), field, { sobject });
-              const file = `${IMAGES_DIR}/${image.refid}.${IMAGE_TYPES[image.contentType] ?? "bin"}`;
+              const file = `${IMAGES_DIR}/${image.refid}.${Object.keys(IMAGE_TYPES).find((ext) => IMAGE_TYPES[ext] === image.contentType) ?? "bin"}`;
               await io.write(`${name}/${file}`, new Uint8Array(image.bytes));
               images.set(url, file);
             }
@@ -225,6 +226,16 @@ async function articleFolders(io: FolderIO): Promise<string[]> {
   return withFile.filter((n): n is string => !!n).sort();
 }
 
+/** Each article folder's files against the pull: those changed (none: as pulled), or undefined for a folder the pull did not write. */
+async function localChanges(io: FolderIO, manifest: FolderManifest | undefined): Promise<Map<string, string[] | undefined>> {
+  return new Map(await Promise.all((await articleFolders(io)).map(async (name) => {
+    const entry = manifest?.articles[name];
+    return [name, entry ? changedFiles(entry.files, await hashArticleFiles(io, name)) : undefined] as const;
+  })));
+}
+
+const localState = (changed: string[] | undefined): LocalState => (!changed ? "new" : changed.length ? "modified" : "unchanged");
+
 /** Each pulled article's current versions in the org (master and translations), by KnowledgeArticleId. */
 async function orgVersions(crm: Crm, sobject: string, articleIds: string[]): Promise<Map<string, Row[]>> {
   const rows = await inChunks(articleIds, async (list) =>
@@ -249,11 +260,9 @@ function orgMovedOn(entry: ManifestArticle, rows: Row[] | undefined): OrgState {
  */
 export async function folderStatus(io: FolderIO, options: { crm?: Crm; signal?: AbortSignal } = {}): Promise<{ manifest?: FolderManifest; articles: ArticleStatus[] }> {
   const manifest = await readManifest(io);
-  const names = await articleFolders(io);
-  const local = await Promise.all(names.map(async (name): Promise<[string, LocalState]> => {
-    const entry = manifest?.articles[name];
-    return [name, !entry ? "new" : changedFiles(entry.files, await hashArticleFiles(io, name)).length ? "modified" : "unchanged"];
-  }));
+  const changes = await localChanges(io, manifest);
+  const names = [...changes.keys()];
+  const local = names.map((name): [string, LocalState] => [name, localState(changes.get(name))]);
   let versions: Map<string, Row[]> | undefined;
   if (manifest && options.crm) {
     await options.crm.apiPath();
@@ -308,12 +317,12 @@ const titleOf = (a: LocalArticle) => String(a.fields.Title ?? a.name);
 /** What a push would do, article by article, without writing anything: a dry run. */
 export async function planPush(crm: Crm, io: FolderIO, options: PushOptions = {}): Promise<PushPlan> {
   await crm.apiPath(); // signed in, so the org's ID is known
-  const status = await folderStatus(io);
-  const manifest = status.manifest;
+  const manifest = await readManifest(io);
+  const changes = await localChanges(io, manifest);
   const sobject = options.sobject ?? manifest?.sobject ?? DEFAULT_KNOWLEDGE_SOBJECT;
   const sameOrg = !!manifest && manifest.org.id === crm.orgId;
-  const chosen = status.articles.filter((a) => !options.only || options.only.includes(a.name));
-  const unknown = options.only?.filter((n) => !status.articles.some((a) => a.name === n));
+  const chosen = [...changes.keys()].filter((name) => !options.only || options.only.includes(name)).map((name) => ({ name, local: localState(changes.get(name)) }));
+  const unknown = options.only?.filter((n) => !changes.has(n));
   if (unknown?.length) throw new CrmError(`No article folder named ${unknown.map((n) => `'${n}'`).join(", ")} in this knowledge folder`);
   // Into the pulled org an unchanged article is left alone without asking the org anything.
   const candidates = chosen.filter((a) => !sameOrg || a.local !== "unchanged");
@@ -329,7 +338,7 @@ export async function planPush(crm: Crm, io: FolderIO, options: PushOptions = {}
     const matched = [...new Set(byUrl.values())];
     for (const [id, rows2] of matched.length ? await orgVersions(crm, sobject, matched) : []) byId.set(id, rows2);
   }
-  const entries = await Promise.all(chosen.map(async (a): Promise<PushPlanEntry> => {
+  const entries = chosen.map((a): PushPlanEntry => {
     const local = locals.get(a.name);
     if (!local) return { name: a.name, title: a.name, action: "nothing", reason: "unchanged since the pull", translations: [] };
     const entry = sameOrg ? manifest!.articles[a.name] : undefined;
@@ -338,7 +347,7 @@ export async function planPush(crm: Crm, io: FolderIO, options: PushOptions = {}
     const master = current(rows.filter((r) => r.IsMasterLanguage !== false));
     const conflict = entry ? ({ changed: "changed in the org since the pull", gone: "no longer in the org as a draft or published article", unchanged: undefined, unknown: undefined } as const)[orgMovedOn(entry, rows)] : undefined;
     // Into the pulled org only the versions whose files changed are written; elsewhere, all of them.
-    const edited = entry ? changedFiles(entry.files, await hashArticleFiles(io, a.name)) : undefined;
+    const edited = entry ? changes.get(a.name) : undefined;
     const touches = (language: string, version: { richText: Record<string, string> }) => !edited || edited.some((file) =>
       file === `article${language}.yaml` || new RegExp(`^\\w+${language.replace(".", "\\.")}\\.html$`).test(file) || (file.startsWith(`${IMAGES_DIR}/`) && Object.values(version.richText).some((html) => html.includes(file))));
     const translationRows = groupBy(rows.filter((r) => r.IsMasterLanguage === false), (r) => String(r.Language));
@@ -350,7 +359,7 @@ export async function planPush(crm: Crm, io: FolderIO, options: PushOptions = {}
     if (!master) return { ...base, action: "create", reason: entry ? "no longer in the org: created again" : "not in the org" };
     if (!touches("", local)) return { ...base, action: "nothing", reason: translations.length ? "translations modified locally" : "unchanged since the pull" };
     return { ...base, action: master.PublishStatus === "Draft" ? "updateDraft" : "draftFromOnline", reason: a.local === "new" ? "new locally, matched by URL name" : sameOrg ? "modified locally" : "matched by URL name" };
-  }));
+  });
   return { sameOrg, orgId: crm.orgId ?? "", entries };
 }
 
@@ -387,10 +396,11 @@ async function withUploadedImages(io: FolderIO, name: string, html: string): Pro
     const file = checkRelativePath(`${name}/${m}`);
     const bytes = await io.read(file);
     if (!bytes) throw new CrmError(`${file} is missing: the rich text shows it`);
-    const type = Object.entries(IMAGE_TYPES).find(([, ext]) => file.toLowerCase().endsWith(`.${ext}`) || (ext === "jpg" && /\.jpe?g$/i.test(file)))?.[0];
+    const type = IMAGE_TYPES[/\.(\w+)$/.exec(file)?.[1]?.toLowerCase() ?? ""];
     if (!type) throw new CrmError(`${file}: the org takes PNG, JPEG and GIF images only`);
     if (bytes.length > MAX_IMAGE_BYTES) throw new CrmError(`${file} is ${(bytes.length / 1048576).toFixed(1)} MB: the org takes images of at most 1 MB`);
-    out = out.split(`"${m}"`).join(`"data:${type};base64,${Buffer.from(bytes).toString("base64")}"`).split(`'${m}'`).join(`'data:${type};base64,${Buffer.from(bytes).toString("base64")}'`);
+    const uri = `data:${type};base64,${Buffer.from(bytes).toString("base64")}`;
+    out = out.replaceAll(`"${m}"`, `"${uri}"`).replaceAll(`'${m}'`, `'${uri}'`);
   }
   return out;
 }

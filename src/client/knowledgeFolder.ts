@@ -16,7 +16,7 @@ import { soqlLiteral } from "./soql-text";
 import { richTextImageUrls } from "./urls";
 import { preflightPublish } from "./versions";
 
-export { nodeFolder, checkRelativePath, layOutRichText, storeRichText, type FolderIO, type FolderManifest, type LocalArticle } from "./folderFiles";
+export { nodeFolder, checkRelativePath, layOutRichText, readManifest, storeRichText, type FolderIO, type FolderManifest, type LocalArticle } from "./folderFiles";
 
 type Row = Record<string, unknown>;
 /** Read-only facts written under `org:`; the other readable fields are not kept. */
@@ -234,6 +234,9 @@ async function localChanges(io: FolderIO, manifest: FolderManifest | undefined):
   })));
 }
 
+/** Both sides changed since the pull: a push refuses the article unless told to overwrite it. */
+export const isConflict = (local: LocalState, org: OrgState) => local === "modified" && (org === "changed" || org === "gone");
+
 const localState = (changed: string[] | undefined): LocalState => (!changed ? "new" : changed.length ? "modified" : "unchanged");
 
 /** Each pulled article's current versions in the org (master and translations), by KnowledgeArticleId. */
@@ -275,7 +278,7 @@ export async function folderStatus(io: FolderIO, options: { crm?: Crm; signal?: 
     articles: local.map(([name, state]) => {
       const entry = manifest?.articles[name];
       const org: OrgState = entry && versions ? orgMovedOn(entry, versions.get(entry.knowledgeArticleId)) : "unknown";
-      return { name, local: state, org, conflict: state === "modified" && (org === "changed" || org === "gone") };
+      return { name, local: state, org, conflict: isConflict(state, org) };
     }),
   };
 }

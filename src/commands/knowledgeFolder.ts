@@ -122,7 +122,7 @@ export function knowledgeFolderCommands(deps: KnowledgeFolderDeps): Record<Extra
 
   /** The org a folder goes to: the one it was pulled from is offered first. */
   async function targetOrg(root: vscode.Uri): Promise<string> {
-    const pulledFrom = (await knowledgeFolder.folderStatus(workspaceFolderIO(root))).manifest?.org.instanceUrl;
+    const pulledFrom = (await knowledgeFolder.readManifest(workspaceFolderIO(root)))?.org.instanceUrl;
     const orgs = manager.registry.list();
     if (!orgs.length) throw new Error("There is no org yet. Add one with 'CRM: Add Org'.");
     const items = orgs.map((o) => ({ label: o.alias, description: o.instanceUrl === pulledFrom ? "pulled from here" : o.key === manager.registry.activeKey ? "active" : "", detail: o.instanceUrl, key: o.key }))
@@ -204,8 +204,8 @@ export function knowledgeFolderCommands(deps: KnowledgeFolderDeps): Record<Extra
     },
     "crm.folder.check": async (arg: unknown) => {
       const root = await folderOf(arg);
-      const { manifest } = await knowledgeFolder.folderStatus(workspaceFolderIO(root));
-      const org = manager.registry.list().find((o) => o.orgId === manifest?.org.id || o.instanceUrl === manifest?.org.instanceUrl);
+      const manifest = await knowledgeFolder.readManifest(workspaceFolderIO(root));
+      const org = manifest && manager.registry.list().find((o) => o.orgId === manifest.org.id || o.instanceUrl === manifest.org.instanceUrl);
       const session = org ? await manager.session(org.key) : undefined;
       const status = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Checking ${relative(root)}` }, () => folders.track(root, session?.crm));
       const count = (test: (s: (typeof status)[number]) => boolean) => status.filter(test).length;

@@ -85,7 +85,7 @@ export class KnowledgeFolders implements vscode.FileDecorationProvider, vscode.D
     const before = entry.articles;
     entry.articles = status.articles.map((a) => {
       const org = crm ? a.org : entry.orgStates.get(a.name) ?? "unknown";
-      return { ...a, org, conflict: a.local === "modified" && (org === "changed" || org === "gone") };
+      return { ...a, org, conflict: knowledgeFolder.isConflict(a.local, org) };
     });
     const uris = [...new Set([...before, ...entry.articles].map((a) => a.name))].map((name) => vscode.Uri.joinPath(root, name));
     this.changed.fire(uris);

@@ -100,8 +100,9 @@ export class KnowledgeFolders implements vscode.FileDecorationProvider, vscode.D
   }
 
   provideFileDecoration(uri: vscode.Uri): vscode.FileDecoration | undefined {
-    const parent = vscode.Uri.joinPath(uri, "..").toString();
-    const status = this.roots.get(parent)?.articles.find((a) => vscode.Uri.joinPath(this.roots.get(parent)!.uri, a.name).toString() === uri.toString());
+    // Asked for every row the Explorer draws: one map lookup, then the article by its folder name.
+    const name = uri.path.slice(uri.path.lastIndexOf("/") + 1);
+    const status = this.roots.get(vscode.Uri.joinPath(uri, "..").toString())?.articles.find((a) => a.name === name);
     const look = status && decorationOf(status);
     return look && new vscode.FileDecoration(look.badge, look.tooltip, new vscode.ThemeColor(look.color));
   }

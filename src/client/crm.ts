@@ -10,6 +10,7 @@ import { checkHelper, type ConnectionInfo, type HelperConnection, type HelperCon
 import { APIRequestError, AuthenticationError, CrmError, DataMismatchError, InvalidFieldError, MissingRequiredDataError } from "./errors";
 import * as bulkModule from "./bulk";
 import * as collectionsModule from "./collections";
+import * as compositeModule from "./composite";
 import * as feedModule from "./feed";
 import { get18CharId, requireRecordId, requireSobjectName } from "./ids";
 import * as knowledgeModule from "./knowledge";
@@ -190,6 +191,8 @@ export class Crm extends EventEmitter<CrmEvents> {
   readonly knowledgeFolder: Bound<typeof folderSync>;
   /** Bulk API 2.0: query and ingest jobs. */
   readonly bulk: Bound<typeof bulkModule>;
+  /** The Composite API: up to 25 calls in one round trip (`run`, with references; `batch`). */
+  readonly composite: Bound<typeof compositeModule>;
   /** sObject Collections: create, update and delete up to 200 records a request. */
   readonly collections: Bound<typeof collectionsModule>;
   // Secrets live in private (#) fields: console.log, util.inspect and JSON.stringify never see them.
@@ -228,6 +231,7 @@ export class Crm extends EventEmitter<CrmEvents> {
     this.knowledgeFolder = bindGroup(this, folderSync);
     this.bulk = bindGroup(this, bulkModule);
     this.collections = bindGroup(this, collectionsModule);
+    this.composite = bindGroup(this, compositeModule);
   }
 
   /** What printing the client shows: where it is connected, never a credential. */

@@ -6,6 +6,8 @@ export * as knowledgeFolder from "./knowledgeFolder";
 export * as bulk from "./bulk";
 export type { BulkJobInfo, BulkJobState, BulkJobKind, BulkRow, BulkProgress, BulkQueryOptions, IngestJobSpec, IngestInput, IngestOptions, IngestResult, IngestOperation, PollOptions } from "./bulk";
 export * as collections from "./collections";
+export * as composite from "./composite";
+export type { CompositeSubrequest, CompositeResult, BatchSubrequest } from "./composite";
 export type { SaveResult, SaveError, CollectionOptions, RecordUpdate } from "./collections";
 export * as api from "./api";
 export { compileConnectionInfo, defineConnectionInfo, readHelperFile, strategyFromConnection, type ConnectionInfo, type HelperConnection, type HelperContent } from "./connection-info";

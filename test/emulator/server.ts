@@ -4,6 +4,7 @@ import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import type { AddressInfo, Socket } from "node:net";
 import { bulkRoutes } from "./bulk";
+import { compositeRoutes } from "./composite";
 import { chatterHooks, chatterRoutes } from "./chatter";
 import { type Ctx, type OrgState, type Reply, type Route, CursorStore } from "./context";
 import { dataRoutes, versionList, SUPPORTED_VERSIONS } from "./data";
@@ -146,7 +147,27 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     ...knowledgeRoutes(),
     ...chatterRoutes(),
     ...bulkRoutes({ latencyMs: options.bulkLatencyMs ?? 150, hooks: writeHooks }),
+    ...compositeRoutes((ctx, method, url, body) => {
+      const [path, query = ""] = url.split("?");
+      return dispatch({ ...ctx, method, path: path!, query: new URLSearchParams(query), body });
+    }),
   ];
+
+  /** Runs a data API request through its route (also each subrequest of a composite request). */
+  async function dispatch(ctx: Ctx): Promise<Reply> {
+    const { method, path } = ctx;
+    const candidates = routes.filter((r) => r.pattern.test(path));
+    const route = candidates.find((r) => r.method === method);
+    if (!route) {
+      if (candidates.length) {
+        const allowed = [...new Set(candidates.map((r) => r.method))].join(",");
+        throw new ApiError(405, "METHOD_NOT_ALLOWED", `HTTP Method '${method}' not allowed. Allowed are ${allowed}`);
+      }
+      throw new ApiError(404, "NOT_FOUND", "The requested resource does not exist");
+    }
+    const params = route.pattern.exec(path)!.slice(1).map((p) => (p === undefined ? (undefined as unknown as string) : decodeURIComponent(p)));
+    return route.handler(ctx, params);
+  }
 
   function send(res: ServerResponse, reply: Reply, logged: LoggedRequest, withLimit: boolean, acceptsGzip = false) {
     const headers: Record<string, string> = { ...reply.headers };
@@ -222,17 +243,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       }
       const user = seeded.store.find(session.userId)!.rec;
       const ctx: Ctx = { method, path, version, query: parsed.searchParams, headers: req.headers, body, session, user, org, store: seeded.store };
-      const candidates = routes.filter((r) => r.pattern.test(path));
-      const route = candidates.find((r) => r.method === method);
-      if (!route) {
-        if (candidates.length) {
-          const allowed = [...new Set(candidates.map((r) => r.method))].join(",");
-          throw new ApiError(405, "METHOD_NOT_ALLOWED", `HTTP Method '${method}' not allowed. Allowed are ${allowed}`);
-        }
-        throw new ApiError(404, "NOT_FOUND", "The requested resource does not exist");
-      }
-      const params = route.pattern.exec(path)!.slice(1).map((p) => (p === undefined ? (undefined as unknown as string) : decodeURIComponent(p)));
-      const reply = await route.handler(ctx, params);
+      const reply = await dispatch(ctx);
       send(res, reply, logged, true, /\bgzip\b/.test(String(req.headers["accept-encoding"] ?? "")));
     } catch (err) {
       if (err instanceof ApiError) return send(res, { status: err.status, body: errorBody(err) }, logged, err.status !== 401);

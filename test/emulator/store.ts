@@ -62,6 +62,26 @@ export class Store {
     return table;
   }
 
+  /**
+   * What the records are now; the function returned puts them back (a rolled-back transaction). Records are
+   * restored in place, so whoever holds one sees it as it was.
+   */
+  snapshot(): () => void {
+    const saved = new Map([...this.records].map(([name, table]) => [name, new Map([...table].map(([id, rec]) => [id, { rec, copy: { ...rec } }]))]));
+    const images = new Set(this.images.keys());
+    return () => {
+      for (const [name, table] of this.records) {
+        const before = saved.get(name) ?? new Map<string, { rec: Rec; copy: Rec }>();
+        for (const id of [...table.keys()]) if (!before.has(id)) table.delete(id);
+        for (const [id, { rec, copy }] of before) {
+          for (const key of Object.keys(rec)) delete rec[key];
+          table.set(id, Object.assign(rec, copy));
+        }
+      }
+      for (const key of [...this.images.keys()]) if (!images.has(key)) this.images.delete(key);
+    };
+  }
+
   newId(keyPrefix: string): string {
     const n = (this.counters.get(keyPrefix) ?? 0) + 1;
     this.counters.set(keyPrefix, n);

@@ -1,0 +1,94 @@
+/**
+ * The Composite API: several REST calls in one round trip. `run` is `/composite` (up to 25 subrequests in
+ * order; a later one uses an earlier answer as `@{referenceId.path}`, such as `@{newAccount.id}`); `batch`
+ * is `/composite/batch` (up to 25 independent subrequests). Both answer with one result per subrequest.
+ */
+import type { Crm } from "./crm";
+import { CrmError } from "./errors";
+import type { HttpMethod } from "./transport";
+
+export interface CompositeSubrequest {
+  method: HttpMethod;
+  /** A data API resource, as `/sobjects/Account/001…` (the org's version is put in front) or a full `/services/data/vNN.N/…`. */
+  url: string;
+  /** Names the answer for later subrequests: a letter, then letters, digits or underscores. */
+  referenceId: string;
+  body?: unknown;
+  httpHeaders?: Record<string, string>;
+}
+
+export interface CompositeResult<T = unknown> {
+  referenceId: string;
+  httpStatusCode: number;
+  httpHeaders: Record<string, string>;
+  /** The subrequest's answer; for an error, the org's error list. */
+  body: T;
+}
+
+const MAX = 25;
+const READS = new Set(["GET", "HEAD"]);
+
+async function fullUrl(crm: Crm, url: string, argument: string): Promise<string> {
+  if (typeof url !== "string" || !url.startsWith("/")) throw new TypeError(`${argument} must be a resource path starting with '/', got ${JSON.stringify(url)}`);
+  return url.startsWith("/services/") ? url : crm.apiPath(url);
+}
+
+function checkCount(list: unknown, argument: string): asserts list is unknown[] {
+  if (!Array.isArray(list) || !list.length || list.length > MAX) throw new RangeError(`${argument} must hold 1 to ${MAX} subrequests, got ${Array.isArray(list) ? list.length : typeof list}`);
+}
+
+/** The writes among the subrequests the org carried out, announced as if each had been sent alone. */
+function announce(crm: Crm, sent: { method: HttpMethod; url: string; body?: unknown }[], statuses: number[], answers: unknown[]): void {
+  sent.forEach((s, i) => {
+    if (!READS.has(s.method) && statuses[i]! < 300) crm.emit("write", { method: s.method, path: s.url.split("?")[0]!, status: statuses[i]!, body: s.body, data: answers[i] });
+  });
+}
+
+/**
+ * Runs up to 25 subrequests in one request, in order. With `allOrNone` a failure rolls back every change
+ * (the other results then say PROCESSING_HALTED); without it, only subrequests that refer to a failed one are
+ * skipped. Resolves to a result per subrequest — a failed subrequest is a result, not a thrown error.
+ */
+export async function run(crm: Crm, subrequests: CompositeSubrequest[], options: { allOrNone?: boolean; collateSubrequests?: boolean; signal?: AbortSignal } = {}): Promise<CompositeResult[]> {
+  checkCount(subrequests, "subrequests");
+  const seen = new Set<string>();
+  const compositeRequest = await Promise.all(subrequests.map(async (s, i) => {
+    if (!s || typeof s.referenceId !== "string" || !/^[A-Za-z][A-Za-z0-9_]*$/.test(s.referenceId)) throw new TypeError(`subrequests[${i}].referenceId must start with a letter (then letters, digits, _), got ${JSON.stringify(s?.referenceId)}`);
+    if (seen.has(s.referenceId)) throw new TypeError(`subrequests[${i}].referenceId '${s.referenceId}' is used twice`);
+    seen.add(s.referenceId);
+    return { method: s.method, url: await fullUrl(crm, s.url, `subrequests[${i}].url`), referenceId: s.referenceId, ...(s.body === undefined ? {} : { body: s.body }), ...(s.httpHeaders ? { httpHeaders: s.httpHeaders } : {}) };
+  }));
+  const writes = compositeRequest.filter((s) => !READS.has(s.method)).length;
+  const response = await crm.request<{ compositeResponse: CompositeResult[] }>("POST", await crm.apiPath("/composite"), {
+    allOrNone: options.allOrNone ?? false, ...(options.collateSubrequests === undefined ? {} : { collateSubrequests: options.collateSubrequests }), compositeRequest,
+  }, { signal: options.signal, write: writes ? undefined : "none", writeCount: writes || undefined });
+  const results = response.data?.compositeResponse;
+  if (!Array.isArray(results)) throw new CrmError("The org's composite answer has no compositeResponse list");
+  announce(crm, compositeRequest, results.map((r) => r.httpStatusCode), results.map((r) => r.body));
+  return results;
+}
+
+export interface BatchSubrequest {
+  method: HttpMethod;
+  url: string;
+  /** The body of a write (the batch resource's `richInput`). */
+  body?: unknown;
+}
+
+/**
+ * Runs up to 25 independent subrequests in one request (`/composite/batch`); with `haltOnError` the ones
+ * after the first failure are not run (412). Resolves to `hasErrors` and a result per subrequest.
+ */
+export async function batch(crm: Crm, subrequests: BatchSubrequest[], options: { haltOnError?: boolean; signal?: AbortSignal } = {}): Promise<{ hasErrors: boolean; results: { statusCode: number; result: unknown }[] }> {
+  checkCount(subrequests, "subrequests");
+  const sent = await Promise.all(subrequests.map(async (s, i) => ({ method: s.method, url: await fullUrl(crm, s.url, `subrequests[${i}].url`), body: s.body })));
+  const writes = sent.filter((s) => !READS.has(s.method)).length;
+  const response = await crm.request<{ hasErrors: boolean; results: { statusCode: number; result: unknown }[] }>("POST", await crm.apiPath("/composite/batch"), {
+    haltOnError: options.haltOnError ?? false,
+    batchRequests: sent.map((s) => ({ method: s.method, url: s.url.replace(/^\/services\/data\//, ""), ...(s.body === undefined ? {} : { richInput: s.body }) })),
+  }, { signal: options.signal, write: writes ? undefined : "none", writeCount: writes || undefined });
+  const answer = response.data;
+  if (!answer || !Array.isArray(answer.results)) throw new CrmError("The org's batch answer has no results list");
+  announce(crm, sent, answer.results.map((r) => r.statusCode), answer.results.map((r) => r.result));
+  return answer;
+}

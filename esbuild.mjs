@@ -34,12 +34,21 @@ const clientAliases = {
   "proxy-from-env": "./scripts/bundle-stubs/proxy-from-env.cjs",
 };
 
-/** axios's built-in adapters, which the client never uses (it passes its own): each replaced by its own copy of a stub. */
-const axiosAdapterStub = {
-  name: "axios-adapter-stub",
+/**
+ * Parts of axios the client never runs, each replaced by its own copy of a stub: the built-in adapters (it passes
+ * its own) and the form helpers and status table (it sends JSON or strings it encoded itself).
+ */
+const axiosStubs = [
+  { dir: /[\\/]axios[\\/]lib[\\/]adapters$/, file: /^\.\/(http|xhr|fetch)\.js$/, stub: "scripts/bundle-stubs/axios-adapters.mjs" },
+  { dir: /[\\/]axios[\\/]lib([\\/](helpers|defaults))?$/, file: /^\.\.?\/(helpers\/)?(toFormData|formDataToJSON|toURLEncodedForm|AxiosURLSearchParams|HttpStatusCode)\.js$/, stub: "scripts/bundle-stubs/axios-form-helpers.mjs" },
+];
+const axiosStub = {
+  name: "axios-stub",
   setup(build) {
-    build.onResolve({ filter: /^\.\/(http|xhr|fetch)\.js$/ }, (args) =>
-      /[\\/]axios[\\/]lib[\\/]adapters$/.test(args.resolveDir) ? { path: path.resolve("scripts/bundle-stubs/axios-adapters.mjs"), suffix: `?${args.path.slice(2, -3)}` } : undefined);
+    build.onResolve({ filter: /^\.\.?\/.*\.js$/ }, (args) => {
+      const match = axiosStubs.find((s) => s.dir.test(args.resolveDir) && s.file.test(args.path));
+      return match ? { path: path.resolve(match.stub), suffix: `?${path.basename(args.path, ".js")}` } : undefined;
+    });
   },
 };
 
@@ -52,7 +61,7 @@ const groups = [
   {
     ...common, entryPoints: ["src/extension.ts"], outfile: "dist/extension.js", platform: "node", format: "cjs",
     external: ["vscode", "./soql-parser.js", "./exceljs.js", "./js-yaml.js"],
-    plugins: [axiosAdapterStub],
+    plugins: [axiosStub],
     alias: {
       ...clientAliases, "@jetstreamapp/soql-parser-js": "./scripts/bundle-stubs/soql-parser-runtime.cjs", "exceljs/lib/stream/xlsx/workbook-writer": "./scripts/bundle-stubs/exceljs-runtime.cjs",
       "js-yaml": "./scripts/bundle-stubs/js-yaml-runtime.cjs",
@@ -64,8 +73,8 @@ const groups = [
   { ...common, entryPoints: [createRequire(import.meta.url).resolve("exceljs/lib/stream/xlsx/workbook-writer")], outfile: "dist/exceljs.js", platform: "node", format: "cjs" },
   // The SOQL parser, loaded by the extension on first use (see src/soql/parser.ts).
   { ...common, entryPoints: [createRequire(import.meta.url).resolve("@jetstreamapp/soql-parser-js")], outfile: "dist/soql-parser.js", platform: "node", format: "cjs" },
-  { ...common, entryPoints: ["src/client/index.ts"], outfile: "dist/client.js", platform: "node", format: "cjs", alias: clientAliases, plugins: [axiosAdapterStub] },
-  { ...common, entryPoints: ["src/client/index.ts"], outfile: "dist/client.mjs", platform: "node", format: "esm", alias: clientAliases, plugins: [axiosAdapterStub],
+  { ...common, entryPoints: ["src/client/index.ts"], outfile: "dist/client.js", platform: "node", format: "cjs", alias: clientAliases, plugins: [axiosStub] },
+  { ...common, entryPoints: ["src/client/index.ts"], outfile: "dist/client.mjs", platform: "node", format: "esm", alias: clientAliases, plugins: [axiosStub],
     // axios and js-yaml are bundled as CommonJS-free ESM, but Node built-ins still need `require` in ESM output.
     banner: { js: 'import { createRequire as __crmCreateRequire } from "node:module"; const require = __crmCreateRequire(import.meta.url);' } },
   ...(webviewEntries.length

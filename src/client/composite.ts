@@ -4,7 +4,8 @@
  * is `/composite/batch` (up to 25 independent subrequests). Both answer with one result per subrequest.
  */
 import type { Crm } from "./crm";
-import { CrmError } from "./errors";
+import { APIRequestError, type ApiErrorEntry, CrmError } from "./errors";
+import { requireRecordId, requireSobjectName } from "./ids";
 import type { HttpMethod } from "./transport";
 
 export interface CompositeSubrequest {
@@ -61,7 +62,7 @@ export async function run(crm: Crm, subrequests: CompositeSubrequest[], options:
   const writes = compositeRequest.filter((s) => !READS.has(s.method)).length;
   const response = await crm.request<{ compositeResponse: CompositeResult[] }>("POST", await crm.apiPath("/composite"), {
     allOrNone: options.allOrNone ?? false, ...(options.collateSubrequests === undefined ? {} : { collateSubrequests: options.collateSubrequests }), compositeRequest,
-  }, { signal: options.signal, write: writes ? undefined : "none", writeCount: writes || undefined });
+  }, { signal: options.signal, write: writes ? "unannounced" : "none", writeCount: writes || undefined });
   const results = response.data?.compositeResponse;
   if (!Array.isArray(results)) throw new CrmError("The org's composite answer has no compositeResponse list");
   announce(crm, compositeRequest, results.map((r) => r.httpStatusCode), results.map((r) => r.body));
@@ -86,9 +87,39 @@ export async function batch(crm: Crm, subrequests: BatchSubrequest[], options: {
   const response = await crm.request<{ hasErrors: boolean; results: { statusCode: number; result: unknown }[] }>("POST", await crm.apiPath("/composite/batch"), {
     haltOnError: options.haltOnError ?? false,
     batchRequests: sent.map((s) => ({ method: s.method, url: s.url.replace(/^\/services\/data\//, ""), ...(s.body === undefined ? {} : { richInput: s.body }) })),
-  }, { signal: options.signal, write: writes ? undefined : "none", writeCount: writes || undefined });
+  }, { signal: options.signal, write: writes ? "unannounced" : "none", writeCount: writes || undefined });
   const answer = response.data;
   if (!answer || !Array.isArray(answer.results)) throw new CrmError("The org's batch answer has no results list");
   announce(crm, sent, answer.results.map((r) => r.statusCode), answer.results.map((r) => r.result));
   return answer;
+}
+
+/** A failed subrequest as the error the same request sent alone throws (its status, codes and fields). */
+function subrequestError(sent: { method: HttpMethod; url: string }, result: CompositeResult): APIRequestError {
+  const errors = (Array.isArray(result.body) && result.body.length ? result.body : [{ errorCode: "UNKNOWN_ERROR", message: JSON.stringify(result.body) }]) as ApiErrorEntry[];
+  const path = sent.url.split("?")[0]!;
+  return new APIRequestError({
+    status: result.httpStatusCode, errorCode: errors.length > 1 ? "MULTIPLE_API_ERRORS" : errors[0]!.errorCode, fields: errors[0]!.fields, method: sent.method, path, errors,
+    message: `${sent.method} ${path} failed with status ${result.httpStatusCode}: ${errors.map((e) => `${e.errorCode}: ${e.message}`).join("; ")}`,
+  });
+}
+
+/**
+ * Updates fields of a record and reads it back (the fields named, or all) in one round trip: the PATCH and
+ * the GET go in one composite request. With `ifUnmodifiedSince` the org refuses the update (412) when someone
+ * changed the record after that time. Throws what the update sent alone would throw; resolves to the record.
+ */
+export async function updateAndRead(crm: Crm, sobject: string, recordId: string, payload: Record<string, unknown>, options: { ifUnmodifiedSince?: Date; fields?: string[] } = {}): Promise<Record<string, unknown>> {
+  requireSobjectName(sobject);
+  requireRecordId(recordId, "recordId");
+  if (!payload || typeof payload !== "object" || Array.isArray(payload)) throw new TypeError("payload must be an object of field values");
+  const url = `/sobjects/${sobject}/${recordId}`;
+  const subrequests: CompositeSubrequest[] = [
+    { method: "PATCH", url, referenceId: "update", body: payload, ...(options.ifUnmodifiedSince ? { httpHeaders: { "If-Unmodified-Since": options.ifUnmodifiedSince.toUTCString() } } : {}) },
+    { method: "GET", url: options.fields ? `${url}?fields=${options.fields.map(encodeURIComponent).join(",")}` : url, referenceId: "read" },
+  ];
+  const [updated, read] = await run(crm, subrequests);
+  if (updated!.httpStatusCode >= 300) throw subrequestError({ method: "PATCH", url: await crm.apiPath(url) }, updated!);
+  if (read!.httpStatusCode >= 300) throw subrequestError({ method: "GET", url: await crm.apiPath(url) }, read!);
+  return read!.body as Record<string, unknown>;
 }

@@ -200,6 +200,11 @@ export class Crm extends EventEmitter<CrmEvents> {
   #strategy?: AuthStrategy;
   readonly #options: CrmOptions;
   private connecting?: Promise<AuthSession>;
+  /**
+   * The sign-in and API version part of `connect()`: requests wait for this, not for the user's info that
+   * follows it, so the first data request shares its round trip with userinfo.
+   */
+  private signingIn?: Promise<AuthSession>;
   private refreshing?: Promise<AuthSession>;
   private rejected?: Error;
   private readonly transport: Transport;
@@ -299,22 +304,26 @@ export class Crm extends EventEmitter<CrmEvents> {
     this.connecting ??= (async () => {
       this.rejected = undefined;
       try {
-        this.#strategy = this.resolveStrategy();
-        this.#session = await this.#strategy.authenticate(this.transport.postForm);
-        this.logger.info?.(`signed in to ${this.#session.instanceUrl} (${this.#strategy.kind})`);
-        this.version ??= await this.getLatestApiVersion();
-        if (this.#options.loadUserInfo !== false || !this.#session.userId) {
+        this.signingIn = (async () => {
+          this.#strategy = this.resolveStrategy();
+          this.#session = await this.#strategy.authenticate(this.transport.postForm);
+          this.logger.info?.(`signed in to ${this.#session.instanceUrl} (${this.#strategy.kind})`);
+          this.version ??= await this.getLatestApiVersion();
+          return this.#session;
+        })();
+        await this.signingIn;
+        if (this.#options.loadUserInfo !== false || !this.#session!.userId) {
           const info = await this.retrieveCurrentUserInfo({ allData: true, raiseExcOnError: false });
           this.currentUserInfo = info;
-          if (!this.#session.userId && typeof info.user_id === "string") this.#session.userId = info.user_id;
-          if (!this.#session.orgId && typeof info.organization_id === "string") this.#session.orgId = info.organization_id;
+          if (!this.#session!.userId && typeof info.user_id === "string") this.#session!.userId = info.user_id;
+          if (!this.#session!.orgId && typeof info.organization_id === "string") this.#session!.orgId = info.organization_id;
         }
-        return this.#session;
+        return this.#session!;
       } catch (err) {
         this.#session = undefined;
         throw err;
       } finally {
-        this.connecting = undefined;
+        this.connecting = this.signingIn = undefined;
       }
     })();
     return this.connecting;
@@ -333,7 +342,11 @@ export class Crm extends EventEmitter<CrmEvents> {
     // A refused session is not tried again with the same credentials: only connect() (a new sign-in) clears it.
     if (this.rejected) throw this.rejected;
     if (this.#session) return this.#session;
-    return this.connecting ?? this.connect();
+    const connecting = this.connecting ?? this.connect();
+    if (!this.signingIn) return connecting;
+    // The request waits for the sign-in only; connect()'s own failure reaches whoever called connect().
+    connecting.catch(() => undefined);
+    return this.signingIn;
   }
 
   /** One re-authentication for every call that got a 401 with the same token. */
@@ -385,7 +398,7 @@ export class Crm extends EventEmitter<CrmEvents> {
   /** `/services/data/vNN.N{suffix}` for the client's API version (connecting first if needed). */
   async apiPath(suffix = ""): Promise<string> {
     // While connect() runs, the session exists before the version does: wait for connect, not just the session.
-    if (!this.version) await (this.connecting ?? this.ensureSession());
+    if (!this.version) await (this.signingIn ?? this.connecting ?? this.ensureSession());
     if (!this.version) throw new CrmError("The API version is not known yet: connect() did not finish");
     return `/services/data/v${this.version}${suffix}`;
   }

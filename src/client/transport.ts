@@ -41,9 +41,10 @@ export interface RequestOptions {
   /**
    * What the request does to the org's data when its method says "write": `none` — nothing (creating a Bulk
    * query job): neither guarded nor announced; `confirmed` — part of a write already confirmed (a Bulk upload
-   * after its job was created): announced, not asked again.
+   * after its job was created): announced, not asked again; `unannounced` — guarded, but the caller announces
+   * what changed (a composite request, each write subrequest as if sent alone).
    */
-  write?: "none" | "confirmed";
+  write?: "none" | "confirmed" | "unannounced";
   /** A write spread over several requests (sObject Collections): how many records the whole call writes. */
   writeCount?: number;
   timeoutMs?: number;
@@ -360,7 +361,7 @@ export class Transport {
           throw new InvalidResponseError(`${o.method} ${path} answered ${res.status} with a body that is not valid JSON (${(err as Error).message}); the org or a proxy cut it short — try again`, res.status, o.method, path);
         }
       }
-      if (writes && res.status < 300) this.hooks.onWrite?.({ method: o.method, path, status: res.status, body: o.body, data });
+      if (writes && o.write !== "unannounced" && res.status < 300) this.hooks.onWrite?.({ method: o.method, path, status: res.status, body: o.body, data });
       return { status: res.status, headers: responseHeaders, body, data, method: o.method, path };
     }
   }

@@ -201,6 +201,8 @@ export class OrgSchema {
     const fresh = await this.source.describeObject(name, { ifModifiedSince: cached?.fetchedAt });
     const entry: Described = fresh ? { describe: fresh, fetchedAt: new Date() } : { describe: cached!.describe, fetchedAt: cached!.fetchedAt };
     if (generation !== this.generation) return entry;
+    // Kept under the org's spelling of the name (asked before Describe Global arrived, the name is as typed).
+    name = entry.describe.name || name;
     this.described.set(name, entry);
     if (fresh && store) await store.write(orgKey, name, entry).catch((err: unknown) => this.options.warn?.(`could not keep the ${name} describe: ${String(err)}`));
     if (fresh && known) this.changed.fire({ described: [name] });

@@ -25,6 +25,10 @@ export function describeWrite(write: PendingWrite): string {
     const verb = ACTIONS[action[1]!];
     return verb ? `${verb} ${count(inputs, "knowledge article")}` : `run the ${action[1]} action`;
   }
+  if (/^\/composite\/?$/.test(path) && Array.isArray(body.compositeRequest)) {
+    const writes = (body.compositeRequest as { method?: string; url?: string; body?: unknown }[]).filter((s) => s.method !== "GET");
+    return writes.map((s) => describeWrite({ method: (s.method ?? "POST") as PendingWrite["method"], path: s.url ?? "", body: s.body })).join("; ");
+  }
   if (/^\/jobs\/ingest\/?$/.test(path)) return `${String(body.operation ?? "load")} ${String(body.object ?? "")} records with the Bulk API`;
   if (/^\/chatter\/feed-elements\/[^/]+\/capabilities\/comments\/items/.test(path)) return "comment on a feed post";
   if (/^\/chatter\/feed-elements\/?$/.test(path)) return "post to a feed";

@@ -21,7 +21,7 @@ type Json = Record<string, unknown>;
 export interface OrgAccess {
   crm: {
     getSobjectRecord(sobject: string, id: string, options?: { fields?: string[] }): Promise<Json>;
-    updateSobjectRecord(sobject: string, id: string, payload: Json, options?: { ifUnmodifiedSince?: Date }): Promise<unknown>;
+    composite: { updateAndRead(sobject: string, id: string, payload: Json, options?: { ifUnmodifiedSince?: Date; fields?: string[] }): Promise<Json> };
     createSobjectRecord(sobject: string, payload: Json): Promise<{ id: string }>;
   };
   schema: { describe(sobject: string): Promise<SObjectDescribe> };
@@ -74,6 +74,9 @@ export const articleFilePath = (org: string, sobject: string, id: string, file: 
 export const newPath = (org: string, sobject: string) => `/${segment(org)}/${sobject}/new.json`;
 
 /** A save the org refused for named fields (each becomes a diagnostic on its line), or bad input. */
+/** The fields a record document reads: what it can change, its name, and what its baseline needs. */
+const documentFields = (fields: FieldInfo[]) => fields.filter((f) => f.updateable || f.nameField || ["LastModifiedDate", "PublishStatus", "Title"].includes(f.name)).map((f) => f.name);
+
 export class DocumentError extends Error {
   override name = "DocumentError";
   constructor(message: string, readonly fields: string[] = []) {
@@ -223,11 +226,12 @@ export class CrmFiles {
   }
 
   private async fetch(org: OrgAccess, sobject: string, id: string, fields: FieldInfo[]): Promise<{ record: Json; name: string }> {
-    const wanted = fields.filter((f) => f.updateable || f.nameField || ["LastModifiedDate", "PublishStatus", "Title"].includes(f.name)).map((f) => f.name);
-    const record = await org.crm.getSobjectRecord(sobject, id, { fields: wanted });
+    return this.named(await org.crm.getSobjectRecord(sobject, id, { fields: documentFields(fields) }), fields, id);
+  }
+
+  private named(record: Json, fields: FieldInfo[], id: string): { record: Json; name: string } {
     const nameField = fields.find((f) => f.nameField)?.name;
-    const name = String((nameField && record[nameField]) || record.Title || id);
-    return { record, name };
+    return { record, name: String((nameField && record[nameField]) || record.Title || id) };
   }
 
   /** A record's document text: the JSON of its updateable fields, an article's fields.json, or one rich-text field. */
@@ -276,10 +280,13 @@ export class CrmFiles {
     if (known.values.PublishStatus !== undefined && known.values.PublishStatus !== "Draft") throw new DocumentError("Only a draft can be edited. Create a draft of this article first (CRM: Edit Article in Editor).");
     const file = fileOf(p);
     const changed = file.endsWith(".html") ? this.htmlChange(file, text, known) : this.jsonChanges(text, fields, known, p.kind === "articleFile");
+    let saved: { record: Json; name: string } | undefined;
     if (Object.keys(changed).length) {
       this.deps.beforeSave?.(p.org, p.id, Object.fromEntries(Object.keys(changed).map((f) => [f, known.values[f] ?? null])));
       try {
-        await org.crm.updateSobjectRecord(p.sobject, p.id, changed, options.overwrite ? {} : { ifUnmodifiedSince: new Date(known.lastModified.replace(/\+0000$/, "Z")) });
+        // The update and the read of the new baseline in one round trip.
+        const since = options.overwrite ? undefined : new Date(known.lastModified.replace(/\+0000$/, "Z"));
+        saved = this.named(await org.crm.composite.updateAndRead(p.sobject, p.id, changed, { ifUnmodifiedSince: since, fields: documentFields(fields) }), fields, p.id);
       } catch (err) {
         if (err instanceof APIRequestError && err.status === 412) {
           const { record } = await this.fetch(org, p.sobject, p.id, fields);
@@ -290,7 +297,7 @@ export class CrmFiles {
       }
     }
     // What the org now holds is the new baseline (its new LastModifiedDate; the fields as saved).
-    const { record, name } = await this.fetch(org, p.sobject, p.id, fields);
+    const { record, name } = saved ?? (await this.fetch(org, p.sobject, p.id, fields));
     const lastModified = String(record.LastModifiedDate);
     const fileTimes: Record<string, string> = { [file]: lastModified };
     // Other open files of the same record are still what the org holds for their fields: keep their times.

@@ -29,9 +29,11 @@ export class SoqlCatalogCache implements SoqlCatalog {
 
   /** Reads the describes of these objects (the schema reads each once and shares it with every view). */
   async load(names: string[]): Promise<void> {
-    if (!(await this.prepare())) return;
-    // An unknown object simply has no fields to offer.
-    await Promise.all(names.map((n) => this.schema!.details(n).catch(() => undefined)));
+    const schema = await this.schemaFor(this.orgKey).catch(() => undefined);
+    if (!schema) return;
+    // Describe Global and these describes at once: a describe does not need the list of objects first (on a
+    // cold cache that is one round trip instead of two). An unknown object simply has no fields to offer.
+    await Promise.all([this.prepare(), ...names.map((n) => schema.details(n).catch(() => undefined))]);
   }
 
   objects = () => this.schema?.loadedObjects() ?? [];

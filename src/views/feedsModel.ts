@@ -2,7 +2,7 @@
  * The Feeds view's data: my news feed, each group's feed and chosen users' feeds, paged by the API's page
  * tokens, with each item's comments. No VS Code here: tested in Node.
  */
-import type { CommentPage, FeedComment, FeedElement, FeedElementPage, GroupPage } from "../client";
+import type { Crm, CommentPage, FeedComment, FeedElement, FeedElementPage, GroupPage } from "../client";
 import { decodeEntities } from "../client/entities";
 import { newById } from "../shared/lists";
 import { Pager, type Page } from "./pager";
@@ -31,6 +31,18 @@ export interface FeedsSource {
   userFeed(userId: string, page?: string): Promise<FeedElementPage>;
   comments(feedElementId: string, page?: string): Promise<CommentPage>;
   groups(): Promise<GroupPage>;
+}
+
+/** A client's feeds as the view reads them, in a community (`siteId`) when one is set. */
+export function clientFeedsSource(crm: Pick<Crm, "feed">, siteId: () => string | undefined): FeedsSource {
+  return {
+    myNewsFeed: (page) => crm.feed.getMyNewsFeed({ page, siteId: siteId() }),
+    groupFeed: (id, page) => crm.feed.getGroupFeed(id, { page, siteId: siteId() }),
+    userFeed: (id, page) => crm.feed.getUserNewsFeed(id, { page, siteId: siteId() }),
+    // 25 a page rather than the API's 3: fewer "Load older comments" steps for a long thread.
+    comments: (id, page) => crm.feed.getComments(id, { page, pageSize: 25, siteId: siteId() }),
+    groups: () => crm.feed.getGroups({ siteId: siteId() }),
+  };
 }
 
 export const feedKey = (ref: FeedRef) => (ref.kind === "news" ? "news" : `${ref.kind}:${ref.id}`);

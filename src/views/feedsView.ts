@@ -3,7 +3,7 @@ import * as vscode from "vscode";
 import type { OrgChange } from "../connections/changes";
 import { describeError } from "../platform/errorMessages";
 import { ActiveOrg, MessageNode } from "./activeOrg";
-import { feedKey, FeedsModel, type FeedItemRow, type FeedRef } from "./feedsModel";
+import { clientFeedsSource, feedKey, FeedsModel, type FeedItemRow, type FeedRef } from "./feedsModel";
 import { PerOrgTreeProvider } from "./perOrgTree";
 
 export class FeedNode {
@@ -72,15 +72,7 @@ export class FeedsTreeProvider extends PerOrgTreeProvider<Node, FeedsModel> {
 
   protected async createModel(orgKey: string): Promise<FeedsModel> {
     const crm = (await this.active.sessionFor(orgKey)).crm;
-    const site = () => this.siteId() || undefined;
-    const model = new FeedsModel({
-      myNewsFeed: (page) => crm.feed.getMyNewsFeed({ page, siteId: site() }),
-      groupFeed: (id, page) => crm.feed.getGroupFeed(id, { page, siteId: site() }),
-      userFeed: (id, page) => crm.feed.getUserNewsFeed(id, { page, siteId: site() }),
-      // 25 a page rather than the API's 3: fewer "Load older comments" steps for a long thread.
-      comments: (id, page) => crm.feed.getComments(id, { page, pageSize: 25, siteId: site() }),
-      groups: () => crm.feed.getGroups({ siteId: site() }),
-    });
+    const model = new FeedsModel(clientFeedsSource(crm, () => this.siteId() || undefined));
     model.onDidChange((ref) => this.changes.fire(ref ? this.nodeFor(ref, orgKey) : undefined));
     return model;
   }

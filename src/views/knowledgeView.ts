@@ -5,7 +5,7 @@ import type { OrgChange } from "../connections/changes";
 import { describeError } from "../platform/errorMessages";
 import { ActiveOrg, MessageNode } from "./activeOrg";
 import { languageLabel } from "../shared/languages";
-import { KNOWLEDGE_GROUPS, KnowledgeModel, type ArticleRow, type PublishStatus, type TranslationRow } from "./knowledgeModel";
+import { KNOWLEDGE_GROUPS, KnowledgeModel, sessionKnowledgeSource, type ArticleRow, type PublishStatus, type TranslationRow } from "./knowledgeModel";
 import { PerOrgTreeProvider } from "./perOrgTree";
 
 export class KnowledgeGroupNode {
@@ -78,10 +78,7 @@ export class KnowledgeTreeProvider extends PerOrgTreeProvider<Node, KnowledgeMod
 
   protected async createModel(key: string): Promise<KnowledgeModel> {
     const session = await this.active.sessionFor(key);
-    const model = new KnowledgeModel({
-      listArticleVersions: (o) => session.crm.knowledge.listArticleVersions(o),
-      translationsOf: async (ids, sobject) => ((await session.multilingual()) ? session.crm.knowledge.getTranslations(ids, { sobject }) : undefined),
-    }, this.options);
+    const model = new KnowledgeModel(sessionKnowledgeSource(session), this.options);
     model.sort = this.sortState.sort;
     model.order = this.sortState.order;
     model.titleFilter = this.titleFilterText;

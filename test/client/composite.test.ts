@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { CompletedWrite, PendingWrite } from "../../src/client";
+import { APIRequestError, type CompletedWrite, type PendingWrite } from "../../src/client";
 import { useEmulator, demoClient } from "../helpers/emulator";
 
 const emu = useEmulator();
@@ -68,4 +68,43 @@ test("composite batch: independent calls in one request, halting on the first er
   assert.equal(asked.length, 1, "a batch with writes is confirmed once");
   await assert.rejects(crm.composite.batch(Array.from({ length: 26 }, () => ({ method: "GET" as const, url: "/limits" }))), /1 to 25 subrequests, got 26/);
   await assert.rejects(crm.composite.run([{ method: "GET", url: "/limits", referenceId: "1bad" }]), /must start with a letter/);
+});
+
+test("update and read back in one round trip: the record as saved; a guarded update refused when changed since, as the update alone would be", async () => {
+  const asked: PendingWrite[] = [];
+  const crm = await demoClient(emu(), { beforeWrite: (w) => void asked.push(w) });
+  const written: CompletedWrite[] = [];
+  crm.on("write", (w) => written.push(w));
+  const contact = emu().seeded.store.liveRecords("Contact")[2]!;
+  const before = emu().requests.length;
+  const record = await crm.composite.updateAndRead("Contact", String(contact.Id), { Title: "Composer" }, { ifUnmodifiedSince: new Date(Date.now() + 60_000), fields: ["Title", "LastModifiedDate"] });
+  assert.equal(emu().requests.length - before, 1, "one request");
+  assert.deepEqual([record.Title, record.LastModifiedDate], ["Composer", contact.LastModifiedDate], "the record as the org now holds it");
+  assert.equal(record.Phone, undefined, "only the fields asked for");
+  assert.equal(asked.length, 1, "the update is confirmed once");
+  assert.deepEqual(written.map((w) => [w.method, w.path.replace(/.*\/sobjects/, "")]), [["PATCH", `/Contact/${contact.Id}`]], "announced as the update it is");
+
+  const stale = await crm.composite.updateAndRead("Contact", String(contact.Id), { Title: "Too late" }, { ifUnmodifiedSince: new Date(Date.parse(String(contact.LastModifiedDate).replace(/\+0000$/, "Z")) - 60_000) }).catch((err: unknown) => err);
+  assert.ok(stale instanceof APIRequestError && stale.status === 412 && stale.method === "PATCH", String(stale));
+  assert.match(stale.path, /\/sobjects\/Contact\/003/);
+  assert.equal(contact.Title, "Composer", "nothing was written");
+  const refused = await crm.composite.updateAndRead("Contact", String(contact.Id), { LastName: null }).catch((err: unknown) => err);
+  assert.ok(refused instanceof APIRequestError && refused.status === 400, String(refused));
+  assert.deepEqual([refused.errorCode, refused.fields], ["REQUIRED_FIELD_MISSING", ["LastName"]], "the refused field is named");
+  await assert.rejects(crm.composite.updateAndRead("Contact", "nope", {}), /recordId/);
+});
+
+test("a subrequest's own headers: conditions apply to it alone; the headers it inherits cannot be set", async () => {
+  const crm = await demoClient(emu());
+  const account = emu().seeded.store.liveRecords("Account")[3]!;
+  const old = new Date(Date.parse(String(account.LastModifiedDate).replace(/\+0000$/, "Z")) - 60_000).toUTCString();
+  const results = await crm.composite.run([
+    { method: "PATCH", url: `/sobjects/Account/${account.Id}`, referenceId: "guarded", body: { Phone: "1" }, httpHeaders: { "If-Unmodified-Since": old } },
+    { method: "PATCH", url: `/sobjects/Account/${account.Id}`, referenceId: "plain", body: { Phone: "2" } },
+  ]);
+  assert.deepEqual(results.map((r) => r.httpStatusCode), [412, 204]);
+  assert.equal(account.Phone, "2");
+  const refused = await crm.composite.run([{ method: "GET", url: "/limits", referenceId: "x", httpHeaders: { Accept: "text/xml" } }]).catch((err: unknown) => err);
+  assert.ok(refused instanceof APIRequestError && refused.status === 400, String(refused));
+  assert.match(refused.message, /Accept header is inherited/);
 });

@@ -11,6 +11,26 @@ import { ApiError } from "./soql";
 /** Runs one request of the data API as the server would (the route's reply, or its ApiError). */
 export type Dispatch = (ctx: Ctx, method: string, url: string, body: unknown) => Promise<Reply>;
 
+/** Headers a subrequest inherits from the top-level request and may not set itself (the org answers 400). */
+const INHERITED = ["accept", "authorization", "content-type"];
+
+/**
+ * The request a subrequest is: the top-level request's headers without its own conditions, plus the
+ * subrequest's `httpHeaders` (If-Unmodified-Since, If-Match and the like apply to that subrequest alone).
+ */
+function subrequestCtx(ctx: Ctx, httpHeaders: unknown): Ctx {
+  const headers: Ctx["headers"] = Object.fromEntries(Object.entries(ctx.headers).filter(([name]) => !name.startsWith("if-")));
+  for (const [name, value] of Object.entries(httpHeaders && typeof httpHeaders === "object" ? httpHeaders : {})) headers[name.toLowerCase()] = String(value);
+  return { ...ctx, headers };
+}
+
+function checkHeaders(list: Record<string, unknown>[]): void {
+  for (const sub of list) {
+    const named = Object.keys(sub.httpHeaders && typeof sub.httpHeaders === "object" ? sub.httpHeaders : {}).find((h) => INHERITED.includes(h.toLowerCase()));
+    if (named) throw new ApiError(400, "INVALID_INPUT", `The ${named} header is inherited from the composite request and cannot be set on subrequest '${String(sub.referenceId ?? "")}'`);
+  }
+}
+
 const MAX_SUBREQUESTS = 25;
 const REFERENCE = /@\{([A-Za-z][A-Za-z0-9_]*)((?:\.[A-Za-z_][\w]*|\[\d+\])*)\}/g;
 
@@ -50,6 +70,7 @@ export function compositeRoutes(dispatch: Dispatch): Route[] {
         }
         const duplicate = ids.find((id, i) => ids.indexOf(id) !== i);
         if (duplicate) throw new ApiError(400, "INVALID_INPUT", `Duplicate referenceId: ${String(duplicate)}`);
+        checkHeaders(list);
         const restore = allOrNone ? ctx.store.snapshot() : undefined;
         const answers = new Map<string, { status: number; body: unknown }>();
         const results: { body: unknown; httpHeaders: Record<string, string>; httpStatusCode: number; referenceId: string }[] = [];
@@ -66,7 +87,7 @@ export function compositeRoutes(dispatch: Dispatch): Route[] {
           try {
             const url = resolve(String(sub.url ?? ""));
             const body = sub.body === undefined ? undefined : JSON.parse(resolve(JSON.stringify(sub.body)));
-            reply = await dispatch({ ...ctx }, String(sub.method ?? "GET").toUpperCase(), dataPath(ctx, url), body);
+            reply = await dispatch(subrequestCtx(ctx, sub.httpHeaders), String(sub.method ?? "GET").toUpperCase(), dataPath(ctx, url), body);
           } catch (err) {
             if (err instanceof ApiError) reply = { status: err.status, body: [{ errorCode: err.errorCode, message: err.message, ...(err.fields ? { fields: err.fields } : {}) }] };
             else if (err && typeof err === "object" && "status" in err) reply = err as { status: number; body: unknown };
@@ -98,7 +119,7 @@ export function compositeRoutes(dispatch: Dispatch): Route[] {
           // Batch URLs are relative to /services/data: `v62.0/sobjects/Account/001…`.
           const url = typeof sub.url === "string" ? `/services/data/${sub.url.replace(/^\/?(?:services\/data\/)?/, "")}` : sub.url;
           try {
-            const reply = await dispatch({ ...ctx }, String(sub.method ?? "GET").toUpperCase(), dataPath(ctx, url), sub.richInput);
+            const reply = await dispatch(subrequestCtx(ctx, undefined), String(sub.method ?? "GET").toUpperCase(), dataPath(ctx, url), sub.richInput);
             results.push({ statusCode: reply.status, result: reply.body ?? null });
           } catch (err) {
             if (!(err instanceof ApiError)) throw err;

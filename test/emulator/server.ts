@@ -77,6 +77,8 @@ export interface LoggedRequest {
   /** When the request arrived and when its answer went out (performance.now()): which requests overlapped. */
   receivedAt: number;
   answeredAt?: number;
+  /** Which TCP connection carried it (numbered from 1 as they open): a kept-alive connection carries many. */
+  connection: number;
 }
 
 export interface Emulator {
@@ -124,7 +126,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   // The seed needs the host for rich-text image URLs; the server needs the seed. Listen first.
   const server = createServer((req, res) => void handle(req, res));
   server.keepAliveTimeout = 30_000;
+  const connectionNumbers = new WeakMap<Socket, number>();
+  let connectionsOpened = 0;
   server.on("connection", (socket) => {
+    connectionNumbers.set(socket, ++connectionsOpened);
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
   });
@@ -197,7 +202,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     const parsed = new URL(req.url ?? "/", url);
     const method = (req.method ?? "GET").toUpperCase();
     const raw = await readBody(req);
-    const logged: LoggedRequest = { method, path: parsed.pathname, query: parsed.search, headers: { ...req.headers }, body: raw.toString("utf8"), receivedAt: performance.now() };
+    const logged: LoggedRequest = { method, path: parsed.pathname, query: parsed.search, headers: { ...req.headers }, body: raw.toString("utf8"), receivedAt: performance.now(), connection: connectionNumbers.get(req.socket) ?? 0 };
     if (parsed.pathname.startsWith("/__emulator/")) return control(parsed, raw, res);
     requests.push(logged);
     if (requests.length > logSize) requests.splice(0, requests.length - logSize);

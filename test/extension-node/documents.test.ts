@@ -21,7 +21,16 @@ async function files(state = new MemoryState()) {
   return { model, manager, org, state, journal };
 }
 
-const patches = (id: string) => emu().requests.filter((r) => r.method === "PATCH" && r.path.endsWith(`/${id}`));
+/** The updates of a record sent, alone or as a subrequest of a composite request (a save's update and read go as one). */
+function patches(id: string): { body: string; headers: Record<string, string | undefined> }[] {
+  return emu().requests.flatMap((r) => {
+    if (r.method === "PATCH" && r.path.endsWith(`/${id}`)) return [{ body: r.body, headers: r.headers as Record<string, string | undefined> }];
+    if (!r.path.endsWith("/composite")) return [];
+    const subrequests = (JSON.parse(r.body) as { compositeRequest: { method: string; url: string; body?: unknown; httpHeaders?: Record<string, string> }[] }).compositeRequest;
+    return subrequests.filter((s) => s.method === "PATCH" && s.url.endsWith(`/${id}`))
+      .map((s) => ({ body: JSON.stringify(s.body), headers: Object.fromEntries(Object.entries(s.httpHeaders ?? {}).map(([k, v]) => [k.toLowerCase(), v])) }));
+  });
+}
 
 test("paths: records, templates, article folders and their files; anything else is refused", () => {
   assert.deepEqual(parseCrmPath("/Demo%20org/Account/001000000000001AAA.json", "Knowledge__kav"), { kind: "record", org: "Demo org", sobject: "Account", id: "001000000000001AAA" });
@@ -184,8 +193,8 @@ test("a document is pinned to the org it names: with another org active, its sav
   const doc = JSON.parse(text(await model.readFile(path))) as Record<string, unknown>;
   await manager.registry.setActive(other.key);
   const sentBy: string[] = [];
-  (await manager.session(org.key)).crm.on("request", (i) => i.method === "PATCH" && sentBy.push("Demo"));
-  (await manager.session(other.key)).crm.on("request", (i) => i.method === "PATCH" && sentBy.push("Other"));
+  (await manager.session(org.key)).crm.on("write", (w) => w.method === "PATCH" && sentBy.push("Demo"));
+  (await manager.session(other.key)).crm.on("write", (w) => w.method === "PATCH" && sentBy.push("Other"));
   await model.writeFile(path, bytes(JSON.stringify({ ...doc, Title: "Pinned" }, null, 2)));
   assert.deepEqual(sentBy, ["Demo"], "saved through the document's own org, not the active one");
   await manager.registry.rename(org.key, "Renamed");

@@ -24,6 +24,12 @@ test("a write described in words a person can judge", () => {
   assert.equal(describeWrite({ method: "POST", path: `${v}/chatter/feed-elements`, body: {} }), "post to a feed");
   assert.equal(describeWrite({ method: "POST", path: `${v}/connect/communities/0DB000000000001/chatter/feed-elements/0D5000000000001/capabilities/comments/items` }), "comment on a feed post");
   assert.equal(describeWrite({ method: "POST", path: `${v}/sobjects/Knowledge__DataCategorySelection`, body: {} }), "assign a data category to an article");
+  const composite = { compositeRequest: [
+    { method: "PATCH", url: `${v}/sobjects/Contact/003000000000001AAA`, referenceId: "update", body: { Title: "x" } },
+    { method: "GET", url: `${v}/sobjects/Contact/003000000000001AAA`, referenceId: "read" },
+    { method: "POST", url: `${v}/sobjects/Account`, referenceId: "create", body: { Name: "y" } },
+  ] };
+  assert.equal(describeWrite({ method: "POST", path: `${v}/composite`, body: composite }), "update Contact 003000000000001AAA (Title); create a Account record (Name)", "each write of a composite request, its reads left out");
 });
 
 test("writes are guarded on production orgs and orgs of unknown kind, unless turned off for the org", () => {

@@ -3,6 +3,7 @@ import * as vscode from "vscode";
 import { textToSegments } from "../client/feed";
 import { isRecordId } from "../client/ids";
 import { UserCancelled } from "../platform/errorMessages";
+import { pickWhileLoading } from "../platform/quickPick";
 import type { ActiveOrg } from "../views/activeOrg";
 import { FeedItemNode, FeedMoreNode, FeedNode, OlderCommentsNode, type FeedsTreeProvider } from "../views/feedsView";
 import type { CommandId } from "./ids";
@@ -71,13 +72,12 @@ export function feedCommands(active: ActiveOrg, provider: FeedsTreeProvider, sit
         subject = "me";
       } else {
         const model = await provider.current(org);
-        const groups = (async () => [
-          { label: "$(account) My profile", subject: "me" },
-          ...(await model.groups()).map((g) => ({ label: `$(comment-discussion) ${g.name}`, description: `${g.memberCount} members`, subject: g.id })),
-          { label: "$(person) A user…", subject: "user" },
-          { label: "$(symbol-class) A record by ID…", subject: "record" },
-        ])();
-        const picked = await vscode.window.showQuickPick(groups, { title: "Post to" });
+        const picked = await pickWhileLoading<vscode.QuickPickItem & { subject: string }>({
+          title: "Post to",
+          first: [{ label: "$(account) My profile", subject: "me" }],
+          later: model.groups().then((groups) => groups.map((g) => ({ label: `$(comment-discussion) ${g.name}`, description: `${g.memberCount} members`, subject: g.id }))),
+          last: [{ label: "$(person) A user…", subject: "user" }, { label: "$(symbol-class) A record by ID…", subject: "record" }],
+        });
         if (!picked) throw new UserCancelled();
         subject = picked.subject;
         if (subject === "user") subject = (await pickUser("Post to whose feed?", org)).id;

@@ -27,6 +27,8 @@ const text = (value: unknown) => (typeof value === "string" ? value : value == n
 
 export async function readArticleDetails(session: OrgSession, articleId: string, sobject: string): Promise<ArticleDetailsView> {
   const { crm } = session;
+  // Whether to read translations is asked beside the record, so the translations go with the versions.
+  const multilingual = session.multilingual();
   const [details, describe, categories] = await Promise.all([
     crm.knowledge.getArticleDetails(articleId, { sobject }),
     session.schema.describe(sobject),
@@ -42,7 +44,7 @@ export async function readArticleDetails(session: OrgSession, articleId: string,
   const [versions, translations] = knowledgeArticleId
     ? await Promise.all([
       crm.knowledge.getVersionsOfArticle(knowledgeArticleId, { sobject }),
-      session.multilingual().then((multilingual) => (multilingual ? crm.knowledge.getTranslations(knowledgeArticleId, { sobject }) : [])),
+      multilingual.then((many) => (many ? crm.knowledge.getTranslations(knowledgeArticleId, { sobject }) : [])),
     ])
     : [[], []];
   const online = versions.find((v) => v.PublishStatus === "Online");

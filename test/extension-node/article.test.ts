@@ -72,7 +72,7 @@ test("Article Details with two images reads in three round trips one after anoth
   }
   const sent = emu().requests.slice(since);
   assert.equal(sent.filter((r) => r.path.includes("/richTextImageFields/")).length, 2);
-  // Record, categories | versions, knowledge settings, both images | translations (the demo org is multilingual).
-  assert.equal(sequentialRounds(sent), 3, sent.map((r) => r.path).join("\n"));
+  // Record, categories, knowledge languages | versions, both images, translations (the demo org is multilingual).
+  assert.equal(sequentialRounds(sent), 2, sent.map((r) => r.path).join("\n"));
   manager.dispose();
 });

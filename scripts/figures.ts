@@ -85,4 +85,5 @@ export const BENCH_SECTIONS: Record<string, string> = {
   "bench:soql": "SOQL editor",
   "bench:results": "Query results",
   "bench:bulk": "Bulk API 2.0",
+  "bench:latency": "Latency: round trips per action",
 };

@@ -5,21 +5,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Crm } from "../../src/client";
-import { closedAfterTests, demoOptions, sequentialRounds, useEmulator } from "../helpers/emulator";
+import { closedAfterTests, demoOptions, sentDuring, sequentialRounds, useEmulator } from "../helpers/emulator";
 
 const emu = useEmulator();
 const track = closedAfterTests();
 
-async function withLatency<T>(work: () => Promise<T>) {
-  const since = emu().requests.length;
-  emu().setFault("latencyMs", 25);
-  try {
-    await work();
-  } finally {
-    emu().setFault("latencyMs", 0);
-  }
-  return emu().requests.slice(since);
-}
+const withLatency = (work: () => Promise<unknown>) => sentDuring(emu(), work);
 
 test("a first call signs in, then goes out beside the user's info instead of after it: two round trips, not three", async () => {
   const crm = track(new Crm(demoOptions(emu(), { version: "62.0" })));

@@ -4,7 +4,7 @@ import { parseArticleRequest, parseArticleUpdate } from "../../src/shared/protoc
 import { richTextImageUrls } from "../../src/client/urls";
 import { readArticleDetails } from "../../src/webviews/articleModel";
 import { HOSTILE_BODIES } from "../emulator";
-import { sequentialRounds, useEmulator } from "../helpers/emulator";
+import { sentDuring, sequentialRounds, useEmulator } from "../helpers/emulator";
 import { managerWithDemoOrg } from "./fakes";
 
 const emu = useEmulator();
@@ -61,16 +61,10 @@ test("Article Details with two images reads in three round trips one after anoth
   await session.schema.describe("Knowledge__kav"); // a describe already held, as once the Knowledge view has been open
   const withImage = versions().find((v) => /rtaImage/.test(String(v.Answer__c)))!;
   const twoImages = await session.crm.knowledge.createArticle({ Title: "Two images", UrlName: "two-images-rounds", Answer__c: `${String(withImage.Answer__c)}<p><img src="data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=" alt="b"></p>` });
-  // A little latency so that requests on their way together overlap in the log, as they do on a real network.
-  emu().setFault("latencyMs", 40);
-  const since = emu().requests.length;
-  try {
+  const sent = await sentDuring(emu(), async () => {
     const view = await readArticleDetails(session, twoImages, "Knowledge__kav");
     assert.equal((view.richText[0]!.html.match(/data:image\//g) ?? []).length, 2);
-  } finally {
-    emu().setFault("latencyMs", 0);
-  }
-  const sent = emu().requests.slice(since);
+  }, 40);
   assert.equal(sent.filter((r) => r.path.includes("/richTextImageFields/")).length, 2);
   // Record, categories, knowledge languages | versions, both images, translations (the demo org is multilingual).
   assert.equal(sequentialRounds(sent), 2, sent.map((r) => r.path).join("\n"));

@@ -14,7 +14,7 @@ import { ObjectsModel } from "../../src/views/objectsModel";
 import { readArticleDetails } from "../../src/webviews/articleModel";
 import { readOrgInfo } from "../../src/webviews/orgInfoModel";
 import { QueryRun } from "../../src/webviews/queryRun";
-import { sequentialRounds, useEmulator } from "../helpers/emulator";
+import { sentDuring, sequentialRounds, useEmulator } from "../helpers/emulator";
 import { managerWithDemoOrg, MemoryState } from "./fakes";
 
 const emu = useEmulator();
@@ -26,14 +26,7 @@ interface Measured {
 }
 
 async function measured(action: () => Promise<unknown>): Promise<Measured> {
-  const since = emu().requests.length;
-  emu().setFault("latencyMs", 25);
-  try {
-    await action();
-  } finally {
-    emu().setFault("latencyMs", 0);
-  }
-  const requests = emu().requests.slice(since);
+  const requests = await sentDuring(emu(), action);
   return { sent: requests.map((r) => `${r.method} ${r.path.replace(/^\/services\/data\/v[\d.]+/, "")}`), rounds: sequentialRounds(requests) };
 }
 

@@ -1,7 +1,7 @@
 /** Test helpers: an emulator per test file (stopped by the file that started it) and demo clients. */
 import { after, before } from "node:test";
 import { Crm, type CrmOptions } from "../../src/client";
-import { startEmulator, type Emulator, type EmulatorOptions } from "../emulator";
+import { startEmulator, type Emulator, type EmulatorOptions, type LoggedRequest } from "../emulator";
 
 /** Starts an emulator before the file's tests and stops it after them. */
 export function useEmulator(options: EmulatorOptions = {}): () => Emulator {
@@ -91,4 +91,19 @@ export function sequentialRounds(requests: { receivedAt: number; answeredAt?: nu
     chain[i] = 1 + Math.max(0, ...sorted.slice(0, i).map((p, j) => ((p.answeredAt ?? p.receivedAt) <= r.receivedAt ? chain[j]! : 0)));
   });
   return Math.max(0, ...chain);
+}
+
+/**
+ * The requests `work` sent, with a little latency added meanwhile so that requests on their way together
+ * overlap in the log as they do on a real network (for `sequentialRounds`).
+ */
+export async function sentDuring(emu: Emulator, work: () => Promise<unknown>, latencyMs = 25): Promise<LoggedRequest[]> {
+  const since = emu.requests.length;
+  emu.setFault("latencyMs", latencyMs);
+  try {
+    await work();
+  } finally {
+    emu.setFault("latencyMs", 0);
+  }
+  return emu.requests.slice(since);
 }

@@ -3,7 +3,7 @@
 //   node esbuild.mjs --dev      development (sourcemaps, not minified)
 //   node esbuild.mjs --watch    development, rebuilding on change
 import * as esbuild from "esbuild";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
 
@@ -104,8 +104,55 @@ function report(results) {
     }
   }
   // The README's bundle figures come from here (scripts/figures.mjs), and its test checks them against this.
-  if (production) writeFileSync("dist/sizes.json", JSON.stringify(sizes, null, 2) + "\n");
+  if (production) {
+    writeFileSync("dist/sizes.json", JSON.stringify(sizes, null, 2) + "\n");
+    writeNotices(results);
+  }
   return overBudget;
+}
+
+/** The package directory a bundled file comes from (the innermost node_modules/<name>), or undefined for our own. */
+function packageDirOf(input) {
+  const at = input.lastIndexOf("node_modules/");
+  if (at < 0) return undefined;
+  const rest = input.slice(at + "node_modules/".length).split("/");
+  return input.slice(0, at) + "node_modules/" + (rest[0].startsWith("@") ? `${rest[0]}/${rest[1]}` : rest[0]);
+}
+
+/**
+ * THIRD-PARTY-NOTICES.md: the licence of every package whose code the shipped bundles hold (from the metafile),
+ * and of the codicon font copied beside the webviews. Written by each production build, so it follows the code.
+ */
+function writeNotices(results) {
+  const shipped = new Set(["node_modules/@vscode/codicons"]);
+  for (const result of results) {
+    for (const [file, out] of Object.entries(result.metafile.outputs)) {
+      // The client bundles are the library's, not the extension's: the VSIX ships the others.
+      if (file.endsWith(".map") || /dist\/client\.m?js$/.test(file)) continue;
+      for (const input of Object.keys(out.inputs)) {
+        const dir = packageDirOf(input);
+        if (dir && out.inputs[input].bytesInOutput > 0) shipped.add(dir);
+      }
+    }
+  }
+  // One notice per name and version (npm can install the same version in several places).
+  const packages = new Map();
+  for (const dir of shipped) {
+    const manifest = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8"));
+    packages.set(`${manifest.name}@${manifest.version}`, { dir, manifest });
+  }
+  const sections = [...packages.values()]
+    .sort((a, b) => a.manifest.name.localeCompare(b.manifest.name) || a.manifest.version.localeCompare(b.manifest.version))
+    .map(({ dir, manifest }) => {
+      const files = readdirSync(dir).filter((f) => /^(licen[cs]e|notice|copying)/i.test(f)).sort();
+      const author = typeof manifest.author === "string" ? manifest.author : manifest.author?.name;
+      const texts = files.length
+        ? files.map((f) => "```text\n" + readFileSync(path.join(dir, f), "utf8").trim() + "\n```")
+        : [`The package ships no licence file; its manifest declares ${manifest.license}${author ? `, by ${author}` : ""}.`];
+      return `## ${manifest.name} ${manifest.version}\n\nLicence: ${manifest.license ?? "see below"}\n\n${texts.join("\n\n")}\n`;
+    });
+  writeFileSync("dist/shipped-packages.json", JSON.stringify([...packages.keys()].sort(), null, 2) + "\n");
+  writeFileSync("THIRD-PARTY-NOTICES.md", `# Third-party notices\n\nCRM Explorer ships code from these packages in its bundles (and the codicon font beside its panels). Written by the production build from what the bundles hold.\n\n${sections.join("\n")}`);
 }
 
 copyCodicons();

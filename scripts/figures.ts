@@ -58,7 +58,7 @@ export function packagedSize(): number {
   const dir = mkdtempSync(path.join(tmpdir(), "crm-vsix-"));
   try {
     const file = path.join(dir, "crm-explorer.vsix");
-    execFileSync(process.execPath, [path.resolve("node_modules/@vscode/vsce/vsce"), "package", "--no-dependencies", "--no-rewrite-relative-links", "-o", file], { stdio: "pipe" });
+    execFileSync(process.execPath, [path.resolve("node_modules/@vscode/vsce/vsce"), "package", "--no-dependencies", "--no-rewrite-relative-links", "--allow-missing-repository", "-o", file], { stdio: "pipe" });
     return statSync(file).size;
   } finally {
     rmSync(dir, { recursive: true, force: true });

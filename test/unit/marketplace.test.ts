@@ -1,0 +1,45 @@
+/** What the Marketplace and an installed VSIX show: the manifest's public fields, the changelog, the notices, the files shipped. */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+
+const manifest = JSON.parse(readFileSync("package.json", "utf8"));
+
+test("no placeholder address: repository, bugs and homepage are real https addresses or absent", () => {
+  for (const field of ["repository", "bugs", "homepage"]) {
+    const value = manifest[field];
+    if (value === undefined) continue;
+    const url = typeof value === "string" ? value : value.url;
+    assert.match(url, /^https:\/\//, field);
+    assert.doesNotMatch(url, /example\.(invalid|com|org)|localhost|127\.0\.0\.1/, field);
+  }
+  assert.match(manifest.galleryBanner?.color ?? "", /^#[0-9A-Fa-f]{6}$/, "a gallery banner colour");
+  assert.ok(["dark", "light"].includes(manifest.galleryBanner?.theme), "the banner's text theme");
+});
+
+test("the changelog has an entry for the manifest's version", () => {
+  const changelog = readFileSync("CHANGELOG.md", "utf8");
+  assert.match(changelog, new RegExp(`^## ${manifest.version.replace(/\./g, "\\.")}\\b`, "m"));
+});
+
+test("the third-party notices name every package the last production build shipped, with its licence", () => {
+  const shipped = JSON.parse(readFileSync("dist/shipped-packages.json", "utf8")) as string[];
+  const notices = readFileSync("THIRD-PARTY-NOTICES.md", "utf8");
+  for (const named of ["dompurify", "axios", "@vscode/codicons"]) assert.ok(shipped.some((p) => p.startsWith(`${named}@`)), `${named} is shipped`);
+  for (const entry of shipped) {
+    const at = entry.lastIndexOf("@");
+    assert.match(notices, new RegExp(`^## ${entry.slice(0, at).replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")} ${entry.slice(at + 1).replace(/\./g, "\\.")}\\n\\nLicence: \\S`, "m"), `${entry}: run npm run build`);
+  }
+});
+
+test("the VSIX holds what a user needs and nothing of the sources, tests or dependencies", () => {
+  const listed = execFileSync(process.execPath, [path.resolve("node_modules/@vscode/vsce/vsce"), "ls", "--no-dependencies"], { encoding: "utf8" })
+    .split("\n").map((l) => l.trim()).filter(Boolean);
+  for (const needed of ["package.json", "README.md", "CHANGELOG.md", "LICENSE", "THIRD-PARTY-NOTICES.md", "dist/extension.js", "dist/soql-parser.js", "dist/js-yaml.js", "dist/exceljs.js", "dist/webview/codicons/codicon.ttf", "media/icon.png"]) {
+    assert.ok(listed.includes(needed), `${needed} is shipped`);
+  }
+  assert.deepEqual(listed.filter((f) => /^(src|test|bench|scripts|examples|node_modules)\//.test(f) || /\.map$|\.ts$/.test(f) || /^dist\/client\./.test(f)), []);
+  assert.ok(listed.every((f) => existsSync(f)), "every listed file exists");
+});

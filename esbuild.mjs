@@ -11,7 +11,7 @@ const watch = process.argv.includes("--watch");
 const production = !watch && !process.argv.includes("--dev");
 
 /** Size budgets from DESIGN.md §7, in bytes, for minified production builds. */
-const budgets = { "dist/extension.js": 400_000, "dist/js-yaml.js": 80_000, "dist/client.js": 200_000, "dist/client.mjs": 200_000, "dist/soql-parser.js": 300_000, "dist/exceljs.js": 700_000 };
+const budgets = { "dist/extension.js": 400_000, "dist/js-yaml.js": 80_000, "dist/client.js": 200_000, "dist/client.mjs": 200_000, "dist/soql-parser.js": 300_000, "dist/exceljs.js": 700_000, "dist/demo-org.js": 200_000 };
 /** Each panel's script loads on every panel open, so it stays small too (our own budget, not in DESIGN.md). */
 const WEBVIEW_BUDGET = 150_000;
 const budgetOf = (file) => budgets[file] ?? (file.startsWith("dist/webview/") && file.endsWith(".js") ? WEBVIEW_BUDGET : undefined);
@@ -60,7 +60,7 @@ const webviewEntries = existsSync(webviewDir)
 const groups = [
   {
     ...common, entryPoints: ["src/extension.ts"], outfile: "dist/extension.js", platform: "node", format: "cjs",
-    external: ["vscode", "./soql-parser.js", "./exceljs.js", "./js-yaml.js"],
+    external: ["vscode", "./soql-parser.js", "./exceljs.js", "./js-yaml.js", "./demo-org.js"],
     plugins: [axiosStub],
     alias: {
       ...clientAliases, "@jetstreamapp/soql-parser-js": "./scripts/bundle-stubs/soql-parser-runtime.cjs", "exceljs/lib/stream/xlsx/workbook-writer": "./scripts/bundle-stubs/exceljs-runtime.cjs",
@@ -71,6 +71,12 @@ const groups = [
   { ...common, entryPoints: [createRequire(import.meta.url).resolve("js-yaml")], outfile: "dist/js-yaml.js", platform: "node", format: "cjs" },
   // ExcelJS's streaming workbook writer, loaded by the extension when an export to Excel starts (src/webviews/xlsxExport.ts).
   { ...common, entryPoints: [createRequire(import.meta.url).resolve("exceljs/lib/stream/xlsx/workbook-writer")], outfile: "dist/exceljs.js", platform: "node", format: "cjs" },
+  // The built-in demo org (the project's emulator), loaded when it is first started (src/connections/builtInDemo.ts);
+  // it shares the SOQL parser file with the extension.
+  {
+    ...common, entryPoints: ["test/emulator/index.ts"], outfile: "dist/demo-org.js", platform: "node", format: "cjs", external: ["./soql-parser.js"],
+    alias: { "@jetstreamapp/soql-parser-js": "./scripts/bundle-stubs/soql-parser-runtime.cjs" },
+  },
   // The SOQL parser, loaded by the extension on first use (see src/soql/parser.ts).
   { ...common, entryPoints: [createRequire(import.meta.url).resolve("@jetstreamapp/soql-parser-js")], outfile: "dist/soql-parser.js", platform: "node", format: "cjs" },
   { ...common, entryPoints: ["src/client/index.ts"], outfile: "dist/client.js", platform: "node", format: "cjs", alias: clientAliases, plugins: [axiosStub] },

@@ -54,8 +54,7 @@ async function objectsTreePaint(entry: string) {
   try {
     const ui = new Driver(workbench.page);
     await ui.openContainer("CRM");
-    await ui.runCommand("CRM: Try the Demo Org");
-    await ui.answer("Try the Demo Org", emulator.url);
+    await ui.tryDemoOrgAt(emulator.url);
     await ui.waitForRow("Orgs", "Demo org");
     await ui.expandPane("Objects");
     let started = Date.now();

@@ -9,6 +9,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 
 export const README = "README.md";
+/** The documents holding figure blocks: the user's (README) and the contributor's. */
+export const FIGURE_DOCS = [README, "CONTRIBUTING.md"];
+
+/** Every figure document's text, joined (block names are unique across them). */
+export const figureText = (): string => FIGURE_DOCS.map((f) => readFileSync(f, "utf8")).join("\n");
 /** Written by every production build: each bundle's bytes and budget. */
 export const SIZES_FILE = "dist/sizes.json";
 
@@ -31,11 +36,11 @@ export function blockNames(text: string): string[] {
   return [...text.matchAll(/<!-- figures:([\w:.-]+) -->/g)].map((m) => m[1]!);
 }
 
-/** Rewrites one block of README.md in place. */
-export function writeBlock(name: string, body: string, file = README): void {
-  const text = readFileSync(file, "utf8");
-  if (readBlock(text, name) === undefined) throw new Error(`${file} has no figures block '${name}'`);
-  writeFileSync(file, replaceBlock(text, name, body));
+/** Rewrites one block in place, in whichever figure document holds it. */
+export function writeBlock(name: string, body: string): void {
+  const file = FIGURE_DOCS.find((f) => readBlock(readFileSync(f, "utf8"), name) !== undefined);
+  if (!file) throw new Error(`no figures block '${name}' in ${FIGURE_DOCS.join(" or ")}`);
+  writeFileSync(file, replaceBlock(readFileSync(file, "utf8"), name, body));
 }
 
 const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;

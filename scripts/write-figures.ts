@@ -1,6 +1,7 @@
 /**
- * `npm run figures`: a production build and a VSIX, then the README's bundle and VSIX figures, and its bench
- * blocks from the latest bench results (bench/results/README.md, written by the benches themselves).
+ * `npm run figures`: a production build and a VSIX, then the bundle and VSIX figures, and the bench blocks from
+ * the latest bench results (bench/results/README.md, written by the benches themselves), in README.md and
+ * CONTRIBUTING.md.
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -13,7 +14,7 @@ for (const [block, heading] of Object.entries(BENCH_SECTIONS)) {
   const body = sections.get(heading);
   if (body) writeBlock(block, benchBlock(body));
 }
-// The README travels inside the VSIX, so writing its own size can move that size across a kilobyte: settle it.
+// Writing a figure into a document the VSIX holds can move the VSIX's size across a kilobyte: settle it.
 let size = packagedSize();
 for (let i = 0; i < 3; i++) {
   writeBlock("vsix", vsixFigure(size));
@@ -21,4 +22,4 @@ for (let i = 0; i < 3; i++) {
   if (vsixFigure(again) === vsixFigure(size)) break;
   size = again;
 }
-console.log(`README figures written: bundles, VSIX ${vsixFigure(size)}, ${Object.keys(BENCH_SECTIONS).length} bench blocks`);
+console.log(`Figures written: bundles, VSIX ${vsixFigure(size)}, ${Object.keys(BENCH_SECTIONS).length} bench blocks`);

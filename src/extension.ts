@@ -1,4 +1,6 @@
 /** Activation constructs and registers only: no network I/O until a view or command needs the org. */
+import { BuiltInDemo } from "./connections/builtInDemo";
+import { useLocale } from "./platform/numbers";
 import * as vscode from "vscode";
 import { DESCRIBE_SCHEME, DescribeDocuments } from "./commands/objects";
 import { runArticleAction } from "./commands/knowledge";
@@ -38,18 +40,26 @@ import { REVIEW_SCHEME, ReviewDocuments } from "./webviews/reviewDocuments";
 import { layoutStore } from "./webviews/columnLayouts";
 import type { QueryRun } from "./webviews/queryRun";
 
-/** What the extension exposes to its in-host tests. */
+/**
+ * What the extension hands its in-host tests (run in VS Code's test mode). Other extensions get nothing: the
+ * org manager holds sessions and secrets, and is no public API.
+ */
 export interface CrmExplorerApi {
   manager: OrgManager;
   registry: OrgRegistry;
 }
 
-export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
+export function activate(context: vscode.ExtensionContext): CrmExplorerApi | undefined {
+  useLocale(vscode.env.language);
   const redactor = new Redactor();
   const log = new Log(redactor);
   const registry = new OrgRegistry(context.globalState, context.secrets);
   const describeStore = new DescribeStore(vscode.Uri.joinPath(context.globalStorageUri, "describes").fsPath);
-  const manager = new OrgManager(registry, { settings: readSettings, log, remember: (...secrets) => redactor.remember(...secrets), describeStore, confirmWrite: confirmProductionWrite });
+  const demo = new BuiltInDemo();
+  context.subscriptions.push({ dispose: () => void demo.stop() });
+  const manager = new OrgManager(registry, {
+    settings: readSettings, log, remember: (...secrets) => redactor.remember(...secrets), describeStore, confirmWrite: confirmProductionWrite, startDemo: (url) => demo.start(url),
+  });
   const orgs = new OrgsTreeProvider(manager);
   const active = new ActiveOrg(manager, () => vscode.workspace.getConfiguration("crm").get<boolean>("views.showAllOrgs", false));
   const objects = new ObjectsTreeProvider(active, context.globalState);
@@ -58,7 +68,9 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
     return { pageSize: settings.knowledgePageSize, sobject: settings.knowledgeSobject };
   });
   const soqlOrgs = new SoqlDocumentOrgs(manager, context.workspaceState);
-  const soqlCatalogs = new SoqlCatalogs(async (key) => (await active.sessionFor(key)).schema, (uri) => soqlOrgs.orgKeyFor(uri));
+  // In a workspace not trusted, its files never make the extension contact an org by itself (untitled documents are the user's own).
+  const untrustedFile = (uri: vscode.Uri) => !vscode.workspace.isTrusted && uri.scheme !== "untitled";
+  const soqlCatalogs = new SoqlCatalogs(async (key) => (await active.sessionFor(key)).schema, (uri) => soqlOrgs.orgKeyFor(uri), untrustedFile);
   const soqlDiagnostics = new SoqlDiagnostics(soqlCatalogs);
   const history = new QueryHistory(context.globalState, () => vscode.workspace.getConfiguration("crm").get<number>("soql.historySize", 500));
   const siteId = () => readSettings().feedSiteId || undefined;
@@ -149,8 +161,10 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
     vscode.languages.registerHoverProvider({ language: "soql" }, new SoqlHoverProvider(soqlCatalogs)),
     vscode.languages.registerDocumentFormattingEditProvider({ language: "soql" }, new SoqlFormatter()),
     vscode.languages.registerCodeLensProvider({ language: "soql" }, new SoqlCodeLenses(soqlOrgs)),
-    new SoqlOrgStatus(soqlOrgs),
+    new SoqlOrgStatus(soqlOrgs, untrustedFile),
     soqlDiagnostics,
+    vscode.workspace.onDidGrantWorkspaceTrust(() => soqlDiagnostics.refreshAll()),
+    soqlOrgs.onDidCloseUntitled((uri) => results.release(uri.toString())),
     // Another org (active, or pinned to a document) means other describes to complete and check against.
     active.onDidChange(() => {
       soqlCatalogs.clear();
@@ -167,14 +181,14 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi {
     }),
   );
   registerCommands(context, {
-    manager, log, redactor, orgInfo, articles, results, orgs: soqlOrgs, history, active, objects, knowledge, feeds, siteId, files: crmFiles, preview: preview.panels,
+    manager, log, redactor, orgInfo, demo, articles, results, orgs: soqlOrgs, history, active, objects, knowledge, feeds, siteId, files: crmFiles, preview: preview.panels,
     queries, showDiff: (left, right, title) => reviews.showDiff(left, right, title), journal, prepareRun: (source, prepare) => preparing.set(source, prepare), binds: context.workspaceState,
     folders,
   });
   const demoHelper = process.env.CRM_DEMO_HELPER;
   if (demoHelper) void importDemoHelper(registry, demoHelper).catch((err: unknown) => log.error("importing the demo org's helper file failed", err));
   log.info(`CRM Explorer ${String(context.extension.packageJSON.version)} activated`);
-  return { manager, registry };
+  return context.extensionMode === vscode.ExtensionMode.Test ? { manager, registry } : undefined;
 }
 
 /** The production guard's question: modal, naming the org and the change; only the explicit button sends it. */

@@ -8,7 +8,7 @@ import path from "node:path";
 import * as vscode from "vscode";
 import type { OrgManager } from "../connections/orgManager";
 import { revertPlan, WriteJournal, type JournalEntry } from "../connections/writeJournal";
-import { formatCount } from "../platform/numbers";
+import { formatCount, formatTime } from "../platform/numbers";
 import type { ResultsPanels } from "../webviews/resultsPanel";
 import { resultsTarget } from "../webviews/resultsPanel";
 import type { QueryRun } from "../webviews/queryRun";
@@ -95,7 +95,7 @@ export async function revertEntry(deps: HistoryDeps, entry: JournalEntry): Promi
       }
     }
     const left = plan.changedSince.length ? ` Left out, changed in the org since: ${plan.changedSince.map((c) => `${c.id}${c.fields.length ? ` (${c.fields.join(", ")})` : " (deleted)"}`).join("; ")}.` : "";
-    return `Staged ${plural(staged, "value")} from before “${entry.summary}” (${new Date(entry.time).toLocaleString()}). Review Changes, then Commit to restore them.${left}`;
+    return `Staged ${plural(staged, "value")} from before “${entry.summary}” (${formatTime(entry.time)}). Review Changes, then Commit to restore them.${left}`;
   });
   deps.results.open(resultsTarget(entry.orgKey, source, { api: "soql", text }));
 }
@@ -122,7 +122,7 @@ export function historyCommands(deps: HistoryDeps) {
       picker.items = entries.map((entry) => ({
         entry,
         label: `$(${ICONS[entry.kind] ?? "save"}) ${entry.summary}`,
-        description: `${entry.alias} · ${new Date(entry.time).toLocaleString()}`,
+        description: `${entry.alias} · ${formatTime(entry.time)}`,
         // The IDs and values are searchable too.
         detail: `${detailOf(entry)} · ${entry.records.slice(0, 3).map((r) => r.id).filter(Boolean).join(", ")}`,
         buttons: revertible(entry) ? [revertButton] : [],
@@ -142,7 +142,7 @@ export function historyCommands(deps: HistoryDeps) {
         ...(entry.records.some((r) => r.id) ? [{ label: "$(go-to-file) Open Records", description: plural(Math.min(entry.records.length, 20), "record"), id: "open" }] : []),
         { label: "$(copy) Copy Details as JSON", id: "copy" },
       ];
-      const action = await vscode.window.showQuickPick(actions, { title: entry.summary, placeHolder: `${entry.alias} · ${new Date(entry.time).toLocaleString()}` });
+      const action = await vscode.window.showQuickPick(actions, { title: entry.summary, placeHolder: `${entry.alias} · ${formatTime(entry.time)}` });
       if (action?.id === "revert") return revertEntry(deps, entry);
       if (action?.id === "open") for (const r of entry.records.filter((r) => r.id).slice(0, 20)) await deps.openId(entry.orgKey, r.id!);
       if (action?.id === "copy") {

@@ -8,10 +8,16 @@ import { UserCancelled } from "../platform/errorMessages";
 import { readSettings } from "../platform/settings";
 import type { ActiveOrg } from "../views/activeOrg";
 import { isArticleTarget, toArticleRow, type ArticleRow, type ArticleTarget, type PublishStatus } from "../views/knowledgeModel";
-import { LoadMoreNode, TranslationNode, type KnowledgeTreeProvider } from "../views/knowledgeView";
+import { ArticleNode, LoadMoreNode, TranslationNode, type KnowledgeTreeProvider } from "../views/knowledgeView";
 import type { ArticleAction, ArticleDetailsView } from "../shared/protocol";
 import type { PanelTarget } from "../webviews/panels";
 import type { CommandId } from "./ids";
+
+/** Article Details panels: shown and kept, or shown in the preview panel the next preview reuses. */
+export interface ArticlePanels {
+  show(target: PanelTarget, options?: { preserveFocus?: boolean }): unknown;
+  showPreview(target: PanelTarget, options?: { preserveFocus?: boolean }): unknown;
+}
 
 export const withViewProgress = <T>(title: string, work: () => Promise<T>) => vscode.window.withProgress({ location: { viewId: "crm.knowledge" }, title }, work);
 
@@ -87,7 +93,7 @@ function slug(title: string): string {
   return title.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 80);
 }
 
-export function knowledgeCommands(active: ActiveOrg, provider: KnowledgeTreeProvider, articles: { show(target: PanelTarget, options?: { preserveFocus?: boolean }): unknown }): Record<Extract<CommandId, `crm.knowledge.${string}`>, (...args: unknown[]) => unknown> {
+export function knowledgeCommands(active: ActiveOrg, provider: KnowledgeTreeProvider, articles: ArticlePanels): Record<Extract<CommandId, `crm.knowledge.${string}`>, (...args: unknown[]) => unknown> {
   const crm = async (node?: unknown) => (await active.sessionFor(orgOf(node))).crm;
   const sobject = () => readSettings().knowledgeSobject;
   return {
@@ -95,7 +101,9 @@ export function knowledgeCommands(active: ActiveOrg, provider: KnowledgeTreeProv
     "crm.knowledge.showDetails": async (node) => {
       const a = await one(active, node, undefined, "Show the details of which article?");
       const orgKey = isArticleTarget(node) ? node.orgKey : (await active.session()).record.key;
-      articles.show({ orgKey, id: a.id });
+      // A row clicked in the tree opens in the preview panel, as a file clicked in the Explorer does.
+      if (node instanceof ArticleNode || node instanceof TranslationNode) articles.showPreview({ orgKey, id: a.id });
+      else articles.show({ orgKey, id: a.id });
     },
     "crm.knowledge.loadMore": async (node) => {
       if (!(node instanceof LoadMoreNode)) return;

@@ -22,6 +22,8 @@ export interface OrgCommandDeps {
   log: Log;
   redactor: Redactor;
   orgInfo: { show(target: PanelTarget): unknown };
+  /** The demo org that runs inside the extension. */
+  demo: { start(preferredUrl?: string): Promise<string> };
 }
 
 /** The org a command is for: the tree node it was invoked on, a key, or one picked from the palette. */
@@ -107,16 +109,24 @@ export function orgCommands(deps: OrgCommandDeps): Record<Extract<CommandId, `cr
     "crm.org.addDemo": async () => {
       const helper = process.env.CRM_DEMO_HELPER;
       let url: string | undefined = DEMO_ORG.url;
+      let builtIn = false;
       if (!helper) {
-        url = await vscode.window.showInputBox({
-          title: "Try the Demo Org", prompt: "URL of the demo org (the project's emulator: `npm start` or `npm run emulator`)", value: DEMO_ORG.url, ignoreFocusOut: true,
-        });
+        const choice = await vscode.window.showQuickPick([
+          { label: "$(play) The built-in demo org", detail: "Runs inside VS Code on this machine with sample data: nothing is sent anywhere. Its changes last while the window is open.", builtIn: true },
+          { label: "$(plug) A demo emulator at an address…", detail: "The project's emulator (npm run emulator), on this machine or a colleague's.", builtIn: false },
+        ], { title: "Try the Demo Org" });
+        if (!choice) throw new UserCancelled();
+        builtIn = choice.builtIn;
+        url = builtIn
+          ? await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: "Starting the demo org…" }, () => deps.demo.start())
+          : await vscode.window.showInputBox({ title: "Demo emulator address", prompt: "The emulator's URL (`npm run emulator` prints it)", value: DEMO_ORG.url, ignoreFocusOut: true });
         if (!url) throw new UserCancelled();
       }
       const org: NewOrg = helper
         ? { ...(await newOrgFromAnswers({ method: "helper", helperFile: helper }, readSettings())), alias: "Demo org" }
         : { method: "password", alias: "Demo org", connection: { grant_type: "password", endpoint_url: url.trim(), username: DEMO_ORG.username, password: DEMO_ORG.password, security_token: DEMO_ORG.securityToken, client_id: DEMO_ORG.clientId, client_secret: DEMO_ORG.clientSecret } };
-      const record = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: "Connecting to the demo org…" }, () => manager.add(org));
+      let record = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: "Connecting to the demo org…" }, () => manager.add(org));
+      if (builtIn) record = await manager.registry.update(record.key, { builtInDemo: true });
       void vscode.window.showInformationMessage(`Added ${record.alias} (${record.username}).`);
       return record.key;
     },

@@ -6,9 +6,8 @@ import type { ActiveOrg } from "../views/activeOrg";
 import type { FeedsTreeProvider } from "../views/feedsView";
 import type { KnowledgeTreeProvider } from "../views/knowledgeView";
 import type { ObjectsTreeProvider } from "../views/objectsView";
-import type { PanelTarget } from "../webviews/panels";
 import { feedCommands } from "./feeds";
-import { knowledgeCommands } from "./knowledge";
+import { knowledgeCommands, type ArticlePanels } from "./knowledge";
 import { objectCommands } from "./objects";
 import { orgCommands, type OrgCommandDeps } from "./orgs";
 import { recordCommands } from "./records";
@@ -30,7 +29,7 @@ export interface CommandDeps extends OrgCommandDeps, Omit<SoqlCommandDeps, "mana
   feeds: FeedsTreeProvider;
   siteId: () => string | undefined;
   queries: QueriesTreeProvider;
-  articles: { show(target: PanelTarget, options?: { preserveFocus?: boolean }): unknown };
+  articles: ArticlePanels;
   folders: KnowledgeFolders;
 }
 

@@ -2,6 +2,7 @@
  * SOQL commands: run the statement under the cursor (or the selection) into the results panel, pin a
  * document to an org, the Tooling API toggle, history, exports streamed to a file, and opening what an ID names.
  */
+import { formatTime } from "../platform/numbers";
 import * as path from "node:path";
 import * as os from "node:os";
 import * as vscode from "vscode";
@@ -214,14 +215,15 @@ export function soqlCommands(deps: SoqlCommandDeps): Record<SoqlCommandId, (...a
 
   return {
     "crm.soql.newQuery": async () => {
-      const document = await vscode.workspace.openTextDocument({ language: "soql", content: "SELECT Id, Name\nFROM " });
+      // A complete statement (nothing to mark as an error before the user has typed), its object selected to type over.
+      const document = await vscode.workspace.openTextDocument({ language: "soql", content: "" });
       const editor = await vscode.window.showTextDocument(document);
-      editor.selection = new vscode.Selection(document.positionAt(document.getText().length), document.positionAt(document.getText().length));
+      await editor.insertSnippet(new vscode.SnippetString("SELECT Id, Name\nFROM ${1:Account}\nLIMIT ${2:200}\n"));
     },
     "crm.soql.run": async (uriArg: unknown, offsetArg: unknown) => {
       const document = documentOf(uriArg);
       const orgKey = orgKeyOf(document);
-      results.open(resultsTarget(orgKey, document.uri.toString(), await bound(specAt(document, typeof offsetArg === "number" ? offsetArg : undefined))));
+      results.open(resultsTarget(orgKey, document.uri.toString(), await bound(specAt(document, typeof offsetArg === "number" ? offsetArg : undefined))), { beside: true });
     },
     "crm.soql.saveToLibrary": async (uriArg: unknown, offsetArg: unknown) => {
       const document = documentOf(uriArg);
@@ -231,7 +233,7 @@ export function soqlCommands(deps: SoqlCommandDeps): Record<SoqlCommandId, (...a
       const document = documentOf(uriArg);
       const spec = await bound(specAt(document, typeof offsetArg === "number" ? offsetArg : undefined));
       if (spec.api === "sosl") throw new Error("A search has no query plan: put the cursor in a SELECT statement to explain it.");
-      results.open(resultsTarget(orgKeyOf(document), document.uri.toString(), { ...spec, explain: true }));
+      results.open(resultsTarget(orgKeyOf(document), document.uri.toString(), { ...spec, explain: true }), { beside: true });
     },
     "crm.soql.pickOrg": async (uriArg: unknown) => {
       const document = documentOf(uriArg);
@@ -259,7 +261,7 @@ export function soqlCommands(deps: SoqlCommandDeps): Record<SoqlCommandId, (...a
       const items = entries.map((e) => ({
         label: e.text.replace(/\s+/g, " ").slice(0, 120),
         description: `${formatCount(e.rows)} ${e.rows === 1 ? "row" : "rows"} · ${formatCount(Math.round(e.durationMs))} ms${e.api === "soql" ? "" : e.api === "sosl" ? " · search" : " · Tooling API"}`,
-        detail: new Date(e.ranAt).toLocaleString(),
+        detail: formatTime(e.ranAt),
         buttons: [openButton],
         entry: e,
       }));

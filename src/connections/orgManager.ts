@@ -79,6 +79,11 @@ export interface ManagerDeps {
    * resolves true to send it. Without it, such writes are refused.
    */
   confirmWrite?(org: OrgRecord, change: string): Promise<boolean>;
+  /**
+   * Starts the built-in demo org (if it is not running) at this address when it can, and resolves to where it
+   * runs. Without it, a built-in demo org is signed in to like any other.
+   */
+  startDemo?(preferredUrl: string): Promise<string>;
 }
 
 /** "Last used" is written at most this often per org (it is a hint, not a log). */
@@ -112,10 +117,11 @@ export class OrgManager implements Disposable {
     let pending = this.opening.get(key);
     if (!pending) {
       pending = (async () => {
-        const record = this.registry.get(key);
+        let record = this.registry.get(key);
         if (!record) throw new CrmError("That org was removed");
-        const connection = await this.registry.readConnection(key);
+        let connection = await this.registry.readConnection(key);
         if (!connection || !record.signedIn) throw new NotSignedInError(record);
+        if (record.builtInDemo && this.deps.startDemo) ({ record, connection } = await this.startDemo(record, connection));
         const { OrgSession } = await sessionModule();
         const session = new OrgSession(record, connection, {
           ...this.deps,
@@ -133,6 +139,15 @@ export class OrgManager implements Disposable {
       this.opening.set(key, pending);
     }
     return pending;
+  }
+
+  /** Starts the built-in demo org for a session; when its old address is taken, the org moves to the new one. */
+  private async startDemo(record: OrgRecord, connection: HelperConnection): Promise<{ record: OrgRecord; connection: HelperConnection }> {
+    const url = await this.deps.startDemo!(record.instanceUrl);
+    if (url === record.instanceUrl) return { record, connection };
+    const moved = { ...connection, endpoint_url: url };
+    await this.registry.writeConnection(record.key, moved);
+    return { record: await this.registry.update(record.key, { instanceUrl: url, loginUrl: url }), connection: moved };
   }
 
   /**

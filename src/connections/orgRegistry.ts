@@ -47,6 +47,8 @@ export interface OrgRecord {
   writeGuard?: boolean;
   /** When the org last answered a request (ISO time; written at most every few minutes). */
   lastUsedAt?: string;
+  /** The demo org that runs inside the extension (started again on demand in a new window). */
+  builtInDemo?: boolean;
 }
 
 const ORGS_KEY = "crm.orgs";

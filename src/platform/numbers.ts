@@ -1,6 +1,16 @@
-/** Counts as people read them (1,234). */
+/** Counts and times as the user reads them, in VS Code's display language (1,234 in English; 1.234 in German). */
 
+let locale: string | undefined;
 let formatter: Intl.NumberFormat | undefined;
 
+/** Set at activation from `vscode.env.language`; until then (and in Node tests) the process's own locale. */
+export function useLocale(tag: string | undefined): void {
+  locale = tag;
+  formatter = undefined;
+}
+
 /** Built on first use: the first Intl formatter of a process costs about 10 ms, which activation must not pay. */
-export const formatCount = (n: number): string => (formatter ??= new Intl.NumberFormat("en-US")).format(n);
+export const formatCount = (n: number): string => (formatter ??= new Intl.NumberFormat(locale)).format(n);
+
+/** A moment, in the user's language and time zone. */
+export const formatTime = (time: string | number | Date): string => new Date(time).toLocaleString(locale);

@@ -41,12 +41,19 @@ export class SoqlCatalogCache implements SoqlCatalog {
   childRelationships = (name: string) => this.schema?.peek(name)?.childRelationships;
 }
 
-/** One catalog per org: a SOQL document completes and checks against the org it runs on. */
+/** A catalog that never asks an org: only the syntax is checked, keywords offered. */
+const OFFLINE = new SoqlCatalogCache(() => Promise.reject(new Error("no org for this document")));
+
+/**
+ * One catalog per org: a SOQL document completes and checks against the org it runs on — unless `restricted`
+ * says the document may not make the extension contact an org by itself (a file of an untrusted workspace).
+ */
 export class SoqlCatalogs {
   private readonly byOrg = new Map<string, SoqlCatalogCache>();
-  constructor(private readonly schemaFor: SchemaFor, private readonly orgKeyFor: (uri: Uri) => string | undefined) {}
+  constructor(private readonly schemaFor: SchemaFor, private readonly orgKeyFor: (uri: Uri) => string | undefined, private readonly restricted: (uri: Uri) => boolean = () => false) {}
 
   for(uri: Uri): SoqlCatalogCache {
+    if (this.restricted(uri)) return OFFLINE;
     const key = this.orgKeyFor(uri) ?? "";
     let catalog = this.byOrg.get(key);
     if (!catalog) this.byOrg.set(key, (catalog = new SoqlCatalogCache(this.schemaFor, key || undefined)));

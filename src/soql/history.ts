@@ -55,4 +55,11 @@ export class DocumentPins {
     all[uri] = { ...all[uri], ...pin };
     await this.store.update(PINS_KEY, all);
   }
+
+  async forget(uri: string): Promise<void> {
+    const all = { ...this.store.get<Record<string, DocumentPin>>(PINS_KEY, {}) };
+    if (!(uri in all)) return;
+    delete all[uri];
+    await this.store.update(PINS_KEY, all);
+  }
 }

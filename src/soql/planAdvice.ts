@@ -4,6 +4,7 @@
  * neither LIMIT nor a selective filter. The object's size comes from the plan (its sObject cardinality).
  * No VS Code here: tested in Node; the editor shows these as warnings on the statement.
  */
+import { formatCount } from "../platform/numbers";
 import type { QueryExplain, QueryPlan } from "../client";
 import { soqlParser } from "./parser";
 
@@ -15,7 +16,7 @@ export interface PlanAdvice {
   message: string;
 }
 
-const count = (n: number) => n.toLocaleString("en-US");
+const count = formatCount;
 
 /** The plan the org would use: the first (plans come cheapest first). */
 export const chosenPlan = (explain: QueryExplain): QueryPlan | undefined => explain.plans[0];

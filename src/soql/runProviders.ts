@@ -14,11 +14,26 @@ export class SoqlDocumentOrgs implements vscode.Disposable {
   /** A pin or an org changed: CodeLenses, the status bar and the describes in use follow. */
   readonly onDidChange = this.changed.event;
   private readonly pins: DocumentPins;
-  private readonly subscription: { dispose(): void };
+  private readonly subscriptions: { dispose(): void }[];
+
+  private readonly closed = new vscode.EventEmitter<vscode.Uri>();
+  /**
+   * An untitled SOQL document closed. "Untitled-1" is named again for the next new document: what belonged to
+   * the closed one (its pin, its results panel) must not carry over to it.
+   */
+  readonly onDidCloseUntitled = this.closed.event;
 
   constructor(private readonly manager: OrgManager, store: vscode.Memento) {
     this.pins = new DocumentPins(store);
-    this.subscription = manager.registry.onDidChange(() => this.changed.fire());
+    this.subscriptions = [
+      manager.registry.onDidChange(() => this.changed.fire()),
+      vscode.workspace.onDidCloseTextDocument(async (d) => {
+        if (d.uri.scheme !== "untitled") return;
+        await this.pins.forget(d.uri.toString());
+        this.closed.fire(d.uri);
+      }),
+      this.closed,
+    ];
   }
 
   pin(uri: vscode.Uri): DocumentPin {
@@ -46,7 +61,7 @@ export class SoqlDocumentOrgs implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.subscription.dispose();
+    this.subscriptions.forEach((s) => s.dispose());
     this.changed.dispose();
   }
 }
@@ -91,11 +106,14 @@ export class SoqlOrgStatus implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem("crm.soqlOrg", vscode.StatusBarAlignment.Left, 49);
   private readonly subscriptions: vscode.Disposable[];
 
-  constructor(private readonly orgs: SoqlDocumentOrgs) {
+  constructor(private readonly orgs: SoqlDocumentOrgs, private readonly restricted: (uri: vscode.Uri) => boolean) {
     this.item.name = "CRM: SOQL Document Org";
     this.item.command = "crm.soql.pickOrg";
     // (A document whose language is set to SOQL after opening is opened again under that language.)
-    this.subscriptions = [orgs.onDidChange(() => this.update()), vscode.window.onDidChangeActiveTextEditor(() => this.update()), vscode.workspace.onDidOpenTextDocument(() => this.update())];
+    this.subscriptions = [
+      orgs.onDidChange(() => this.update()), vscode.window.onDidChangeActiveTextEditor(() => this.update()), vscode.workspace.onDidOpenTextDocument(() => this.update()),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.update()),
+    ];
     this.update();
   }
 
@@ -104,8 +122,12 @@ export class SoqlOrgStatus implements vscode.Disposable {
     if (document?.languageId !== "soql") return this.item.hide();
     const alias = this.orgs.aliasFor(document.uri);
     const tooling = this.orgs.pin(document.uri).tooling ? " · Tooling API" : "";
-    this.item.text = `$(database) ${alias ?? "no org"}${tooling}`;
-    this.item.tooltip = `This SOQL document runs on ${alias ?? "no org yet"}${tooling}. Click to pick another org.`;
+    const restricted = this.restricted(document.uri);
+    this.item.text = `$(${restricted ? "shield" : "database"}) ${alias ?? "no org"}${tooling}`;
+    this.item.tooltip = `This SOQL document runs on ${alias ?? "no org yet"}${tooling}. Click to pick another org.${restricted
+      ? "\nRestricted Mode: this workspace is not trusted, so its files do not make CRM Explorer contact the org by themselves — completion and checks use the syntax only. Run still sends the statement when you click it. Trust the workspace to complete from the org."
+      : ""}`;
+    this.item.accessibilityInformation = { label: `SOQL document org: ${alias ?? "none"}${tooling}${restricted ? ". Restricted Mode: checked from the syntax only until the workspace is trusted" : ""}` };
     this.item.show();
   }
 

@@ -108,7 +108,7 @@ export class ObjectsTreeProvider extends PerOrgTreeProvider<Node, ObjectsModel> 
   private fieldItem(objectName: string, f: FieldSummary): vscode.TreeItem {
     const item = new vscode.TreeItem(f.label);
     const markers = [f.required && "required", f.unique && "unique", f.externalId && "external ID"].filter(Boolean).join(" · ");
-    item.description = `${f.name} · ${typeBadge(f)}${markers ? ` · ${markers}` : ""}`;
+    item.description = [f.name === f.label ? "" : f.name, typeBadge(f), markers].filter(Boolean).join(" · ");
     item.iconPath = new vscode.ThemeIcon(fieldIcon(f));
     item.contextValue = "crm.field";
     item.id = `field:${objectName}.${f.name}`;
@@ -133,7 +133,8 @@ export class ObjectsTreeProvider extends PerOrgTreeProvider<Node, ObjectsModel> 
     if (node instanceof ObjectNode) {
       const item = new vscode.TreeItem(node.object.label, vscode.TreeItemCollapsibleState.Collapsed);
       item.id = `object:${node.orgKey}:${node.group}:${node.object.name}`;
-      item.description = node.object.name;
+      // The API name only where it says more than the label ("Invoice" · Invoice__c, not "Account" · Account).
+      item.description = node.object.name === node.object.label ? undefined : node.object.name;
       item.tooltip = `${node.object.label} (${node.object.name})${node.object.keyPrefix ? `\nKey prefix ${node.object.keyPrefix}` : ""}`;
       item.iconPath = new vscode.ThemeIcon(node.favorite ? "star-full" : "symbol-class");
       item.contextValue = `crm.object;${node.favorite ? "favorite" : "plain"}${node.object.queryable ? ";queryable" : ""}`;

@@ -3,6 +3,7 @@
  * query history, one search over both (Filter Queries…). A saved query opens its file; a history entry opens
  * as a new SOQL document, runs again, or is saved into the library.
  */
+import { formatCount, formatTime } from "../platform/numbers";
 import * as vscode from "vscode";
 import type { OrgManager } from "../connections/orgManager";
 import type { QueryHistory } from "../soql/history";
@@ -92,7 +93,7 @@ export class QueriesTreeProvider implements vscode.TreeDataProvider<QueryNode>, 
       case "run": {
         const e = node.entry;
         const item = new vscode.TreeItem(stripComments(e.text).replace(/\s+/g, " "), vscode.TreeItemCollapsibleState.None);
-        item.description = `${new Date(e.ranAt).toLocaleString()} · ${e.rows} ${e.rows === 1 ? "row" : "rows"}`;
+        item.description = `${formatTime(e.ranAt)} · ${formatCount(e.rows)} ${e.rows === 1 ? "row" : "rows"}`;
         item.tooltip = new vscode.MarkdownString().appendCodeblock(e.text, "soql").appendText(`${node.alias}, ${e.api === "tooling" ? "Tooling API" : e.api === "sosl" ? "search" : "data API"}`);
         item.iconPath = new vscode.ThemeIcon(e.api === "sosl" ? "search" : "play");
         item.contextValue = "queryRun";

@@ -46,6 +46,9 @@ export interface PanelKind<Request extends { type: string }, Data, Update extend
 const keyOf = (t: PanelTarget) => `${t.orgKey}\u0000${t.id}`;
 
 export class Panel<Request extends { type: string }, Data, Update extends { type: string }> {
+  private readonly acted = new vscode.EventEmitter<void>();
+  /** The user did something in the panel (not just open or refresh it): a preview panel is then kept. */
+  readonly onDidAct = this.acted.event;
   private loading = 0;
   /** What the panel shows now (undefined until the first load succeeds). */
   data?: Data;
@@ -78,6 +81,7 @@ export class Panel<Request extends { type: string }, Data, Update extends { type
       // an error — instead of reading the entity again.
       if (request.type === "ready" && this.state !== undefined) return this.post(this.state);
       if (request.type === "ready" || request.type === "refresh") return this.load();
+      this.acted.fire();
       try {
         await kind.handle?.(this, request);
       } catch (err) {
@@ -173,14 +177,62 @@ export class PanelSet<Request extends { type: string }, Data, Update extends { t
     return this.adopt(webviewPanel, target);
   }
 
-  /** Shows the target and reads it afresh, in the panel already open for its entity if there is one (a new run of a document's statement). */
-  open(target: PanelTarget, options: { preserveFocus?: boolean } = {}): Panel<Request, Data, Update> {
+  /**
+   * Shows the target as VS Code shows a file clicked in the Explorer: in the preview panel, which the next
+   * preview reuses. Opening the same entity again, or acting in the panel, keeps it (and the next preview
+   * opens a new one). An entity already open in a kept panel is shown there.
+   */
+  showPreview(target: PanelTarget, options: { preserveFocus?: boolean } = {}): Panel<Request, Data, Update> {
+    const existing = this.panels.get(keyOf(target));
+    if (existing) {
+      if (existing === this.preview) this.preview = undefined;
+      existing.webviewPanel.reveal(undefined, options.preserveFocus);
+      return existing;
+    }
+    if (this.preview) {
+      const panel = this.preview;
+      this.retarget(panel, target);
+      panel.webviewPanel.reveal(undefined, options.preserveFocus);
+      return panel;
+    }
+    const panel = this.show(target, options);
+    this.preview = panel;
+    panel.onDidAct(() => this.preview === panel && (this.preview = undefined));
+    panel.webviewPanel.onDidDispose(() => this.preview === panel && (this.preview = undefined));
+    return panel;
+  }
+
+  /** The panel the next preview replaces, if one is open. */
+  get previewPanel(): Panel<Request, Data, Update> | undefined {
+    return this.preview;
+  }
+
+  /**
+   * Shows the target and reads it afresh, in the panel already open for its entity if there is one (a new run of
+   * a document's statement). `beside`: a new panel opens next to the editor (a query's results beside the query)
+   * and an open one stays where it is.
+   */
+  open(target: PanelTarget, options: { preserveFocus?: boolean; beside?: boolean } = {}): Panel<Request, Data, Update> {
     const existing = this.panels.get(keyOf(target));
     if (!existing) return this.show(target, options);
-    existing.webviewPanel.reveal(vscode.ViewColumn.Active, options.preserveFocus);
+    existing.webviewPanel.reveal(options.beside ? existing.webviewPanel.viewColumn : vscode.ViewColumn.Active, options.preserveFocus);
     this.retarget(existing, target);
     return existing;
   }
+
+  /**
+   * Unties the panels opened for `id` from it (an untitled document closed: the next document of that name is
+   * another document, and gets a panel of its own). They stay open, showing what they showed.
+   */
+  release(id: string): void {
+    for (const panel of [...this.panels.values()].filter((p) => p.target.id === id)) {
+      this.panels.delete(keyOf(panel.target));
+      panel.target = { ...panel.target, id: `${id}#closed-${++this.released}` };
+      this.panels.set(keyOf(panel.target), panel);
+    }
+  }
+
+  private released = 0;
 
   /** The open panel whose target passes `test`. */
   find(test: (target: PanelTarget) => boolean): Panel<Request, Data, Update> | undefined {
@@ -209,6 +261,8 @@ export class PanelSet<Request extends { type: string }, Data, Update extends { t
     this.panels.set(keyOf(target), panel);
     void panel.load();
   }
+
+  private preview?: Panel<Request, Data, Update>;
 
   private adopt(webviewPanel: vscode.WebviewPanel, target: PanelTarget): Panel<Request, Data, Update> {
     // The webview asks for its data with `ready` once its script runs, so nothing is read before it can be shown.

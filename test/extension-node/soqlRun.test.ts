@@ -39,6 +39,9 @@ test("pins: a document keeps its org and its Tooling toggle independently", asyn
   assert.deepEqual(pins.get("untitled:Untitled-1"), { orgKey: "k1", tooling: true });
   assert.deepEqual(pins.get("file:///q.soql"), { tooling: false });
   assert.deepEqual(pins.get("file:///other.soql"), {});
+  await pins.forget("untitled:Untitled-1");
+  assert.deepEqual(pins.get("untitled:Untitled-1"), {}, "a closed untitled document's pin does not pass to the next document of that name");
+  assert.deepEqual(pins.get("file:///q.soql"), { tooling: false });
   assert.equal(apiOf("// search\n  find {x}", true), "sosl", "FIND runs as a search whatever the toggle");
   assert.equal(apiOf("SELECT Id FROM ApexClass", true), "tooling");
 });

@@ -47,8 +47,11 @@ export interface CodeServer {
   stop(): Promise<void>;
 }
 
-/** Starts code-server on a free loopback port with fresh user-data, extensions, HOME and TMPDIR folders. */
-export async function startCodeServer(entry: string, options: { env?: Record<string, string>; settings?: Record<string, unknown>; workspace?: string } = {}): Promise<CodeServer> {
+/**
+ * Starts code-server on a free loopback port with fresh user-data, extensions, HOME and TMPDIR folders.
+ * `untrusted`: workspace trust is on and the workspace not trusted (Restricted Mode), as for a folder just cloned.
+ */
+export async function startCodeServer(entry: string, options: { env?: Record<string, string>; settings?: Record<string, unknown>; workspace?: string; untrusted?: boolean } = {}): Promise<CodeServer> {
   // Short root: the extension host makes Unix sockets under TMPDIR (108-byte path limit).
   const root = mkdtempSync("/tmp/crmh-");
   for (const dir of ["user-data/User", "extensions", "ws", "home", "tmp"]) mkdirSync(path.join(root, dir), { recursive: true });
@@ -56,13 +59,14 @@ export async function startCodeServer(entry: string, options: { env?: Record<str
   writeFileSync(path.join(root, "config.yaml"), `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
   writeFileSync(path.join(root, "user-data/User/settings.json"), JSON.stringify({
     "workbench.startupEditor": "none", "telemetry.telemetryLevel": "off", "update.mode": "none", "extensions.autoCheckUpdates": false,
-    "extensions.autoUpdate": false, "extensions.ignoreRecommendations": true, "security.workspace.trust.enabled": false,
+    "extensions.autoUpdate": false, "extensions.ignoreRecommendations": true, "security.workspace.trust.enabled": options.untrusted === true,
+    ...(options.untrusted ? { "security.workspace.trust.startupPrompt": "never", "security.workspace.trust.banner": "always" } : {}),
     "workbench.tips.enabled": false, "window.commandCenter": false, "chat.commandCenter.enabled": false, ...options.settings,
   }, null, 2));
   const workspace = options.workspace ?? path.join(root, "ws");
   const child: ChildProcess = spawn(process.execPath, [
     entry, "--config", path.join(root, "config.yaml"), "--bind-addr", `127.0.0.1:${port}`, "--auth", "none", "--disable-telemetry", "--disable-update-check",
-    "--disable-workspace-trust", "--disable-getting-started-override", "--ignore-last-opened", "--user-data-dir", path.join(root, "user-data"),
+    ...(options.untrusted ? [] : ["--disable-workspace-trust"]), "--disable-getting-started-override", "--ignore-last-opened", "--user-data-dir", path.join(root, "user-data"),
     "--extensions-dir", path.join(root, "extensions"),
   ], { detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, HOME: path.join(root, "home"), TMPDIR: path.join(root, "tmp"), ...options.env } });
   let output = "";

@@ -57,17 +57,24 @@ export class Driver {
     await this.page.waitForSelector(".monaco-workbench .part.activitybar .action-item", { timeout: 60_000 });
   }
 
-  /** Opens the CRM view and adds the emulator's demo org with "Try the Demo Org". */
+  /** Opens the CRM view and adds the test's emulator as the demo org ("Try the Demo Org", at an address). */
   async addDemoOrg(emulatorUrl: string): Promise<void> {
     await this.openContainer("CRM");
-    await this.runCommand("CRM: Try the Demo Org");
-    await this.answer("Try the Demo Org", emulatorUrl);
+    await this.tryDemoOrgAt(emulatorUrl);
     await this.waitForRow("Orgs", "Demo org");
+  }
+
+  /** "Try the Demo Org" with an emulator at this address (not the built-in one). */
+  async tryDemoOrgAt(emulatorUrl: string): Promise<void> {
+    await this.runCommandInto("CRM: Try the Demo Org", "Try the Demo Org");
+    await this.pick("Try the Demo Org", "A demo emulator at an address");
+    await this.answer("Demo emulator address", emulatorUrl);
   }
 
   /** Replaces the text of the editor in front (typed as one edit, so auto-closing brackets do not get in the way). */
   async typeInEditor(text: string): Promise<void> {
-    await this.page.locator(".part.editor .monaco-editor").first().click();
+    // The active group's editor: a query's results open beside it, so the window can hold several.
+    await this.page.locator(".part.editor .editor-group-container.active .monaco-editor").first().click();
     await this.page.keyboard.press("Control+A");
     await this.page.keyboard.press("Delete");
     await this.page.keyboard.insertText(text);
@@ -78,7 +85,7 @@ export class Driver {
     await this.runCommand("CRM: New SOQL Query");
     await this.statusBarText(/^SOQL$/);
     await this.typeInEditor(text);
-    const lenses = this.page.locator(".part.editor .codelens-decoration");
+    const lenses = this.page.locator(".part.editor .editor-group-container.active .codelens-decoration");
     await lenses.filter({ hasText: org }).first().waitFor({ timeout: 20_000 });
     await lenses.locator("a", { hasText: /^\s*Run$/ }).first().click();
   }

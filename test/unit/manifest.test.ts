@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { COMMAND_IDS } from "../../src/commands/ids";
 
 const manifest = JSON.parse(readFileSync("package.json", "utf8"));
@@ -34,4 +34,34 @@ test("activation is implied by views and commands, plus restoring a panel or a c
 
 test("no setting holds a secret", () => {
   for (const key of Object.keys(manifest.contributes.configuration.properties)) assert.doesNotMatch(key, /password|secret|token(?!s)|privateKey/i);
+});
+
+test("workspace trust and virtual workspaces are declared, and every restricted setting is a contributed one", () => {
+  const { untrustedWorkspaces, virtualWorkspaces } = manifest.capabilities;
+  assert.equal(untrustedWorkspaces.supported, "limited");
+  assert.match(untrustedWorkspaces.description, /nothing in it makes CRM Explorer contact an org by itself/);
+  const settings = Object.keys(manifest.contributes.configuration.properties);
+  for (const key of untrustedWorkspaces.restrictedConfigurations) assert.ok(settings.includes(key), key);
+  // Where a sign-in goes, which app signs in and where posts go must never come from an untrusted workspace.
+  for (const key of ["crm.login.productionUrl", "crm.login.sandboxUrl", "crm.oauth.clientId", "crm.feed.siteId"]) assert.ok(untrustedWorkspaces.restrictedConfigurations.includes(key), key);
+  assert.equal(virtualWorkspaces.supported, "limited");
+  assert.ok(virtualWorkspaces.description.length > 20);
+});
+
+test("the getting-started walkthrough: four steps, each with a picture that ships and an event that completes it", () => {
+  const [walkthrough] = manifest.contributes.walkthroughs;
+  assert.equal(walkthrough.steps.length, 4);
+  const commands = new Set(COMMAND_IDS as readonly string[]);
+  for (const step of walkthrough.steps) {
+    assert.ok(existsSync(step.media.image), `${step.id}: ${step.media.image} exists`);
+    assert.match(step.media.image, /^media\//, "pictures ship in the VSIX (media/ is packaged)");
+    assert.ok(step.media.altText.length > 20, `${step.id} describes its picture`);
+    assert.ok(step.completionEvents.length > 0, `${step.id} can be completed`);
+    for (const event of step.completionEvents) {
+      const command = /^onCommand:(.+)$/.exec(event)?.[1];
+      if (command) assert.ok(commands.has(command), `${step.id}: ${command} is a command of ours`);
+      else assert.match(event, /^onContext:crm\./, `${step.id}: ${event}`);
+    }
+    for (const [, command] of step.description.matchAll(/\(command:([\w.]+)\)/g)) assert.ok(commands.has(command!), `${step.id} links ${command}`);
+  }
 });

@@ -1,11 +1,11 @@
-/** The README's figures are those of this commit's build, package and benches: none is typed by hand. */
+/** The figures in README.md and CONTRIBUTING.md are those of this commit's build, package and benches: none is typed by hand. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { BENCH_SECTIONS, benchBlock, blockNames, bundleFigures, packagedSize, readBlock, resultSections, SIZES_FILE, vsixFigure, type BundleSizes } from "../../scripts/figures";
+import { BENCH_SECTIONS, benchBlock, blockNames, bundleFigures, figureText, packagedSize, readBlock, resultSections, SIZES_FILE, vsixFigure, type BundleSizes } from "../../scripts/figures";
 
-const readme = () => readFileSync("README.md", "utf8");
+const readme = figureText;
 
 function productionSizes(): BundleSizes {
   // `npm test` builds for production before the tests; a test run on its own builds here.
@@ -25,7 +25,7 @@ test("the VSIX figure is the size of a VSIX packaged now, to the kilobyte", () =
   assert.ok(Math.abs(shown - actual) <= 1, `README says ${shown} KB, the VSIX is ${actual} KB: run \`npm run figures\``);
 });
 
-test("each bench block is that bench's latest results, and every block the README has is written by something", () => {
+test("each bench block is that bench's latest results, and every block the documents have is written by something", () => {
   const text = readme();
   const sections = resultSections(readFileSync("bench/results/README.md", "utf8"));
   for (const [block, heading] of Object.entries(BENCH_SECTIONS)) {
@@ -42,4 +42,8 @@ test("no measured figure (KB, MB, ms) stands outside the generated blocks", () =
     .replace(/```[\s\S]*?```/g, "");
   const typed = prose.split("\n").filter((line) => /\b\d[\d,.]*\s?(KB|MB|ms)\b/.test(line));
   assert.deepEqual(typed, [], "move these into a figures block written by the build or a bench");
+});
+
+test("the latency table a user reads is in the README itself", () => {
+  assert.ok(readBlock(readFileSync("README.md", "utf8"), "bench:latency"), "README.md holds the bench:latency block");
 });

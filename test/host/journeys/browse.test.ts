@@ -13,6 +13,7 @@ const { journey } = workbenchSession({
 journey("Objects: standard and custom groups; an object expands to fields with type badges and markers", async ({ ui, workbench }) => {
   await ui.expandPane("Objects");
   await ui.expandRow("Objects", "Standard");
+  assert.equal((await ui.waitForRow("Objects", "Contact")).description, "", "no API name that only repeats the label");
   await ui.expandRow("Objects", "Contact");
   const lastName = await ui.waitForRow("Objects", "Last Name");
   assert.equal(lastName.description, "LastName · string(255) · required");
@@ -191,7 +192,7 @@ journey("SOQL: New SOQL Query opens a SOQL editor that completes fields and rela
   await ui.runCommand("CRM: New SOQL Query on Object");
   await ui.pick("Which object", "Contact");
   await ui.statusBarText(/^SOQL$/);
-  const editor = page.locator(".part.editor .monaco-editor").first();
+  const editor = page.locator(".part.editor .editor-group-container.active .monaco-editor").first();
   await editor.click();
   await page.keyboard.press("Control+A");
   await page.keyboard.press("Delete");

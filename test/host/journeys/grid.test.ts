@@ -73,7 +73,7 @@ journey("Grid: three cells of different types staged, reviewed and committed; a 
   const modified = page.locator(".part.editor .monaco-diff-editor .editor.modified");
   await modified.locator(".view-lines", { hasText: "Title: VP of Support" }).waitFor({ timeout: 15_000 });
   await ui.screenshot("21-grid-review");
-  await page.locator(".part.editor .tabs-container .tab.active .codicon-close").click();
+  await page.locator(".part.editor .editor-group-container.active .tabs-container .tab.active .codicon-close").click();
 
   const results = await ui.webview(/staged edits in 3 records/);
   await results.locator("vscode-button", { hasText: "Commit" }).click();

@@ -22,8 +22,7 @@ journey("first run: the CRM view guides with Add Org and Try the Demo Org", asyn
 });
 
 journey("Try the Demo Org: the org appears in the Orgs view and the status bar shows it with API usage", async ({ ui, emulator }) => {
-  await ui.runCommand("CRM: Try the Demo Org");
-  await ui.answer("Try the Demo Org", emulator.url);
+  await ui.tryDemoOrgAt(emulator.url);
   const row = await ui.waitForRow("Orgs", "Demo org");
   assert.equal(row.description, `developer · admin@demo.crm · ${new URL(emulator.url).host}`);
   const status = await ui.statusBarText(/Demo org/);

@@ -124,7 +124,7 @@ journey("Results: sort, filter, select and copy as TSV, open an ID, export CSV e
   // Ctrl+Enter runs the statement under the cursor; both runs are in the history, also after a reload.
   const editorTab = page.locator(".part.editor .tab", { hasText: "Untitled" }).first();
   await editorTab.click();
-  const editor = page.locator(".part.editor .monaco-editor").first();
+  const editor = page.locator(".part.editor .editor-group-container.active .monaco-editor").first();
   await editor.click();
   await page.keyboard.press("Control+End");
   await page.keyboard.insertText("\n\nSELECT Name FROM Account WHERE Name LIKE 'A%'");
@@ -146,7 +146,7 @@ journey("Results: the Tooling API toggle runs the document on the Tooling API; a
   const page = workbench.page;
   await ui.runCommand("CRM: New SOQL Query");
   await ui.typeInEditor("SELECT Id, Name FROM ApexClass ORDER BY Name");
-  const lenses = page.locator(".part.editor .codelens-decoration");
+  const lenses = page.locator(".part.editor .editor-group-container.active .codelens-decoration");
   await lenses.locator("a", { hasText: /^\s*Data API$/ }).first().click();
   await lenses.locator("a", { hasText: /Run on Tooling API/ }).first().click();
   const classes = emulator.seeded.tooling.liveRecords("ApexClass").map((c) => String(c.Name)).sort();

@@ -1,6 +1,7 @@
 /** One workbench per journey file: code-server + Chromium + the emulator, and a journey() that skips loudly. */
 import { after, before, test, type TestContext } from "node:test";
 import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { startEmulator, type Emulator } from "../../emulator";
 import { ensureHost, openWorkbench, startCodeServer, type CodeServer, type HostSetup, type Workbench } from "../harness";
@@ -24,14 +25,26 @@ export interface Session {
   ui: Driver;
 }
 
-export function workbenchSession(options: { settings?: Record<string, unknown>; setup?: (s: Session) => Promise<void> } = {}) {
+/**
+ * One workbench for a journey file. `workspaceFiles`: the workspace folder's files (path → text);
+ * `untrusted`: the workspace opens in Restricted Mode.
+ */
+export function workbenchSession(options: { settings?: Record<string, unknown>; setup?: (s: Session) => Promise<void>; workspaceFiles?: Record<string, string>; untrusted?: boolean } = {}) {
   const host = ensureHost();
   let session: Session | undefined;
   before(async () => {
     if (!host.ok) return;
     execFileSync(process.execPath, ["esbuild.mjs"], { cwd: root, stdio: "pipe" });
     const emulator = await startEmulator({ port: 0, seed: "demo" });
-    const server = await startCodeServer(host.codeServer!, { settings: options.settings });
+    let workspace: string | undefined;
+    if (options.workspaceFiles) {
+      workspace = mkdtempSync("/tmp/crmw-");
+      for (const [file, text] of Object.entries(options.workspaceFiles)) {
+        mkdirSync(path.dirname(path.join(workspace, file)), { recursive: true });
+        writeFileSync(path.join(workspace, file), text);
+      }
+    }
+    const server = await startCodeServer(host.codeServer!, { settings: options.settings, workspace, untrusted: options.untrusted });
     const workbench = await openWorkbench(server, { extensionPath: root });
     session = { emulator, server, workbench, ui: new Driver(workbench.page) };
     await options.setup?.(session);

@@ -10,7 +10,7 @@ journey("Workbench: Explain on an unfiltered Task query shows its table-scan pla
   await ui.runCommand("CRM: New SOQL Query");
   await ui.statusBarText(/^SOQL$/);
   await ui.typeInEditor("SELECT Id, Subject, Status FROM Task");
-  const lenses = page.locator(".part.editor .codelens-decoration");
+  const lenses = page.locator(".part.editor .editor-group-container.active .codelens-decoration");
   await lenses.filter({ hasText: "Demo org" }).first().waitFor({ timeout: 20_000 });
   const before = emulator.requests.length;
   await lenses.locator("a", { hasText: /Explain/ }).first().click();
@@ -41,7 +41,7 @@ journey("Workbench: a query saved to the library (name, org, tags) runs with a b
   await page.locator(".part.editor .monaco-editor .view-lines", { hasText: "// name: Contacts by last name" }).waitFor();
   // (The editor draws spaces as non-breaking ones.)
   assert.match((await page.locator(".part.editor .monaco-editor .view-lines").first().innerText()).replace(/\u00a0/g, " "), /\/\/ org: Demo org[\s\S]*\/\/ tags: support, people/);
-  const lenses = page.locator(".part.editor .codelens-decoration");
+  const lenses = page.locator(".part.editor .editor-group-container.active .codelens-decoration");
   await lenses.filter({ hasText: "Demo org" }).first().waitFor({ timeout: 20_000 });
   await lenses.locator("a", { hasText: /^\s*Run$/ }).first().click();
   await ui.answer("Value for :lastName", "Allen");

@@ -15,10 +15,13 @@ export async function requestCount(path?: string): Promise<number> {
   return ((await res.json()) as { count: number }).count;
 }
 
+/** The extension's internals, which it hands out only in VS Code's test mode (this suite's). */
 export async function api(): Promise<CrmExplorerApi> {
-  const ext = vscode.extensions.getExtension<CrmExplorerApi>(EXTENSION_ID);
+  const ext = vscode.extensions.getExtension<CrmExplorerApi | undefined>(EXTENSION_ID);
   if (!ext) throw new Error(`${EXTENSION_ID} is not loaded`);
-  return ext.activate();
+  const internals = await ext.activate();
+  if (!internals) throw new Error("the extension handed out no internals: the in-host suite must run in VS Code's test mode");
+  return internals;
 }
 
 export function demoConnection() {

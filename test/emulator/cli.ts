@@ -39,9 +39,13 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 }
 async function main() {
 const emulator = await startEmulator({ port, seed, tokenTtlMs: values["token-ttl"] ? Number(values["token-ttl"]) * 1000 : undefined, gzip: !values["no-gzip"], rotateRefreshTokens: values["rotate-refresh-tokens"], orgKind: values["org-kind"] as OrgKind });
-const keyFile = path.join(mkdtempSync(path.join(tmpdir(), "crm-emulator-")), "jwt-private-key.pem");
+const dir = mkdtempSync(path.join(tmpdir(), "crm-emulator-"));
+const keyFile = path.join(dir, "jwt-private-key.pem");
 writeFileSync(keyFile, emulator.credentials.jwtPrivateKeyPem, { mode: 0o600 });
 const c = emulator.credentials;
+// A helper file for the client library and the extension's Add Org → Helper file (the demo's public test values).
+const helperFile = path.join(dir, "helper.json");
+writeFileSync(helperFile, JSON.stringify({ connection: { grant_type: "password", endpoint_url: c.loginUrl, username: c.username, password: c.password, security_token: c.securityToken, client_id: c.clientId, client_secret: c.clientSecret } }, null, 2) + "\n", { mode: 0o600 });
 console.log(`CRM emulator (${seed} seed) listening on ${emulator.url}`);
 console.log(`  login URL        ${c.loginUrl}`);
 console.log(`  username         ${c.username}`);
@@ -50,6 +54,7 @@ console.log(`  security token   ${c.securityToken}`);
 console.log(`  consumer key     ${c.clientId}`);
 console.log(`  consumer secret  ${c.clientSecret}`);
 console.log(`  JWT private key  ${keyFile}`);
+console.log(`  helper file      ${helperFile}`);
 console.log(`  faults           POST ${emulator.url}/__emulator/faults {"name":"unavailable","value":3}`);
 console.log("Press Ctrl+C to stop.");
 const stop = () => void emulator.close().then(() => process.exit(0));

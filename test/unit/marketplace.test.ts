@@ -43,3 +43,10 @@ test("the VSIX holds what a user needs and nothing of the sources, tests or depe
   assert.deepEqual(listed.filter((f) => /^(src|test|bench|scripts|examples|node_modules)\//.test(f) || /\.map$|\.ts$/.test(f) || /^dist\/client\./.test(f)), []);
   assert.ok(listed.every((f) => existsSync(f)), "every listed file exists");
 });
+
+test("npm pack makes the client library's package: its bundles and declarations, nothing of the extension or the sources", () => {
+  const [packed] = JSON.parse(execFileSync("npm", ["pack", "--dry-run", "--json"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] })) as { files: { path: string }[] }[];
+  const files = packed!.files.map((f) => f.path);
+  for (const needed of ["package.json", "README.md", "LICENSE", "dist/client.js", "dist/client.mjs", "dist/types/client/index.d.ts"]) assert.ok(files.includes(needed), needed);
+  assert.deepEqual(files.filter((f) => !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md|dist\/client\.m?js|dist\/types\/.+\.d\.ts)$/.test(f)), []);
+});

@@ -35,8 +35,8 @@ journey("Restricted Mode: a workspace's SOQL file is checked from the syntax onl
   assert.deepEqual(emulator.requests.slice(before).map((r) => r.path), [], "opening the workspace's file contacted no org");
   assert.equal(await page.locator(".part.editor .squiggly-warning").count(), 0, "no field is judged without the org's describe");
   // The document's org item carries a shield and says why (to a screen reader too).
-  const status = page.locator(".statusbar-item", { has: page.locator(".codicon-shield") }).first();
-  await status.waitFor({ timeout: 10_000 });
+  const status = page.locator('.statusbar-item[id$="crm.soqlOrg"]').first();
+  await status.locator(".codicon-shield").waitFor({ timeout: 10_000 });
   assert.match((await status.locator("a").first().getAttribute("aria-label")) ?? (await status.getAttribute("aria-label")) ?? "", /Restricted Mode: checked from the syntax only/);
   await ui.screenshot("31-restricted-mode");
 
@@ -47,6 +47,7 @@ journey("Restricted Mode: a workspace's SOQL file is checked from the syntax onl
 
   // The workspace's settings are not applied: a post goes to the org's own feed, not the workspace's community.
   const postedBefore = emulator.requests.length;
+  await ui.openContainer("CRM");
   await ui.expandPane("Feeds");
   await ui.waitForRow("Feeds", "My News Feed");
   assert.ok(emulator.requests.slice(postedBefore).every((r) => !r.path.includes("/connect/communities/")), "no community named by the workspace");

@@ -49,6 +49,10 @@ export class Panel<Request extends { type: string }, Data, Update extends { type
   private readonly acted = new vscode.EventEmitter<void>();
   /** The user did something in the panel (not just open or refresh it): a preview panel is then kept. */
   readonly onDidAct = this.acted.event;
+
+  dispose(): void {
+    this.acted.dispose();
+  }
   private loading = 0;
   /** What the panel shows now (undefined until the first load succeeds). */
   data?: Data;
@@ -202,11 +206,6 @@ export class PanelSet<Request extends { type: string }, Data, Update extends { t
     return panel;
   }
 
-  /** The panel the next preview replaces, if one is open. */
-  get previewPanel(): Panel<Request, Data, Update> | undefined {
-    return this.preview;
-  }
-
   /**
    * Shows the target and reads it afresh, in the panel already open for its entity if there is one (a new run of
    * a document's statement). `beside`: a new panel opens next to the editor (a query's results beside the query)
@@ -268,7 +267,10 @@ export class PanelSet<Request extends { type: string }, Data, Update extends { t
     // The webview asks for its data with `ready` once its script runs, so nothing is read before it can be shown.
     const panel = new Panel(webviewPanel, target, this.kind, this.deps);
     this.panels.set(keyOf(target), panel);
-    webviewPanel.onDidDispose(() => this.panels.delete(keyOf(panel.target)));
+    webviewPanel.onDidDispose(() => {
+      this.panels.delete(keyOf(panel.target));
+      panel.dispose();
+    });
     return panel;
   }
 

@@ -50,7 +50,8 @@ interface Measured {
   withinGoal: boolean;
   sent: string[];
   jsforceMs: number;
-  ratio: number;
+  /** jsforce's time over ours; null when the action sends nothing. */
+  ratio: number | null;
 }
 
 /** The length of the union of the requests' [arrived, answered] intervals. */
@@ -305,7 +306,7 @@ async function main() {
       const jsforceMs = await jsforceSequence(emulator, measured.log);
       emulator.setFault("latencyMs", LATENCY_MS);
       const { log: _log, ...rest } = measured;
-      results.push({ ...rest, jsforceMs, ratio: measured.networkMs ? Math.round((jsforceMs / measured.networkMs) * 10) / 10 : 1 });
+      results.push({ ...rest, jsforceMs, ratio: measured.networkMs ? Math.round((jsforceMs / measured.networkMs) * 10) / 10 : null });
     }
   } catch (err) {
     await ui.screenshot("bench-latency-failed").catch(() => undefined);
@@ -322,7 +323,7 @@ function write(results: Measured[]) {
   const table = [
     "| action | first paint | done | requests | round trips: all (to paint / floor) | network | jsforce, one at a time | ratio |",
     "|---|---:|---:|---:|---:|---:|---:|---:|",
-    ...results.map((r) => `| ${r.action} | ${r.firstPaintMs} ms | ${r.doneMs} ms | ${r.requests} | ${r.rounds} (${r.roundsToPaint} / ${r.floor}) | ${r.networkMs} ms | ${r.jsforceMs} ms | ${r.ratio}× |`),
+    ...results.map((r) => `| ${r.action} | ${r.firstPaintMs} ms | ${r.doneMs} ms | ${r.requests} | ${r.rounds} (${r.roundsToPaint} / ${r.floor}) | ${r.networkMs} ms | ${r.requests ? `${r.jsforceMs} ms` : "—"} | ${r.ratio === null ? "—" : `${r.ratio}×`} |`),
   ].join("\n");
   const date = new Date().toISOString();
   const within = results.filter((r) => r.withinGoal).length;

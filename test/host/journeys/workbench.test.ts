@@ -87,6 +87,8 @@ journey("Workbench: two Accounts compared side by side, one field copied across 
   for (const field of ["OwnerId", "Name", "Type", "Industry", "BillingCountry", "Phone", "Website", "AnnualRevenue", "NumberOfEmployees", "ParentId", "Description"]) right![field] = left![field];
   left!.AccountNumber = null;
   right!.AccountNumber = null;
+  // The diff needs the width for its side-by-side view: the earlier runs' results sit in a group beside.
+  await ui.runCommand("View: Single Column Editor Layout");
   await ui.runCommand("CRM: Compare Records…");
   await ui.answer("Compare Records (1/2)", String(left!.Id));
   await ui.answer("Compare Records (2/2)", String(right!.Id));

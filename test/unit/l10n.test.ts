@@ -1,0 +1,43 @@
+/** Runtime strings go through vscode.l10n.t, and the bundle the ecosystem's tool generates holds every one of them. */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+/** The files whose user-facing strings are all localized so far (the rest of src/ follows: see the README). */
+const LOCALIZED = ["src/commands/orgs.ts"];
+
+test("l10n/bundle.l10n.json is what @vscode/l10n-dev extracts from the sources now: no t() string is missing from it", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "crm-l10n-"));
+  try {
+    execFileSync(process.execPath, [path.resolve("node_modules/@vscode/l10n-dev/dist/cli.js"), "export", "--outDir", dir, "./src"], { stdio: "pipe" });
+    const extracted = JSON.parse(readFileSync(path.join(dir, "bundle.l10n.json"), "utf8")) as Record<string, unknown>;
+    const committed = JSON.parse(readFileSync("l10n/bundle.l10n.json", "utf8")) as Record<string, unknown>;
+    assert.deepEqual(Object.keys(extracted).filter((k) => !(k in committed)), [], "run `npm run l10n` and commit l10n/bundle.l10n.json");
+    assert.deepEqual(Object.keys(committed).filter((k) => !(k in extracted)), [], "strings no longer used: run `npm run l10n`");
+    assert.ok(Object.keys(committed).length >= 40);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** String literals shown to the user (after one of these), with words of their own once interpolations and icons are taken out. */
+function literalStrings(code: string): string[] {
+  return [...code.matchAll(/(?:show(?:Information|Warning|Error)Message\(|\b(?:title|prompt|placeHolder|detail|label|message|notice) ?[:=] |new Error\()\s*(?:"([^"]*)"|`((?:[^`\\]|\\.)*)`)/g)]
+    .filter((m) => /[A-Za-z]{3}/.test((m[1] ?? m[2] ?? "").replace(/\$\{[^}]*\}/g, "").replace(/\$\([\w-]+\)/g, "")))
+    .map((m) => m[0]);
+}
+
+test("in the localized files, every message, title, prompt, placeholder, label and detail is a vscode.l10n.t string", () => {
+  for (const file of LOCALIZED) assert.deepEqual(literalStrings(readFileSync(file, "utf8")), [], `${file} shows literal strings`);
+});
+
+test("the literal check finds literal strings (it can fail)", () => {
+  assert.equal(literalStrings('showInformationMessage("No org is signed in.")').length, 1);
+  assert.equal(literalStrings("{ title: `Rename ${org.alias}` }").length, 1);
+  assert.equal(literalStrings('{ label: "$(add) Add Org…" }').length, 1);
+  assert.deepEqual(literalStrings('{ label: `${o.key === active ? "$(check) " : ""}${o.alias}` }'), [], "no words of its own");
+  assert.deepEqual(literalStrings('showInformationMessage(vscode.l10n.t("Added {0}.", a))'), []);
+});

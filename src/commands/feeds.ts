@@ -1,4 +1,5 @@
 /** Feed commands: post (to a group, a user, a record, or my profile; @mentions become mention segments), comment, user feeds. */
+import { formatCount } from "../platform/numbers";
 import * as vscode from "vscode";
 import { textToSegments } from "../client/feed";
 import { isRecordId } from "../client/ids";
@@ -33,12 +34,12 @@ export function feedCommands(active: ActiveOrg, provider: FeedsTreeProvider, sit
   async function segmentsFor(text: string, org: string | undefined): Promise<ReturnType<typeof textToSegments>> {
     if (!text.includes("@")) return textToSegments(text, []);
     const people = await mentionable(org);
-    if (!people) void vscode.window.showWarningMessage("The org did not list its people, so @names were sent as plain text (no one was notified).");
+    if (!people) void vscode.window.showWarningMessage(vscode.l10n.t("The org did not list its people, so @names were sent as plain text (no one was notified)."));
     return textToSegments(text, people ?? []);
   }
 
   async function message(title: string): Promise<string> {
-    const text = await vscode.window.showInputBox({ title, prompt: "Mention people or groups with @Their Name", validateInput: (v) => (v.trim() ? (v.length > 10_000 ? "At most 10,000 characters" : undefined) : "Write something to post"), ignoreFocusOut: true });
+    const text = await vscode.window.showInputBox({ title, prompt: vscode.l10n.t("Mention people or groups with @Their Name"), validateInput: (v) => (v.trim() ? (v.length > 10_000 ? vscode.l10n.t("At most {0} characters", formatCount(10_000)) : undefined) : vscode.l10n.t("Write something to post")), ignoreFocusOut: true });
     if (!text) throw new UserCancelled();
     return text;
   }
@@ -60,7 +61,7 @@ export function feedCommands(active: ActiveOrg, provider: FeedsTreeProvider, sit
       if (node instanceof OlderCommentsNode) await provider.loadOlderComments(node.itemNode);
     },
     "crm.feed.showUserFeed": async () => {
-      const user = await pickUser("Show whose feed?");
+      const user = await pickUser(vscode.l10n.t("Show whose feed?"));
       (await provider.current()).addUserFeed(user.id, user.name);
     },
     "crm.feed.post": async (node) => {
@@ -73,24 +74,24 @@ export function feedCommands(active: ActiveOrg, provider: FeedsTreeProvider, sit
       } else {
         const model = await provider.current(org);
         const picked = await pickWhileLoading<vscode.QuickPickItem & { subject: string }>({
-          title: "Post to",
-          first: [{ label: "$(account) My profile", subject: "me" }],
-          later: model.groups().then((groups) => groups.map((g) => ({ label: `$(comment-discussion) ${g.name}`, description: `${g.memberCount} members`, subject: g.id }))),
-          last: [{ label: "$(person) A user…", subject: "user" }, { label: "$(symbol-class) A record by ID…", subject: "record" }],
+          title: vscode.l10n.t("Post to"),
+          first: [{ label: `$(account) ${vscode.l10n.t("My profile")}`, subject: "me" }],
+          later: model.groups().then((groups) => groups.map((g) => ({ label: `$(comment-discussion) ${g.name}`, description: vscode.l10n.t("{0} members", formatCount(g.memberCount)), subject: g.id }))),
+          last: [{ label: `$(person) ${vscode.l10n.t("A user…")}`, subject: "user" }, { label: `$(symbol-class) ${vscode.l10n.t("A record by ID…")}`, subject: "record" }],
         });
         if (!picked) throw new UserCancelled();
         subject = picked.subject;
-        if (subject === "user") subject = (await pickUser("Post to whose feed?", org)).id;
+        if (subject === "user") subject = (await pickUser(vscode.l10n.t("Post to whose feed?"), org)).id;
         if (subject === "record") {
-          const id = await vscode.window.showInputBox({ title: "Post to the feed of record", validateInput: (v) => (isRecordId(v.trim()) ? undefined : "A 15- or 18-character record ID") });
+          const id = await vscode.window.showInputBox({ title: vscode.l10n.t("Post to the feed of record"), validateInput: (v) => (isRecordId(v.trim()) ? undefined : vscode.l10n.t("A 15- or 18-character record ID")) });
           if (!id) throw new UserCancelled();
           subject = id.trim();
         }
       }
-      const text = await message("Post");
+      const text = await message(vscode.l10n.t("Post"));
       const segments = await segmentsFor(text, org);
-      await vscode.window.withProgress({ location: { viewId: "crm.feeds" }, title: "Posting" }, async () => (await crm(org)).feed.postFeedItem(subject, { messageSegments: segments, siteId: site() }));
-      vscode.window.setStatusBarMessage("Posted", 3000);
+      await vscode.window.withProgress({ location: { viewId: "crm.feeds" }, title: vscode.l10n.t("Posting") }, async () => (await crm(org)).feed.postFeedItem(subject, { messageSegments: segments, siteId: site() }));
+      vscode.window.setStatusBarMessage(vscode.l10n.t("Posted"), 3000);
     },
     "crm.feed.comment": async (node) => {
       const org = orgOf(node);
@@ -99,14 +100,14 @@ export function feedCommands(active: ActiveOrg, provider: FeedsTreeProvider, sit
       else {
         const model = await provider.current(org);
         const news = await model.ensureLoaded({ kind: "news" });
-        const picked = await vscode.window.showQuickPick(news.rows.map((i) => ({ label: `${i.author}: ${i.text.slice(0, 80)}`, description: i.parentName, node: new FeedItemNode(i, { kind: "news" }, active.record!.key) })), { title: "Comment on which post?", matchOnDescription: true });
+        const picked = await vscode.window.showQuickPick(news.rows.map((i) => ({ label: `${i.author}: ${i.text.slice(0, 80)}`, description: i.parentName, node: new FeedItemNode(i, { kind: "news" }, active.record!.key) })), { title: vscode.l10n.t("Comment on which post?"), matchOnDescription: true });
         if (!picked) throw new UserCancelled();
         item = picked.node;
       }
-      const text = await message(`Comment on ${item.item.author}'s post`);
+      const text = await message(vscode.l10n.t("Comment on {0}'s post", item.item.author));
       const segments = await segmentsFor(text, item.orgKey);
-      await vscode.window.withProgress({ location: { viewId: "crm.feeds" }, title: "Commenting" }, async () => (await crm(item.orgKey)).feed.postComment(item.item.id, { messageSegments: segments, siteId: site() }));
-      vscode.window.setStatusBarMessage("Commented", 3000);
+      await vscode.window.withProgress({ location: { viewId: "crm.feeds" }, title: vscode.l10n.t("Commenting") }, async () => (await crm(item.orgKey)).feed.postComment(item.item.id, { messageSegments: segments, siteId: site() }));
+      vscode.window.setStatusBarMessage(vscode.l10n.t("Commented"), 3000);
     },
   };
 }

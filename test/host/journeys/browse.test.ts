@@ -171,7 +171,7 @@ journey("Records: create a Contact from its required fields, check access to it,
   await ui.pick("Whose access", "Me");
   const dialog = workbench.page.locator(".monaco-dialog-box");
   await dialog.waitFor();
-  assert.match((await dialog.innerText()).replace(/\s+/g, " "), /Read yes Edit yes Delete yes/);
+  assert.match((await dialog.innerText()).replace(/\s+/g, " "), /Read: yes Edit: yes Delete: yes/);
   await dialog.locator(".monaco-button").first().click();
   await ui.runCommand("CRM: Convert ID to 18 Characters…");
   await ui.answer("Convert a record ID to 18 characters", created.Id.slice(0, 15));

@@ -24,7 +24,7 @@ const orgOf = (arg: unknown) => (arg instanceof ObjectNode ? arg.orgKey : undefi
 async function resolveObject(provider: ObjectsTreeProvider, arg: unknown): Promise<string> {
   if (arg instanceof ObjectNode) return arg.object.name;
   const objects = await (await provider.current()).schema.objects();
-  const picked = await vscode.window.showQuickPick(objects.map((o) => ({ label: o.label, description: o.name, name: o.name })), { title: "Which object?", matchOnDescription: true });
+  const picked = await vscode.window.showQuickPick(objects.map((o) => ({ label: o.label, description: o.name, name: o.name })), { title: vscode.l10n.t("Which object?"), matchOnDescription: true });
   if (!picked) throw new UserCancelled();
   return picked.name;
 }
@@ -34,7 +34,7 @@ export function objectCommands(active: ActiveOrg, provider: ObjectsTreeProvider,
   return {
     "crm.objects.refresh": () => provider.reload(),
     "crm.objects.filter": async () => {
-      const text = await vscode.window.showInputBox({ title: "Filter objects", prompt: "Part of an object's label or API name", value: provider.filter });
+      const text = await vscode.window.showInputBox({ title: vscode.l10n.t("Filter objects"), prompt: vscode.l10n.t("Part of an object's label or API name"), value: provider.filter });
       if (text === undefined) throw new UserCancelled();
       provider.filter = text.trim();
       await vscode.commands.executeCommand("setContext", "crm.objectsFiltered", Boolean(provider.filter));
@@ -78,7 +78,7 @@ export function objectCommands(active: ActiveOrg, provider: ObjectsTreeProvider,
     "crm.objects.copyApiName": async (arg) => {
       const name = await resolveObject(provider, arg);
       await vscode.env.clipboard.writeText(name);
-      vscode.window.setStatusBarMessage(`Copied ${name}`, 3000);
+      vscode.window.setStatusBarMessage(vscode.l10n.t("Copied {0}", name), 3000);
     },
     "crm.objects.openInSetup": async (arg) => {
       const name = await resolveObject(provider, arg);

@@ -10,7 +10,7 @@ type RunNode = Extract<QueryNode, { kind: "run" }>;
 const isRun = (n: unknown): n is RunNode => !!n && typeof n === "object" && (n as QueryNode).kind === "run";
 
 function runOf(arg: unknown): RunNode {
-  if (!isRun(arg)) throw new Error("Pick a query from the history in the Queries view.");
+  if (!isRun(arg)) throw new Error(vscode.l10n.t("Pick a query from the history in the Queries view."));
   return arg;
 }
 
@@ -18,7 +18,7 @@ export function queryCommands(queries: QueriesTreeProvider, results: ResultsPane
   return {
     "crm.queries.refresh": () => queries.refresh(),
     "crm.queries.filter": async () => {
-      const text = await vscode.window.showInputBox({ title: "Filter Queries", prompt: "Words to find in names, tags, descriptions, orgs and statements", value: queries.filter });
+      const text = await vscode.window.showInputBox({ title: vscode.l10n.t("Filter Queries"), prompt: vscode.l10n.t("Words to find in names, tags, descriptions, orgs and statements"), value: queries.filter });
       if (text === undefined) throw new UserCancelled();
       queries.setFilter(text);
       await vscode.commands.executeCommand("setContext", "crm.queriesFiltered", Boolean(text.trim()));

@@ -49,7 +49,7 @@ export class ActiveOrg implements vscode.Disposable {
   /** The active org's session (signing in on first use). */
   async session(): Promise<OrgSession> {
     const record = this.record;
-    if (!record) throw new Error("No org is active. Add one with 'CRM: Add Org'.");
+    if (!record) throw new Error(vscode.l10n.t("No org is active. Add one with 'CRM: Add Org'."));
     return this.manager.session(record.key);
   }
 

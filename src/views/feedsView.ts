@@ -106,16 +106,16 @@ export class FeedsTreeProvider extends PerOrgTreeProvider<Node, FeedsModel> {
     const orgKey = node.orgKey;
     if (node instanceof FolderNode) {
       if (node.folder === "groups") return (await model.groups()).map((g) => this.nodeFor({ kind: "group", id: g.id, name: g.name }, orgKey));
-      return model.userFeeds.length ? model.userFeeds.map((r) => this.nodeFor(r, orgKey)) : [new MessageNode("Show a user's feed with the person icon above", undefined, "info")];
+      return model.userFeeds.length ? model.userFeeds.map((r) => this.nodeFor(r, orgKey)) : [new MessageNode(vscode.l10n.t("Show a user's feed with the person icon above"), undefined, "info")];
     }
     if (node instanceof FeedNode) {
       const state = await this.withProgress(() => model.ensureLoaded(node.ref));
       const children: (Node | MessageNode)[] = state.rows.map((item) => this.itemNodeFor(item, node.ref, orgKey));
       if (state.error) {
         const report = describeError(state.error);
-        if (report.message) children.push(new MessageNode(report.message, { command: "crm.feed.loadMore", title: "Retry", arguments: [new FeedMoreNode(node.ref, orgKey)] }));
+        if (report.message) children.push(new MessageNode(report.message, { command: "crm.feed.loadMore", title: vscode.l10n.t("Retry"), arguments: [new FeedMoreNode(node.ref, orgKey)] }));
       } else if (state.hasMore) children.push(new FeedMoreNode(node.ref, orgKey));
-      else if (!state.rows.length) children.push(new MessageNode("No posts yet", undefined, "info"));
+      else if (!state.rows.length) children.push(new MessageNode(vscode.l10n.t("No posts yet"), undefined, "info"));
       return children;
     }
     if (node instanceof FeedItemNode) {
@@ -153,14 +153,14 @@ export class FeedsTreeProvider extends PerOrgTreeProvider<Node, FeedsModel> {
     if (node instanceof OlderCommentsNode) {
       const item = new vscode.TreeItem("Load older comments…");
       item.iconPath = new vscode.ThemeIcon("fold-up");
-      item.command = { command: "crm.feed.loadOlderComments", title: "Load older comments", arguments: [node] };
+      item.command = { command: "crm.feed.loadOlderComments", title: vscode.l10n.t("Load older comments"), arguments: [node] };
       return item;
     }
     if (node instanceof FeedMoreNode) {
       const item = new vscode.TreeItem("Load more…");
       item.id = `feedmore:${node.orgKey}:${feedKey(node.ref)}:${this.models.peek(node.orgKey)?.state(node.ref)?.rows.length ?? 0}`;
       item.iconPath = new vscode.ThemeIcon("fold-down");
-      item.command = { command: "crm.feed.loadMore", title: "Load more", arguments: [node] };
+      item.command = { command: "crm.feed.loadMore", title: vscode.l10n.t("Load more"), arguments: [node] };
       return item;
     }
     const it = node.item;

@@ -23,6 +23,15 @@ export class LoadMoreNode {
 }
 type Node = KnowledgeGroupNode | ArticleNode | TranslationNode | LoadMoreNode;
 
+/** A group's words in the user's language (whole sentences: languages do not build them from the label). */
+function groupWords(status: PublishStatus): { label: string; none: string; noneMatching: (filter: string) => string } {
+  switch (status) {
+    case "Draft": return { label: vscode.l10n.t("Drafts"), none: vscode.l10n.t("No drafts"), noneMatching: (f) => vscode.l10n.t("No drafts match '{0}'", f) };
+    case "Online": return { label: vscode.l10n.t("Published"), none: vscode.l10n.t("No published articles"), noneMatching: (f) => vscode.l10n.t("No published articles match '{0}'", f) };
+    case "Archived": return { label: vscode.l10n.t("Archived"), none: vscode.l10n.t("No archived articles"), noneMatching: (f) => vscode.l10n.t("No archived articles match '{0}'", f) };
+  }
+}
+
 const day = (iso: string | null) => (iso ? iso.slice(0, 10) : "");
 
 /** The groups a change can alter, beyond those already showing a version it names. */
@@ -52,7 +61,7 @@ export class KnowledgeTreeProvider extends PerOrgTreeProvider<Node, KnowledgeMod
   private group(orgKey: string, status: PublishStatus): KnowledgeGroupNode {
     const id = `${orgKey}:${status}`;
     let node = this.groups.get(id);
-    if (!node) this.groups.set(id, (node = new KnowledgeGroupNode(status, KNOWLEDGE_GROUPS.find((g) => g.status === status)!.label, orgKey)));
+    if (!node) this.groups.set(id, (node = new KnowledgeGroupNode(status, groupWords(status).label, orgKey)));
     return node;
   }
 
@@ -109,9 +118,9 @@ export class KnowledgeTreeProvider extends PerOrgTreeProvider<Node, KnowledgeMod
     const children: (Node | MessageNode)[] = state.rows.map((row) => new ArticleNode(row, node.orgKey));
     if (state.error) {
       const report = describeError(state.error);
-      if (report.message) children.push(new MessageNode(report.message, { command: "crm.knowledge.loadMore", title: "Retry", arguments: [new LoadMoreNode(node.status, node.orgKey)] }));
+      if (report.message) children.push(new MessageNode(report.message, { command: "crm.knowledge.loadMore", title: vscode.l10n.t("Retry"), arguments: [new LoadMoreNode(node.status, node.orgKey)] }));
     } else if (state.hasMore) children.push(new LoadMoreNode(node.status, node.orgKey));
-    else if (!state.rows.length) children.push(new MessageNode(model.titleFilter ? `No ${node.label.toLowerCase()} match '${model.titleFilter}'` : `No ${node.label.toLowerCase()}`, undefined, "info"));
+    else if (!state.rows.length) children.push(new MessageNode(model.titleFilter ? groupWords(node.status).noneMatching(model.titleFilter) : groupWords(node.status).none, undefined, "info"));
     return children;
   }
 
@@ -129,7 +138,7 @@ export class KnowledgeTreeProvider extends PerOrgTreeProvider<Node, KnowledgeMod
       const item = new vscode.TreeItem("Load more…");
       item.id = `kmore:${node.orgKey}:${node.status}:${this.models.peek(node.orgKey)?.state(node.status)?.pages ?? 0}`;
       item.iconPath = new vscode.ThemeIcon("fold-down");
-      item.command = { command: "crm.knowledge.loadMore", title: "Load more", arguments: [node] };
+      item.command = { command: "crm.knowledge.loadMore", title: vscode.l10n.t("Load more"), arguments: [node] };
       item.contextValue = "crm.loadMore";
       return item;
     }
@@ -143,7 +152,7 @@ export class KnowledgeTreeProvider extends PerOrgTreeProvider<Node, KnowledgeMod
     item.tooltip = tip;
     item.iconPath = new vscode.ThemeIcon(a.validationStatus === "Validated" ? "pass" : "book");
     item.contextValue = `crm.article;${a.publishStatus}`;
-    item.command = { command: "crm.knowledge.showDetails", title: "Show Article Details", arguments: [node] };
+    item.command = { command: "crm.knowledge.showDetails", title: vscode.l10n.t("Show Article Details"), arguments: [node] };
     return item;
   }
 }
@@ -158,6 +167,6 @@ function translationItem(node: TranslationNode): vscode.TreeItem {
   item.tooltip = new vscode.MarkdownString(`**${t.title}** — ${languageLabel(t.language)}\n\n- ${STATUS_WORDS[t.publishStatus]}, version ${t.versionNumber}\n- Last changed: ${day(t.lastModifiedDate)}${t.stale ? `\n- **Out of date**: the master article was published on ${day(node.master.lastPublishedDate)}, after this translation's last change` : ""}\n- Version ID: \`${t.id}\``);
   item.iconPath = t.stale ? new vscode.ThemeIcon("warning", new vscode.ThemeColor("list.warningForeground")) : new vscode.ThemeIcon(t.publishStatus === "Draft" ? "edit" : t.publishStatus === "Online" ? "globe" : "archive");
   item.contextValue = `crm.translation;${t.publishStatus}${t.stale ? ";stale" : ""}`;
-  item.command = { command: "crm.knowledge.showDetails", title: "Show Article Details", arguments: [node] };
+  item.command = { command: "crm.knowledge.showDetails", title: vscode.l10n.t("Show Article Details"), arguments: [node] };
   return item;
 }

@@ -80,7 +80,7 @@ export class ObjectsTreeProvider extends PerOrgTreeProvider<Node, ObjectsModel> 
     if (node instanceof ObjectGroupNode) {
       const favorites = new Set(model.favorites());
       const objects = await model.group(node.group);
-      if (!objects.length) return [new MessageNode(model.filter ? `No object matches '${model.filter}'` : "No objects", undefined, "info")];
+      if (!objects.length) return [new MessageNode(model.filter ? vscode.l10n.t("No object matches '{0}'", model.filter) : vscode.l10n.t("No objects"), undefined, "info")];
       return objects.map((o) => new ObjectNode(o, favorites.has(o.name), node.group, orgKey));
     }
     if (node instanceof ObjectNode) return (["fields", "children", "recordTypes"] as const).map((section) => new SectionNode(node.object.name, section, orgKey));

@@ -42,8 +42,8 @@ export class OrgsTreeProvider implements vscode.TreeDataProvider<OrgNode>, vscod
     tooltip.appendMarkdown(`- Sign-in: ${METHOD_LABELS[org.method]}${org.signedIn ? "" : " (signed out)"}\n- API version: ${escape(org.apiVersion ?? "latest")}`);
     if (org.lastUsedAt) tooltip.appendMarkdown(`\n- Last used: ${escape(org.lastUsedAt.slice(0, 16).replace("T", " "))} UTC`);
     item.tooltip = tooltip;
-    item.accessibilityInformation = { label: `${org.alias}, ${org.kind ?? ""} org, ${item.description}${active ? ", active" : ""}` };
-    if (!active) item.command = { command: "crm.org.setActive", title: "Set Active", arguments: [node] };
+    item.accessibilityInformation = { label: active ? vscode.l10n.t("{0}, {1} org, {2}, active", org.alias, org.kind ?? "", String(item.description)) : vscode.l10n.t("{0}, {1} org, {2}", org.alias, org.kind ?? "", String(item.description)) };
+    if (!active) item.command = { command: "crm.org.setActive", title: vscode.l10n.t("Set Active"), arguments: [node] };
     return item;
   }
 

@@ -70,7 +70,7 @@ export abstract class PerOrgTreeProvider<Node extends { readonly orgKey: string 
       return !node || node instanceof OrgRootNode ? await this.topNodes(orgKey, model) : await this.childrenOf(node, model);
     } catch (err) {
       const report = describeError(err);
-      return report.message ? [new MessageNode(report.message, { command: this.refreshCommand, title: "Retry" })] : [];
+      return report.message ? [new MessageNode(report.message, { command: this.refreshCommand, title: vscode.l10n.t("Retry") })] : [];
     }
   }
 

@@ -81,7 +81,7 @@ export class QueriesTreeProvider implements vscode.TreeDataProvider<QueryNode>, 
         item.tooltip = new vscode.MarkdownString().appendText(q.description ?? q.name).appendCodeblock(q.statement, "soql");
         item.iconPath = new vscode.ThemeIcon("bookmark");
         item.contextValue = "savedQuery";
-        item.command = { command: "vscode.open", title: "Open", arguments: [vscode.Uri.parse(q.uri)] };
+        item.command = { command: "vscode.open", title: vscode.l10n.t("Open"), arguments: [vscode.Uri.parse(q.uri)] };
         return item;
       }
       case "history": {
@@ -97,7 +97,7 @@ export class QueriesTreeProvider implements vscode.TreeDataProvider<QueryNode>, 
         item.tooltip = new vscode.MarkdownString().appendCodeblock(e.text, "soql").appendText(`${node.alias}, ${e.api === "tooling" ? "Tooling API" : e.api === "sosl" ? "search" : "data API"}`);
         item.iconPath = new vscode.ThemeIcon(e.api === "sosl" ? "search" : "play");
         item.contextValue = "queryRun";
-        item.command = { command: "crm.queries.openRun", title: "Open", arguments: [node] };
+        item.command = { command: "crm.queries.openRun", title: vscode.l10n.t("Open"), arguments: [node] };
         return item;
       }
     }

@@ -7,7 +7,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 
 /** The files whose user-facing strings are all localized so far (the rest of src/ follows: see the README). */
-const LOCALIZED = ["src/commands/orgs.ts", "src/commands/feeds.ts", "src/commands/records.ts", "src/commands/objects.ts", "src/commands/queries.ts", "src/commands/compare.ts"];
+const LOCALIZED = ["src/commands/orgs.ts", "src/commands/feeds.ts", "src/commands/records.ts", "src/commands/objects.ts", "src/commands/queries.ts", "src/commands/compare.ts",
+  "src/views/knowledgeView.ts", "src/views/feedsView.ts", "src/views/orgsView.ts", "src/views/queriesView.ts", "src/views/activeOrg.ts", "src/views/perOrgTree.ts", "src/views/objectsView.ts"];
 
 test("l10n/bundle.l10n.json is what @vscode/l10n-dev extracts from the sources now: no t() string is missing from it", () => {
   const dir = mkdtempSync(path.join(tmpdir(), "crm-l10n-"));
@@ -23,9 +24,9 @@ test("l10n/bundle.l10n.json is what @vscode/l10n-dev extracts from the sources n
   }
 });
 
-/** String literals shown to the user (after one of these), with words of their own once interpolations, icons and file extensions are taken out. */
+/** String literals shown to the user (after one of these, or as a tree's message row), with words of their own once interpolations, icons and file extensions are taken out. */
 function literalStrings(code: string): string[] {
-  return [...code.matchAll(/(?:show(?:Information|Warning|Error)Message\(|\b(?:title|prompt|placeHolder|detail|label|message|notice) ?[:=] |new Error\()\s*(?:"([^"]*)"|`((?:[^`\\]|\\.)*)`)/g)]
+  return [...code.matchAll(/(?:show(?:Information|Warning|Error)Message\(|\b(?:title|prompt|placeHolder|detail|label|message|notice) ?[:=] |new Error\(|new MessageNode\()\s*(?:"([^"]*)"|`((?:[^`\\]|\\.)*)`)/g)]
     .filter((m) => /[A-Za-z]{3}/.test((m[1] ?? m[2] ?? "").replace(/\$\{[^}]*\}/g, "").replace(/\$\([\w-]+\)/g, "").replace(/\.[a-z]+\b/g, "")))
     .map((m) => m[0]);
 }
@@ -41,4 +42,5 @@ test("the literal check finds literal strings (it can fail)", () => {
   assert.deepEqual(literalStrings('{ label: `${o.key === active ? "$(check) " : ""}${o.alias}` }'), [], "no words of its own");
   assert.deepEqual(literalStrings('showInformationMessage(vscode.l10n.t("Added {0}.", a))'), []);
   assert.deepEqual(literalStrings("{ label: `${name}.json` }"), [], "a file name is no sentence");
+  assert.equal(literalStrings('new MessageNode("No posts yet", undefined, "info")').length, 1, "a tree's message row");
 });

@@ -1,6 +1,4 @@
 /** Activation constructs and registers only: no network I/O until a view or command needs the org. */
-import { BuiltInDemo } from "./connections/builtInDemo";
-import { useLocale } from "./platform/numbers";
 import * as vscode from "vscode";
 import { DESCRIBE_SCHEME, DescribeDocuments } from "./commands/objects";
 import { runArticleAction } from "./commands/knowledge";
@@ -25,6 +23,8 @@ import { PlanDiagnostics } from "./soql/planDiagnostics";
 import { SoqlFormatter, SoqlHoverProvider } from "./soql/editorProviders";
 import { QueryHistory } from "./soql/history";
 import { SoqlCodeLenses, SoqlDocumentOrgs, SoqlOrgStatus } from "./soql/runProviders";
+import { BuiltInDemo } from "./connections/builtInDemo";
+import { useLocale } from "./platform/numbers";
 import { ActiveOrg } from "./views/activeOrg";
 import { FeedsTreeProvider } from "./views/feedsView";
 import { KnowledgeTreeProvider } from "./views/knowledgeView";

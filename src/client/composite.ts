@@ -97,11 +97,7 @@ export async function batch(crm: Crm, subrequests: BatchSubrequest[], options: {
 /** A failed subrequest as the error the same request sent alone throws (its status, codes and fields). */
 function subrequestError(sent: { method: HttpMethod; url: string }, result: CompositeResult): APIRequestError {
   const errors = (Array.isArray(result.body) && result.body.length ? result.body : [{ errorCode: "UNKNOWN_ERROR", message: JSON.stringify(result.body) }]) as ApiErrorEntry[];
-  const path = sent.url.split("?")[0]!;
-  return new APIRequestError({
-    status: result.httpStatusCode, errorCode: errors.length > 1 ? "MULTIPLE_API_ERRORS" : errors[0]!.errorCode, fields: errors[0]!.fields, method: sent.method, path, errors,
-    message: `${sent.method} ${path} failed with status ${result.httpStatusCode}: ${errors.map((e) => `${e.errorCode}: ${e.message}`).join("; ")}`,
-  });
+  return APIRequestError.of(result.httpStatusCode, errors, sent.method, sent.url.split("?")[0]!);
 }
 
 /**

@@ -15,7 +15,6 @@ import * as feedModule from "./feed";
 import { get18CharId, requireRecordId, requireSobjectName } from "./ids";
 import * as knowledgeModule from "./knowledge";
 import { pullArticles, planPush, pushFolder } from "./knowledgeFolder";
-
 import { escapeSoslTerm, replaceDoubleQuotes, soqlLiteral } from "./soql-text";
 import { type ApiUsage, type CompletedWrite, type CrmResponse, type HttpMethod, type Logger, type PendingWrite, type RequestInfo, type RequestOptions, type RetryOptions, Transport } from "./transport";
 
@@ -397,7 +396,7 @@ export class Crm extends EventEmitter<CrmEvents> {
 
   /** `/services/data/vNN.N{suffix}` for the client's API version (connecting first if needed). */
   async apiPath(suffix = ""): Promise<string> {
-    // While connect() runs, the session exists before the version does: wait for connect, not just the session.
+    // While connect() runs, the session exists before the version does: wait for the sign-in, not just the session.
     if (!this.version) await (this.signingIn ?? this.connecting ?? this.ensureSession());
     if (!this.version) throw new CrmError("The API version is not known yet: connect() did not finish");
     return `/services/data/v${this.version}${suffix}`;

@@ -57,6 +57,15 @@ export class APIRequestError extends CrmError {
     this.path = init.path;
     this.errors = init.errors ?? [{ message: init.message, errorCode: init.errorCode, fields: this.fields }];
   }
+
+  /** The error for an answer of the org's error list (a response, or a composite subrequest's result). */
+  static of(status: number, errors: ApiErrorEntry[], method: string, path: string, showFullError = true): APIRequestError {
+    const first = errors[0]!;
+    const message = showFullError
+      ? `${method} ${path} failed with status ${status}: ${errors.map((e) => `${e.errorCode}: ${e.message}`).join("; ")}`
+      : `${method} ${path} failed with status ${status} (${first.errorCode})`;
+    return new APIRequestError({ status, errorCode: errors.length > 1 ? "MULTIPLE_API_ERRORS" : first.errorCode, message, fields: first.fields, method, path, errors });
+  }
 }
 
 /** The OAuth token endpoint refused a sign-in (`{ error, error_description }`). */

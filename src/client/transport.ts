@@ -342,13 +342,7 @@ export class Transport {
       }
       const contentType = responseHeaders["content-type"] ?? "";
       if (res.status >= 300 && !o.acceptStatus?.includes(res.status) && res.status !== 304) {
-        const errors = parseErrorBody(res.status, contentType, body);
-        const first = errors[0]!;
-        const serverWords = errors.map((e) => `${e.errorCode}: ${e.message}`).join("; ");
-        const message = o.showFullError === false
-          ? `${o.method} ${path} failed with status ${res.status} (${first.errorCode})`
-          : `${o.method} ${path} failed with status ${res.status}: ${serverWords}`;
-        const error = new APIRequestError({ status: res.status, errorCode: errors.length > 1 ? "MULTIPLE_API_ERRORS" : first.errorCode, message, fields: first.fields, method: o.method, path, errors });
+        const error = APIRequestError.of(res.status, parseErrorBody(res.status, contentType, body), o.method, path, o.showFullError !== false);
         // A 401 after a fresh token: revoked, blocked API access, inactive user. No further attempt.
         if (res.status === 401) this.hooks.onSessionRejected?.(error);
         throw error;

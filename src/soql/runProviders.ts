@@ -18,7 +18,7 @@ export class SoqlDocumentOrgs implements vscode.Disposable {
 
   private readonly closed = new vscode.EventEmitter<vscode.Uri>();
   /**
-   * An untitled SOQL document closed. "Untitled-1" is named again for the next new document: what belonged to
+   * An untitled document closed. "Untitled-1" is named again for the next new document: what belonged to
    * the closed one (its pin, its results panel) must not carry over to it.
    */
   readonly onDidCloseUntitled = this.closed.event;

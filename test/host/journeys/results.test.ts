@@ -148,11 +148,12 @@ journey("Results: the Tooling API toggle runs the document on the Tooling API; a
   await ui.typeInEditor("SELECT Id, Name FROM ApexClass ORDER BY Name");
   const lenses = page.locator(".part.editor .editor-group-container.active .codelens-decoration");
   await lenses.locator("a", { hasText: /^\s*Data API$/ }).first().click();
+  // The document's status item says so while the document is the active editor (the results panel takes focus).
+  await ui.statusBarText(/Tooling API/);
   await lenses.locator("a", { hasText: /Run on Tooling API/ }).first().click();
   const classes = emulator.seeded.tooling.liveRecords("ApexClass").map((c) => String(c.Name)).sort();
   const frame = await ui.webview(new RegExp(`Tooling API query[\\s\\S]*${classes.length} of ${classes.length} rows`));
   await frame.locator(".grid .body .row[data-row='0'] [role=gridcell]", { hasText: classes[0]! }).waitFor();
-  await ui.statusBarText(/Tooling API/);
 
   // A statement the org refuses: the panel says why and shows the statement it ran.
   await page.locator(".part.editor .tab", { hasText: "Untitled" }).last().click();

@@ -24,6 +24,8 @@ const common = {
   logLevel: "warning",
   target: "node20",
   legalComments: "none",
+  // UTF-8 as it is ("…" is 3 bytes, not the 6 of "\u2026"): the strings people read use such characters throughout.
+  charset: "utf8",
 };
 
 /** Dependencies of axios's own Node adapter, which the client never runs: replaced in the bundles (see the stubs). */
@@ -65,6 +67,8 @@ const groups = [
     alias: {
       ...clientAliases, "@jetstreamapp/soql-parser-js": "./scripts/bundle-stubs/soql-parser-runtime.cjs", "exceljs/lib/stream/xlsx/workbook-writer": "./scripts/bundle-stubs/exceljs-runtime.cjs",
       "js-yaml": "./scripts/bundle-stubs/js-yaml-runtime.cjs",
+      // @vscode/l10n's browser build: the extension gives it the bundle's contents (vscode.l10n.bundle), never a file to read.
+      "@vscode/l10n": "./node_modules/@vscode/l10n/dist/browser.js",
     },
   },
   // js-yaml (YAML helper files) beside the extension rather than inside it: the extension bundle keeps within its budget.

@@ -5,7 +5,7 @@ import { addOrgSteps, loginUrlOf, newOrgFromAnswers, runFlow, type AnswerKey, ty
 import { browserSignIn, deviceSignIn } from "../connections/browserSignIn";
 import { DEMO_ORG } from "../connections/demo";
 import { NotSignedInError, type NewOrg, type OrgManager } from "../connections/orgManager";
-import { METHOD_LABELS, type OrgRecord } from "../connections/orgRegistry";
+import { methodLabel, type OrgRecord } from "../connections/orgRegistry";
 import { quickInputFlow } from "../connections/quickInputFlow";
 import { guardsWrites } from "../connections/writeGuard";
 import { displayCliOrg, listCliOrgs } from "../connections/sfCli";
@@ -155,7 +155,7 @@ export function orgCommands(deps: OrgCommandDeps): Record<Extract<CommandId, `cr
       const active = manager.registry.activeKey;
       type Choice = vscode.QuickPickItem & { key?: string; action?: "add" };
       const items: Choice[] = [
-        ...manager.registry.list().map((o) => ({ label: `${o.key === active ? "$(check) " : ""}${o.alias}`, description: `${o.username ?? ""} · ${new URL(o.instanceUrl).host}`, detail: o.signedIn ? METHOD_LABELS[o.method] : vscode.l10n.t("signed out"), key: o.key })),
+        ...manager.registry.list().map((o) => ({ label: `${o.key === active ? "$(check) " : ""}${o.alias}`, description: `${o.username ?? ""} · ${new URL(o.instanceUrl).host}`, detail: o.signedIn ? methodLabel(o.method) : vscode.l10n.t("signed out"), key: o.key })),
         { label: `$(add) ${vscode.l10n.t("Add Org…")}`, action: "add" },
       ];
       const picked = await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t("Switch the active org") });

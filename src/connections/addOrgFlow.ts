@@ -4,11 +4,12 @@
  * nothing lost. Pure: the VS Code quick input is one `FlowIO`, tests script another.
  */
 import { readFileSync } from "node:fs";
+import * as l10n from "@vscode/l10n";
 import type { HelperConnection } from "../client";
 import { checkOrgUrl } from "../client/urls";
 import { UserCancelled } from "../platform/errorMessages";
 import type { NewOrg } from "./orgManager";
-import { METHOD_LABELS, type SignInMethod } from "./orgRegistry";
+import { methodLabel, type SignInMethod } from "./orgRegistry";
 
 export const BACK = Symbol("back");
 export type Back = typeof BACK;
@@ -68,46 +69,50 @@ const urlProblem = (value: string) => {
     return (err as Error).message;
   }
 };
-const required = (what: string) => (value: string) => (value.trim() ? undefined : `Enter the ${what}`);
+/** `missing`: what to say when the answer is empty. */
+const required = (missing: string) => (value: string) => (value.trim() ? undefined : missing);
 
 export function addOrgSteps(settings: FlowSettings, cliOrgs: () => Promise<PickItem[]>): Step[] {
   return [
     {
-      key: "method", kind: "pick", title: "How do you sign in to this org?",
+      key: "method", kind: "pick", title: l10n.t("How do you sign in to this org?"),
       items: () => [
-        { value: "browser", label: METHOD_LABELS.browser, detail: "Opens the org's login page in your browser (OAuth with PKCE); recommended on your own machine" },
-        { value: "device", label: METHOD_LABELS.device, detail: "You enter a code at the org's page in any browser; for remote windows (SSH, WSL, Codespaces, code-server)" },
-        { value: "password", label: METHOD_LABELS.password, detail: "Username, password and security token, with a connected app's consumer key and secret" },
-        { value: "clientCredentials", label: METHOD_LABELS.clientCredentials, detail: "A connected app's consumer key and secret; runs as its integration user" },
-        { value: "jwt", label: METHOD_LABELS.jwt, detail: "Username, consumer key and the private key of the connected app's certificate" },
-        { value: "accessToken", label: METHOD_LABELS.accessToken, detail: "An existing access token and its instance URL (cannot renew itself)" },
-        { value: "helper", label: METHOD_LABELS.helper, detail: "A JSON or YAML helper file with a `connection` section" },
-        { value: "sfCli", label: METHOD_LABELS.sfCli, detail: "An org you are signed in to with `sf`" },
+        { value: "browser", label: methodLabel("browser"), detail: l10n.t("Opens the org's login page in your browser (OAuth with PKCE); recommended on your own machine") },
+        { value: "device", label: methodLabel("device"), detail: l10n.t("You enter a code at the org's page in any browser; for remote windows (SSH, WSL, Codespaces, code-server)") },
+        { value: "password", label: methodLabel("password"), detail: l10n.t("Username, password and security token, with a connected app's consumer key and secret") },
+        { value: "clientCredentials", label: methodLabel("clientCredentials"), detail: l10n.t("A connected app's consumer key and secret; runs as its integration user") },
+        { value: "jwt", label: methodLabel("jwt"), detail: l10n.t("Username, consumer key and the private key of the connected app's certificate") },
+        { value: "accessToken", label: methodLabel("accessToken"), detail: l10n.t("An existing access token and its instance URL (cannot renew itself)") },
+        { value: "helper", label: methodLabel("helper"), detail: l10n.t("A JSON or YAML helper file with a `connection` section") },
+        { value: "sfCli", label: methodLabel("sfCli"), detail: l10n.t("An org you are signed in to with `sf`") },
       ],
     },
     {
-      key: "loginKind", kind: "pick", title: "Where do you log in?", when: is("browser", "device", "password", "jwt"),
+      key: "loginKind", kind: "pick", title: l10n.t("Where do you log in?"), when: is("browser", "device", "password", "jwt"),
       items: () => [
-        { value: "production", label: "Production or Developer Edition", description: settings.productionUrl },
-        { value: "sandbox", label: "Sandbox", description: settings.sandboxUrl },
-        { value: "custom", label: "My Domain or another URL", description: "https://yourdomain.my.salesforce.com" },
+        { value: "production", label: l10n.t("Production or Developer Edition"), description: settings.productionUrl },
+        { value: "sandbox", label: l10n.t("Sandbox"), description: settings.sandboxUrl },
+        { value: "custom", label: l10n.t("My Domain or another URL"), description: "https://yourdomain.my.salesforce.com" },
       ],
     },
     {
-      key: "loginUrl", kind: "input", title: "Login URL", prompt: "The org's My Domain (or login) URL", placeholder: "https://acme.my.salesforce.com",
+      key: "loginUrl", kind: "input", title: l10n.t("Login URL"), prompt: l10n.t("The org's My Domain (or login) URL"), placeholder: "https://acme.my.salesforce.com",
       when: (a) => a.loginKind === "custom" || a.method === "clientCredentials", validate: (v) => urlProblem(v.trim()),
     },
-    { key: "username", kind: "input", title: "Username", placeholder: "ada@acme.com", when: is("password", "jwt"), validate: required("username") },
-    { key: "password", kind: "input", title: "Password", password: true, when: is("password"), validate: required("password") },
-    { key: "securityToken", kind: "input", title: "Security token", prompt: "Leave empty when your IP range is trusted", password: true, optional: true, when: is("password") },
-    { key: "clientId", kind: "input", title: "Consumer key", prompt: "The connected app's consumer key (default from the crm.oauth.clientId setting)", when: is("browser", "device", "password", "clientCredentials", "jwt"), validate: required("consumer key") },
-    { key: "clientSecret", kind: "input", title: "Consumer secret", password: true, when: is("password", "clientCredentials"), validate: required("consumer secret") },
-    { key: "privateKeyFile", kind: "file", title: "Private key file (PEM)", when: is("jwt"), fileFilters: { "PEM private key": ["pem", "key"] } },
-    { key: "instanceUrl", kind: "input", title: "Instance URL", placeholder: "https://acme.my.salesforce.com", when: is("accessToken"), validate: (v) => urlProblem(v.trim()) },
-    { key: "accessToken", kind: "input", title: "Access token", password: true, when: is("accessToken"), validate: required("access token") },
-    { key: "helperFile", kind: "file", title: "Helper file", when: is("helper"), fileFilters: { "Helper files": ["json", "yaml", "yml"] } },
-    { key: "cliOrg", kind: "pick", title: "Org signed in with the Salesforce CLI", when: is("sfCli"), items: () => cliOrgs() },
-    { key: "alias", kind: "input", title: "Name for this org", prompt: "How the org is shown in VS Code (leave empty for the username)", optional: true },
+    { key: "username", kind: "input", title: l10n.t("Username"), placeholder: "ada@acme.com", when: is("password", "jwt"), validate: required(l10n.t("Enter the username")) },
+    { key: "password", kind: "input", title: l10n.t("Password"), password: true, when: is("password"), validate: required(l10n.t("Enter the password")) },
+    { key: "securityToken", kind: "input", title: l10n.t("Security token"), prompt: l10n.t("Leave empty when your IP range is trusted"), password: true, optional: true, when: is("password") },
+    {
+      key: "clientId", kind: "input", title: l10n.t("Consumer key"), prompt: l10n.t("The connected app's consumer key (default from the crm.oauth.clientId setting)"),
+      when: is("browser", "device", "password", "clientCredentials", "jwt"), validate: required(l10n.t("Enter the consumer key")),
+    },
+    { key: "clientSecret", kind: "input", title: l10n.t("Consumer secret"), password: true, when: is("password", "clientCredentials"), validate: required(l10n.t("Enter the consumer secret")) },
+    { key: "privateKeyFile", kind: "file", title: l10n.t("Private key file (PEM)"), when: is("jwt"), fileFilters: { [l10n.t("PEM private key")]: ["pem", "key"] } },
+    { key: "instanceUrl", kind: "input", title: l10n.t("Instance URL"), placeholder: "https://acme.my.salesforce.com", when: is("accessToken"), validate: (v) => urlProblem(v.trim()) },
+    { key: "accessToken", kind: "input", title: l10n.t("Access token"), password: true, when: is("accessToken"), validate: required(l10n.t("Enter the access token")) },
+    { key: "helperFile", kind: "file", title: l10n.t("Helper file"), when: is("helper"), fileFilters: { [l10n.t("Helper files")]: ["json", "yaml", "yml"] } },
+    { key: "cliOrg", kind: "pick", title: l10n.t("Org signed in with the Salesforce CLI"), when: is("sfCli"), items: () => cliOrgs() },
+    { key: "alias", kind: "input", title: l10n.t("Name for this org"), prompt: l10n.t("How the org is shown in VS Code (leave empty for the username)"), optional: true },
   ];
 }
 

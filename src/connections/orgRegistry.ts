@@ -4,6 +4,7 @@
  * (VS Code's SecretStorage), keyed per org. Nothing here touches settings.
  */
 import { randomUUID } from "node:crypto";
+import * as l10n from "@vscode/l10n";
 import type { HelperConnection, OrgKind } from "../client";
 import { Emitter } from "../shared/events";
 
@@ -22,10 +23,19 @@ export interface SecretStore {
 
 export type SignInMethod = "browser" | "device" | "password" | "clientCredentials" | "jwt" | "accessToken" | "helper" | "sfCli";
 
-export const METHOD_LABELS: Record<SignInMethod, string> = {
-  browser: "Browser sign-in", device: "Sign-in with a code", password: "Username and password", clientCredentials: "Client credentials", jwt: "JWT bearer",
-  accessToken: "Access token", helper: "Helper file", sfCli: "Salesforce CLI",
-};
+/** How a sign-in method is named to the person (in the display language: asked when shown, not when loaded). */
+export function methodLabel(method: SignInMethod): string {
+  switch (method) {
+    case "browser": return l10n.t("Browser sign-in");
+    case "device": return l10n.t("Sign-in with a code");
+    case "password": return l10n.t("Username and password");
+    case "clientCredentials": return l10n.t("Client credentials");
+    case "jwt": return l10n.t("JWT bearer");
+    case "accessToken": return l10n.t("Access token");
+    case "helper": return l10n.t("Helper file");
+    case "sfCli": return l10n.t("Salesforce CLI");
+  }
+}
 
 export interface OrgRecord {
   /** Local identity of the entry (not the org ID: the same org may be added twice, as two users). */

@@ -70,7 +70,7 @@ export function quickInputFlow(title: string): FlowIO {
       }),
     file: async (step, value) => {
       const uris = await vscode.window.showOpenDialog({
-        title: step.title, canSelectMany: false, filters: step.fileFilters, defaultUri: value ? vscode.Uri.file(value) : undefined, openLabel: "Use this file",
+        title: step.title, canSelectMany: false, filters: step.fileFilters, defaultUri: value ? vscode.Uri.file(value) : undefined, openLabel: vscode.l10n.t("Use this file"),
       });
       if (!uris?.[0]) throw new UserCancelled();
       return uris[0].fsPath;

@@ -4,6 +4,7 @@
  * (required fields, validation rules, duplicates): those refusals come back per row on commit.
  * Pure: no VS Code, no DOM.
  */
+import * as l10n from "@vscode/l10n";
 import type { Cell } from "./resultTable";
 
 export type EditorKind = "text" | "textarea" | "number" | "checkbox" | "date" | "datetime" | "picklist" | "multipicklist" | "reference";
@@ -89,7 +90,7 @@ function pickOne(text: string, editor: CellEditor): Parsed {
   if (match !== undefined) return ok(match);
   if (editor.restricted) {
     const shown = (editor.options ?? []).slice(0, 6).join(", ");
-    return refuse(`“${text}” is not a value of ${editor.field}; choose one of ${shown}${(editor.options?.length ?? 0) > 6 ? ", …" : ""}.`);
+    return refuse(l10n.t("“{0}” is not a value of {1}; choose one of {2}.", text, editor.field, `${shown}${(editor.options?.length ?? 0) > 6 ? ", …" : ""}`));
   }
   return ok(text);
 }
@@ -102,10 +103,10 @@ export function parseCellInput(raw: string, editor: CellEditor): Parsed {
     case "number": {
       const cleaned = text.replace(/[\s,]/g, "").replace(/%$/, "");
       const value = Number(cleaned);
-      if (!cleaned || !Number.isFinite(value)) return refuse(`${editor.field} takes a number; “${text}” is not one.`);
+      if (!cleaned || !Number.isFinite(value)) return refuse(l10n.t("{0} takes a number; “{1}” is not one.", editor.field, text));
       const decimals = cleaned.split(".")[1]?.length ?? 0;
       if (editor.scale !== undefined && decimals > editor.scale) {
-        return refuse(editor.scale === 0 ? `${editor.field} takes whole numbers.` : `${editor.field} takes at most ${editor.scale} digits after the decimal point.`);
+        return refuse(editor.scale === 0 ? l10n.t("{0} takes whole numbers.", editor.field) : l10n.t("{0} takes at most {1} digits after the decimal point.", editor.field, editor.scale ?? 0));
       }
       return ok(value);
     }
@@ -113,11 +114,11 @@ export function parseCellInput(raw: string, editor: CellEditor): Parsed {
       const lower = text.toLowerCase();
       if (["true", "yes", "1", "x", "✓"].includes(lower)) return ok(true);
       if (["false", "no", "0", ""].includes(lower)) return ok(false);
-      return refuse(`${editor.field} is a checkbox: type true or false.`);
+      return refuse(l10n.t("{0} is a checkbox: type true or false.", editor.field));
     }
     case "date": {
       const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
-      if (!m || !validDate(Number(m[1]), Number(m[2]), Number(m[3]))) return refuse(`${editor.field} takes a date as YYYY-MM-DD; “${text}” is not one.`);
+      if (!m || !validDate(Number(m[1]), Number(m[2]), Number(m[3]))) return refuse(l10n.t("{0} takes a date as YYYY-MM-DD; “{1}” is not one.", editor.field, text));
       return ok(text);
     }
     case "datetime": {
@@ -125,7 +126,7 @@ export function parseCellInput(raw: string, editor: CellEditor): Parsed {
       const m = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/.exec(text);
       const time = m ? Date.parse(m[7] ? text.replace(" ", "T").replace(/([+-]\d{2})(\d{2})$/, "$1:$2") : `${text.replace(" ", "T")}`) : NaN;
       if (!m || !validDate(Number(m[1]), Number(m[2]), Number(m[3])) || Number.isNaN(time)) {
-        return refuse(`${editor.field} takes a date and time such as 2026-05-01T14:30:00Z; “${text}” is not one.`);
+        return refuse(l10n.t("{0} takes a date and time such as 2026-05-01T14:30:00Z; “{1}” is not one.", editor.field, text));
       }
       return ok(new Date(time).toISOString().replace(/\.000Z$/, ".000+0000").replace(/Z$/, "+0000"));
     }
@@ -141,14 +142,14 @@ export function parseCellInput(raw: string, editor: CellEditor): Parsed {
       return ok(values.length ? values.join(";") : null);
     }
     case "reference": {
-      if (!ID_SHAPE.test(text)) return refuse(`${editor.field} takes a record ID of 15 or 18 letters and digits; “${text}” is not one.`);
+      if (!ID_SHAPE.test(text)) return refuse(l10n.t("{0} takes a record ID of 15 or 18 letters and digits; “{1}” is not one.", editor.field, text));
       const id = eighteen(text.slice(0, 15));
-      if (text.length === 18 && id.toLowerCase() !== text.toLowerCase()) return refuse(`“${text}” is not a record ID: its last three characters do not match.`);
-      if (editor.prefixes?.length && !editor.prefixes.includes(id.slice(0, 3))) return refuse(`${editor.field} points to another kind of record; “${text}” names none of them.`);
+      if (text.length === 18 && id.toLowerCase() !== text.toLowerCase()) return refuse(l10n.t("“{0}” is not a record ID: its last three characters do not match.", text));
+      if (editor.prefixes?.length && !editor.prefixes.includes(id.slice(0, 3))) return refuse(l10n.t("{0} points to another kind of record; “{1}” names none of them.", editor.field, text));
       return ok(id);
     }
     default:
-      if (editor.length && text.length > editor.length) return refuse(`${editor.field} holds at most ${editor.length} characters; this is ${text.length}.`);
+      if (editor.length && text.length > editor.length) return refuse(l10n.t("{0} holds at most {1} characters; this is {2}.", editor.field, editor.length, text.length));
       return ok(text);
   }
 }

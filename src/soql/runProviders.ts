@@ -85,15 +85,15 @@ export class SoqlCodeLenses implements vscode.CodeLensProvider {
     return splitStatements(document.getText()).flatMap((statement) => {
       const range = new vscode.Range(document.positionAt(statement.start), document.positionAt(statement.start));
       const api = apiOf(statement.text, tooling);
-      const run = api === "sosl" ? "$(search) Run Search" : api === "tooling" ? "$(play) Run on Tooling API" : "$(play) Run";
+      const run = api === "sosl" ? `$(search) ${vscode.l10n.t("Run Search")}` : api === "tooling" ? `$(play) ${vscode.l10n.t("Run on Tooling API")}` : `$(play) ${vscode.l10n.t("Run")}`;
       const lenses = [
-        new vscode.CodeLens(range, { title: run, command: "crm.soql.run", arguments: [uri, statement.start], tooltip: "Run this statement (Ctrl+Enter)" }),
-        new vscode.CodeLens(range, { title: `$(cloud) ${alias ?? "Pick an org"}`, command: "crm.soql.pickOrg", arguments: [uri], tooltip: "The org this document runs on — click to change" }),
+        new vscode.CodeLens(range, { title: run, command: "crm.soql.run", arguments: [uri, statement.start], tooltip: vscode.l10n.t("Run this statement (Ctrl+Enter)") }),
+        new vscode.CodeLens(range, { title: `$(cloud) ${alias ?? vscode.l10n.t("Pick an org")}`, command: "crm.soql.pickOrg", arguments: [uri], tooltip: vscode.l10n.t("The org this document runs on — click to change") }),
       ];
       if (api !== "sosl") {
         lenses.push(
-          new vscode.CodeLens(range, { title: "$(pulse) Explain", command: "crm.soql.explain", arguments: [uri, statement.start], tooltip: "Ask the org how it would run this statement (its query plan), without running it" }),
-          new vscode.CodeLens(range, { title: tooling ? "Tooling API" : "Data API", command: "crm.soql.toggleTooling", arguments: [uri], tooltip: "Switch between the data and the Tooling API for this document" }),
+          new vscode.CodeLens(range, { title: `$(pulse) ${vscode.l10n.t("Explain")}`, command: "crm.soql.explain", arguments: [uri, statement.start], tooltip: vscode.l10n.t("Ask the org how it would run this statement (its query plan), without running it") }),
+          new vscode.CodeLens(range, { title: tooling ? vscode.l10n.t("Tooling API") : vscode.l10n.t("Data API"), command: "crm.soql.toggleTooling", arguments: [uri], tooltip: vscode.l10n.t("Switch between the data and the Tooling API for this document") }),
         );
       }
       return lenses;
@@ -121,13 +121,13 @@ export class SoqlOrgStatus implements vscode.Disposable {
     const document = vscode.window.activeTextEditor?.document;
     if (document?.languageId !== "soql") return this.item.hide();
     const alias = this.orgs.aliasFor(document.uri);
-    const tooling = this.orgs.pin(document.uri).tooling ? " · Tooling API" : "";
+    const tooling = this.orgs.pin(document.uri).tooling ? ` · ${vscode.l10n.t("Tooling API")}` : "";
     const restricted = this.restricted(document.uri);
-    this.item.text = `$(${restricted ? "shield" : "database"}) ${alias ?? "no org"}${tooling}`;
-    this.item.tooltip = `This SOQL document runs on ${alias ?? "no org yet"}${tooling}. Click to pick another org.${restricted
-      ? "\nRestricted Mode: this workspace is not trusted, so its files do not make CRM Explorer contact the org by themselves — completion and checks use the syntax only. Run still sends the statement when you click it. Trust the workspace to complete from the org."
-      : ""}`;
-    this.item.accessibilityInformation = { label: `SOQL document org: ${alias ?? "none"}${tooling}${restricted ? ". Restricted Mode: checked from the syntax only until the workspace is trusted" : ""}` };
+    this.item.text = `$(${restricted ? "shield" : "database"}) ${alias ?? vscode.l10n.t("no org")}${tooling}`;
+    const runsOn = vscode.l10n.t("This SOQL document runs on {0}. Click to pick another org.", `${alias ?? vscode.l10n.t("no org yet")}${tooling}`);
+    this.item.tooltip = restricted ? `${runsOn}\n${vscode.l10n.t("Restricted Mode: this workspace is not trusted, so its files do not make CRM Explorer contact the org by themselves — completion and checks use the syntax only. Run still sends the statement when you click it. Trust the workspace to complete from the org.")}` : runsOn;
+    const label = vscode.l10n.t("SOQL document org: {0}", `${alias ?? vscode.l10n.t("none")}${tooling}`);
+    this.item.accessibilityInformation = { label: restricted ? `${label}. ${vscode.l10n.t("Restricted Mode: checked from the syntax only until the workspace is trusted")}` : label };
     this.item.show();
   }
 

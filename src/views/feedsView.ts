@@ -1,6 +1,7 @@
 /** The Feeds view: My News Feed, Groups (each group's feed) and User Feeds; items expand to comments. */
 import * as vscode from "vscode";
 import type { OrgChange } from "../connections/changes";
+import { formatCount } from "../platform/numbers";
 import { describeError } from "../platform/errorMessages";
 import { ActiveOrg, MessageNode } from "./activeOrg";
 import { clientFeedsSource, feedKey, FeedsModel, type FeedItemRow, type FeedRef } from "./feedsModel";
@@ -136,14 +137,14 @@ export class FeedsTreeProvider extends PerOrgTreeProvider<Node, FeedsModel> {
   protected itemOf(node: Node): vscode.TreeItem {
     if (node instanceof CommentNode) return node.item;
     if (node instanceof FolderNode) {
-      const item = new vscode.TreeItem(node.folder === "groups" ? "Groups" : "User Feeds", vscode.TreeItemCollapsibleState.Collapsed);
+      const item = new vscode.TreeItem(node.folder === "groups" ? vscode.l10n.t("Groups") : vscode.l10n.t("User Feeds"), vscode.TreeItemCollapsibleState.Collapsed);
       item.id = `folder:${node.orgKey}:${node.folder}`;
       item.iconPath = new vscode.ThemeIcon(node.folder === "groups" ? "organization" : "person");
       return item;
     }
     if (node instanceof FeedNode) {
       const ref = node.ref;
-      const label = ref.kind === "news" ? "My News Feed" : ref.name;
+      const label = ref.kind === "news" ? vscode.l10n.t("My News Feed") : ref.name;
       const item = new vscode.TreeItem(label, ref.kind === "news" ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
       item.id = `feed:${node.orgKey}:${feedKey(ref)}`;
       item.iconPath = new vscode.ThemeIcon(ref.kind === "news" ? "rss" : ref.kind === "group" ? "comment-discussion" : "account");
@@ -151,13 +152,13 @@ export class FeedsTreeProvider extends PerOrgTreeProvider<Node, FeedsModel> {
       return item;
     }
     if (node instanceof OlderCommentsNode) {
-      const item = new vscode.TreeItem("Load older comments…");
+      const item = new vscode.TreeItem(vscode.l10n.t("Load older comments…"));
       item.iconPath = new vscode.ThemeIcon("fold-up");
       item.command = { command: "crm.feed.loadOlderComments", title: vscode.l10n.t("Load older comments"), arguments: [node] };
       return item;
     }
     if (node instanceof FeedMoreNode) {
-      const item = new vscode.TreeItem("Load more…");
+      const item = new vscode.TreeItem(vscode.l10n.t("Load more…"));
       item.id = `feedmore:${node.orgKey}:${feedKey(node.ref)}:${this.models.peek(node.orgKey)?.state(node.ref)?.rows.length ?? 0}`;
       item.iconPath = new vscode.ThemeIcon("fold-down");
       item.command = { command: "crm.feed.loadMore", title: vscode.l10n.t("Load more"), arguments: [node] };
@@ -166,7 +167,8 @@ export class FeedsTreeProvider extends PerOrgTreeProvider<Node, FeedsModel> {
     const it = node.item;
     const item = new vscode.TreeItem(`${it.author}: ${firstLine(it.text)}`, it.commentCount ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     item.id = `item:${node.orgKey}:${feedKey(node.ref)}:${it.id}`;
-    item.description = `${when(it.createdDate)}${it.parentName ? ` · ${it.parentName}` : ""}${it.commentCount ? ` · ${it.commentCount} comment${it.commentCount > 1 ? "s" : ""}` : ""}`;
+    const comments = !it.commentCount ? [] : [it.commentCount === 1 ? vscode.l10n.t("1 comment") : vscode.l10n.t("{0} comments", formatCount(it.commentCount))];
+    item.description = [when(it.createdDate), ...(it.parentName ? [it.parentName] : []), ...comments].join(" · ");
     item.tooltip = `${it.author} → ${it.parentName}, ${when(it.createdDate)}\n\n${it.text}`;
     item.iconPath = new vscode.ThemeIcon("note");
     item.contextValue = "crm.feedItem";

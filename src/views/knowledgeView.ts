@@ -135,7 +135,7 @@ export class KnowledgeTreeProvider extends PerOrgTreeProvider<Node, KnowledgeMod
       return item;
     }
     if (node instanceof LoadMoreNode) {
-      const item = new vscode.TreeItem("Load more…");
+      const item = new vscode.TreeItem(vscode.l10n.t("Load more…"));
       item.id = `kmore:${node.orgKey}:${node.status}:${this.models.peek(node.orgKey)?.state(node.status)?.pages ?? 0}`;
       item.iconPath = new vscode.ThemeIcon("fold-down");
       item.command = { command: "crm.knowledge.loadMore", title: vscode.l10n.t("Load more"), arguments: [node] };

@@ -99,7 +99,7 @@ export class ObjectsTreeProvider extends PerOrgTreeProvider<Node, ObjectsModel> 
     return details.recordTypes.map((r) => {
       const item = new vscode.TreeItem(r.name);
       item.description = `${r.developerName}${r.isDefault ? " · default" : ""}`;
-      item.tooltip = `Record type ID ${r.id}`;
+      item.tooltip = vscode.l10n.t("Record type ID {0}", r.id);
       item.iconPath = new vscode.ThemeIcon("symbol-class");
       return new DetailNode(item, orgKey);
     });
@@ -135,7 +135,8 @@ export class ObjectsTreeProvider extends PerOrgTreeProvider<Node, ObjectsModel> 
       item.id = `object:${node.orgKey}:${node.group}:${node.object.name}`;
       // The API name only where it says more than the label ("Invoice" · Invoice__c, not "Account" · Account).
       item.description = node.object.name === node.object.label ? undefined : node.object.name;
-      item.tooltip = `${node.object.label} (${node.object.name})${node.object.keyPrefix ? `\nKey prefix ${node.object.keyPrefix}` : ""}`;
+      const names = `${node.object.label} (${node.object.name})`;
+      item.tooltip = node.object.keyPrefix ? `${names}\n${vscode.l10n.t("Key prefix {0}", node.object.keyPrefix)}` : names;
       item.iconPath = new vscode.ThemeIcon(node.favorite ? "star-full" : "symbol-class");
       item.contextValue = `crm.object;${node.favorite ? "favorite" : "plain"}${node.object.queryable ? ";queryable" : ""}`;
       return item;

@@ -1,6 +1,6 @@
 /** The Orgs view: one node per org (alias, kind, user, host, signed-in state, idle); the active one marked, production in warning colour. */
 import * as vscode from "vscode";
-import { METHOD_LABELS, type OrgRecord } from "../connections/orgRegistry";
+import { methodLabel, type OrgRecord } from "../connections/orgRegistry";
 import type { OrgManager } from "../connections/orgManager";
 import { guardsWrites } from "../connections/writeGuard";
 import { orgDescription } from "./orgLabels";
@@ -36,11 +36,15 @@ export class OrgsTreeProvider implements vscode.TreeDataProvider<OrgNode>, vscod
     item.iconPath = new vscode.ThemeIcon(!org.signedIn ? "debug-disconnect" : production ? "warning" : active ? "cloud" : "circle-outline", colour);
     item.contextValue = ["crm.org", org.signedIn ? "signedIn" : "signedOut", active ? "active" : "inactive", guardsWrites(org) ? "guarded" : "unguarded"].join(";");
     const tooltip = new vscode.MarkdownString(undefined, true);
-    tooltip.appendMarkdown(`**${escape(org.alias)}**${active ? " (active)" : ""}\n\n`);
-    tooltip.appendMarkdown(`- User: ${escape(org.username ?? "—")}\n- Instance: ${escape(org.instanceUrl)}\n- Org ID: ${escape(org.orgId ?? "—")}\n`);
-    tooltip.appendMarkdown(`- Kind: ${org.kind ?? "unknown (writes are confirmed as for production)"}${guardsWrites(org) ? " — every write asks first" : ""}\n`);
-    tooltip.appendMarkdown(`- Sign-in: ${METHOD_LABELS[org.method]}${org.signedIn ? "" : " (signed out)"}\n- API version: ${escape(org.apiVersion ?? "latest")}`);
-    if (org.lastUsedAt) tooltip.appendMarkdown(`\n- Last used: ${escape(org.lastUsedAt.slice(0, 16).replace("T", " "))} UTC`);
+    const kind = org.kind ?? vscode.l10n.t("unknown (writes are confirmed as for production)");
+    const signIn = org.signedIn ? methodLabel(org.method) : vscode.l10n.t("{0} (signed out)", methodLabel(org.method));
+    const lines = [
+      vscode.l10n.t("User: {0}", escape(org.username ?? "—")), vscode.l10n.t("Instance: {0}", escape(org.instanceUrl)), vscode.l10n.t("Org ID: {0}", escape(org.orgId ?? "—")),
+      guardsWrites(org) ? vscode.l10n.t("Kind: {0} — every write asks first", kind) : vscode.l10n.t("Kind: {0}", kind),
+      vscode.l10n.t("Sign-in: {0}", signIn), vscode.l10n.t("API version: {0}", escape(org.apiVersion ?? vscode.l10n.t("latest"))),
+      ...(org.lastUsedAt ? [vscode.l10n.t("Last used: {0} UTC", escape(org.lastUsedAt.slice(0, 16).replace("T", " ")))] : []),
+    ];
+    tooltip.appendMarkdown(`**${escape(org.alias)}**${active ? ` ${vscode.l10n.t("(active)")}` : ""}\n\n${lines.map((l) => `- ${l}`).join("\n")}`);
     item.tooltip = tooltip;
     item.accessibilityInformation = { label: active ? vscode.l10n.t("{0}, {1} org, {2}, active", org.alias, org.kind ?? "", String(item.description)) : vscode.l10n.t("{0}, {1} org, {2}", org.alias, org.kind ?? "", String(item.description)) };
     if (!active) item.command = { command: "crm.org.setActive", title: vscode.l10n.t("Set Active"), arguments: [node] };

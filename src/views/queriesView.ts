@@ -65,13 +65,13 @@ export class QueriesTreeProvider implements vscode.TreeDataProvider<QueryNode>, 
   }
 
   getTreeItem(node: QueryNode): vscode.TreeItem {
-    const filtered = this.filter ? ` matching “${this.filter}”` : "";
+    const filtered = (counted: string) => (this.filter ? vscode.l10n.t("{0} matching “{1}”", counted, this.filter) : counted);
     switch (node.kind) {
       case "library": {
-        const item = new vscode.TreeItem("Library", vscode.TreeItemCollapsibleState.Expanded);
-        item.description = `${node.count} saved ${node.count === 1 ? "query" : "queries"}${filtered}`;
+        const item = new vscode.TreeItem(vscode.l10n.t("Library"), vscode.TreeItemCollapsibleState.Expanded);
+        item.description = filtered(node.count === 1 ? vscode.l10n.t("1 saved query") : vscode.l10n.t("{0} saved queries", formatCount(node.count)));
         item.iconPath = new vscode.ThemeIcon("library");
-        item.tooltip = "The workspace's .soql files; a saved query's header names it (// name:, // org:, // tags:, // description:)";
+        item.tooltip = vscode.l10n.t("The workspace's .soql files; a saved query's header names it (// name:, // org:, // tags:, // description:)");
         return item;
       }
       case "saved": {
@@ -85,8 +85,9 @@ export class QueriesTreeProvider implements vscode.TreeDataProvider<QueryNode>, 
         return item;
       }
       case "history": {
-        const item = new vscode.TreeItem(`History — ${node.history.alias}`, vscode.TreeItemCollapsibleState.Collapsed);
-        item.description = `${node.history.entries.length} ${node.history.entries.length === 1 ? "run" : "runs"}${filtered}`;
+        const item = new vscode.TreeItem(vscode.l10n.t("History — {0}", node.history.alias), vscode.TreeItemCollapsibleState.Collapsed);
+        const runs = node.history.entries.length;
+        item.description = filtered(runs === 1 ? vscode.l10n.t("1 run") : vscode.l10n.t("{0} runs", formatCount(runs)));
         item.iconPath = new vscode.ThemeIcon("history");
         return item;
       }

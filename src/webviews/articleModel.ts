@@ -1,4 +1,5 @@
 /** What the Article Details panel shows, read through the client; rich-text images become data: URIs here. */
+import * as l10n from "@vscode/l10n";
 import { isTranslationStale } from "../client/versions";
 import { richTextImageUrls } from "../client/urls";
 import type { OrgSession } from "../connections/orgSession";
@@ -7,7 +8,9 @@ import { languageLabel } from "../shared/languages";
 import type { ArticleDetailsView } from "../shared/protocol";
 
 
-const DATE_FIELDS = [["ArticleCreatedDate", "Created"], ["LastModifiedDate", "Last modified"], ["FirstPublishedDate", "First published"], ["LastPublishedDate", "Last published"], ["ArchivedDate", "Archived"]] as const;
+/** The dates the panel shows, with their labels (read when the panel is, so in the display language). */
+const dateFields = () => [["ArticleCreatedDate", l10n.t("Created")], ["LastModifiedDate", l10n.t("Last modified")], ["FirstPublishedDate", l10n.t("First published")],
+  ["LastPublishedDate", l10n.t("Last published")], ["ArchivedDate", l10n.t("Archived")]] as const;
 
 /**
  * The org's images in rich-text HTML fetched through the client and inlined as data: URIs, so the token
@@ -71,7 +74,7 @@ export async function readArticleDetails(session: OrgSession, articleId: string,
     urlName: text(details.UrlName),
     summary: text(details.Summary),
     viewScore: Number.isFinite(score) ? score : null,
-    dates: DATE_FIELDS.filter(([name]) => details[name]).map(([name, label]) => ({ label, value: text(details[name]) })),
+    dates: dateFields().filter(([name]) => details[name]).map(([name, label]) => ({ label, value: text(details[name]) })),
     dataCategories: categories,
     richText,
     versions: versions.map((v) => ({ id: text(v.Id), versionNumber: Number(v.VersionNumber ?? 0), publishStatus: text(v.PublishStatus), title: text(v.Title) })),

@@ -1,4 +1,5 @@
 /** The Article Details panel: one per article version; its buttons run the Knowledge commands. */
+import * as l10n from "@vscode/l10n";
 import { readSettings } from "../platform/settings";
 import { parseArticleRequest, type ArticleAction, type ArticleDetailsView, type ArticleToHost, type HostToArticle } from "../shared/protocol";
 import { touchesArticle } from "../connections/changes";
@@ -14,8 +15,8 @@ export function articlePanels(deps: PanelDeps, runAction: RunArticleAction): Art
   const panels: ArticlePanels = new PanelSet<ArticleToHost, ArticleDetailsView, HostToArticle>({
     viewType: "crm.article",
     script: "article",
-    noun: "Article details",
-    title: (_target, article) => (article ? `${article.title} (v${article.versionNumber})` : "Article"),
+    noun: l10n.t("Article details"),
+    title: (_target, article) => (article ? `${article.title} (v${article.versionNumber})` : l10n.t("Article")),
     parseRequest: parseArticleRequest,
     read: async (target) => readArticleDetails(await deps.manager.session(target.orgKey), target.id, readSettings().knowledgeSobject),
     update: (article) => ({ type: "article", article }),

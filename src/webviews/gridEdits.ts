@@ -6,6 +6,7 @@
  * the editing grid reads with every row). Refused rows keep their edits and show the org's message;
  * conflicting rows are not written. No VS Code here: tested in Node.
  */
+import * as l10n from "@vscode/l10n";
 import type { SaveResult } from "../client";
 import { COLLECTION_LIMIT } from "../client/constants";
 import { editorFor, parseCellInput, parseTsv } from "../shared/cellInput";
@@ -91,11 +92,11 @@ export class GridEdits {
   refusal(index: number, column: number): string | undefined {
     const col = this.table.columns[column];
     const record = this.table.records[index];
-    if (!col || !record) return "There is no such cell.";
-    if (!col.editor) return col.readOnly ?? "This column cannot be edited.";
+    if (!col || !record) return l10n.t("There is no such cell.");
+    if (!col.editor) return col.readOnly ?? l10n.t("This column cannot be edited.");
     const mark = this.rowMarks.get(index)?.state;
-    if (mark === "deleted") return "This record was deleted.";
-    if (!recordRef(record)) return "This row is not a record.";
+    if (mark === "deleted") return l10n.t("This record was deleted.");
+    if (!recordRef(record)) return l10n.t("This row is not a record.");
     return undefined;
   }
 
@@ -191,7 +192,7 @@ export class GridEdits {
     const columns = this.table.columns;
     for (const [index, cells] of [...this.staged].filter(([i]) => only === undefined || i === only).sort((a, b) => a[0] - b[0])) {
       const ref = recordRef(this.table.records[index]!);
-      const heading = this.rowMarks.get(index)?.state === "inserted" ? `New ${ref?.type ?? "record"} (row ${index + 1})` : `${ref?.type ?? "Record"} ${ref?.id ?? ""}`.trim();
+      const heading = this.rowMarks.get(index)?.state === "inserted" ? l10n.t("New {0} (row {1})", ref?.type ?? l10n.t("record"), index + 1) : `${ref?.type ?? l10n.t("Record")} ${ref?.id ?? ""}`.trim();
       fetched.push(heading);
       staged.push(heading);
       for (const [c, value] of [...cells].sort((a, b) => a[0] - b[0])) {
@@ -263,7 +264,7 @@ export class GridEdits {
           else {
             outcome.conflicts++;
             if (stamp) this.conflictStamps.set(i, stamp);
-            this.rowMarks.set(i, { state: "conflict", note: stamp === undefined ? "Deleted in the org since it was fetched: nothing was written." : `Changed in the org since it was fetched (now stamped ${stamp}): not written. Compare, then Overwrite to send your edits anyway.` });
+            this.rowMarks.set(i, { state: "conflict", note: stamp === undefined ? l10n.t("Deleted in the org since it was fetched: nothing was written.") : l10n.t("Changed in the org since it was fetched (now stamped {0}): not written. Compare, then Overwrite to send your edits anyway.", String(stamp)) });
           }
         }
         justSaved = [];
@@ -324,7 +325,7 @@ export class GridEdits {
       this.staged.delete(index);
       this.rowMarks.set(index, { state: "saved" });
     } else {
-      const message = result.errors.map((e) => e.message).join(" ") || "The org refused this record.";
+      const message = result.errors.map((e) => e.message).join(" ") || l10n.t("The org refused this record.");
       for (const [c] of cells) {
         const field = this.table.columns[c]!.editor!.field.toLowerCase();
         const own = result.errors.filter((e) => e.fields?.some((f) => f.toLowerCase() === field));
@@ -362,7 +363,7 @@ export class GridEdits {
         this.staged.delete(index);
         this.cellMarks.delete(index);
         this.rowMarks.set(index, { state: "deleted" });
-      } else this.rowMarks.set(index, { state: "refused", note: result?.errors.map((e) => e.message).join(" ") || "The org did not delete this record." });
+      } else this.rowMarks.set(index, { state: "refused", note: result?.errors.map((e) => e.message).join(" ") || l10n.t("The org did not delete this record.") });
     });
   }
 }
@@ -400,8 +401,8 @@ export function markEditableColumns(table: ResultTable, editing: { object: strin
       continue;
     }
     const field = editing.fields.find((f) => f.name.toLowerCase() === column.path.toLowerCase());
-    if (!field) column.readOnly = `Not a field of ${editing.object} (an alias or a computed value).`;
-    else if (field.name === "Id") column.readOnly = "A record's ID cannot be changed.";
+    if (!field) column.readOnly = l10n.t("Not a field of {0} (an alias or a computed value).", editing.object);
+    else if (field.name === "Id") column.readOnly = l10n.t("A record's ID cannot be changed.");
     else if (!field.updateable || field.calculated) column.readOnly = `${field.name} is read-only in the org (a formula, a system field, or no edit access).`;
     else {
       const prefixes = (field.referenceTo ?? []).map(editing.keyPrefixOf).filter((p): p is string => !!p);

@@ -11,6 +11,8 @@ export interface ShellOptions {
   styleUris: string[];
   /** Non-secret values the script reads from `document.body.dataset`. */
   data?: Record<string, string>;
+  /** VS Code's display language (the page's `lang`: screen readers and the panels' number formats follow it). */
+  language?: string;
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -32,7 +34,7 @@ export function webviewShell(options: ShellOptions, nonce = randomBytes(18).toSt
   const codicons = options.codiconsUri ? [`<link rel="stylesheet" href="${escapeHtml(options.codiconsUri)}" id="vscode-codicon-stylesheet">`] : [];
   const styles = [...codicons, ...options.styleUris.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`)].join("\n    ");
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${escapeHtml(options.language ?? "en")}">
   <head>
     <meta charset="UTF-8">
     <meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(options.cspSource, nonce)}">

@@ -5,16 +5,16 @@ import { readOrgInfo } from "./orgInfoModel";
 import { PanelSet, type PanelDeps } from "./panels";
 
 export function orgInfoPanels(deps: PanelDeps): PanelSet<OrgInfoToHost, OrgInfoView, HostToOrgInfo> {
-  const aliasOf = (orgKey: string) => deps.manager.registry.get(orgKey)?.alias ?? "Removed org";
+  const aliasOf = (orgKey: string) => deps.manager.registry.get(orgKey)?.alias ?? vscode.l10n.t("Removed org");
   return new PanelSet<OrgInfoToHost, OrgInfoView, HostToOrgInfo>({
     viewType: "crm.orgInfo",
     script: "orgInfo",
-    noun: "Org Info",
-    title: (target) => `${aliasOf(target.orgKey)}: Org Info`,
+    noun: vscode.l10n.t("Org Info"),
+    title: (target) => vscode.l10n.t("{0}: Org Info", aliasOf(target.orgKey)),
     parseRequest: parseOrgInfoRequest,
     read: async (target) => {
       const org = deps.manager.registry.get(target.orgKey);
-      if (!org) throw new Error("That org was removed.");
+      if (!org) throw new Error(vscode.l10n.t("That org was removed."));
       return readOrgInfo(deps.manager, org);
     },
     update: (info) => ({ type: "orgInfo", info }),

@@ -75,7 +75,9 @@ export class Panel<Request extends { type: string }, Data, Update extends { type
       scriptUri: asUri(vscode.Uri.joinPath(dist, `${kind.script}.main.js`)),
       codiconsUri: asUri(vscode.Uri.joinPath(dist, "codicons", "codicon.css")),
       styleUris: [asUri(vscode.Uri.joinPath(media, "panel.css")), asUri(vscode.Uri.joinPath(media, `${kind.script}.css`))],
-      data: { target: JSON.stringify(target) },
+      // The panel's words: the bundle VS Code loaded for the display language (none for English).
+      data: { target: JSON.stringify(target), ...(vscode.l10n.bundle ? { l10n: JSON.stringify(vscode.l10n.bundle) } : {}) },
+      language: vscode.env.language,
     });
     webview.onDidReceiveMessage(async (raw: unknown) => {
       const request = kind.parseRequest(raw);

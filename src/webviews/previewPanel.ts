@@ -14,8 +14,8 @@ export function previewPanels(deps: PanelDeps, describe: (uri: vscode.Uri) => Pr
   const panels: PreviewPanels = new PanelSet<PreviewToHost, PreviewView, HostToPreview>({
     viewType: "crm.preview",
     script: "preview",
-    noun: "Preview",
-    title: (_target, preview) => `Preview: ${preview?.title ?? "article"}`,
+    noun: vscode.l10n.t("Preview"),
+    title: (_target, preview) => (preview ? vscode.l10n.t("Preview: {0}", preview.title) : vscode.l10n.t("Preview: article")),
     parseRequest: parsePreviewRequest,
     read: async (target) => {
       const uri = vscode.Uri.parse(target.id);

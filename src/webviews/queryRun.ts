@@ -2,6 +2,7 @@
  * One run of a statement for the results panel: the first page, then more pages on request ("Fetch
  * more", "Fetch all" with progress and cancel), the rows kept in a ResultTable. No VS Code here.
  */
+import * as l10n from "@vscode/l10n";
 import type { Crm, QueryExplain } from "../client";
 import { get18CharId, isRecordId } from "../client/ids";
 import { ResultTable, type ChildPath, type ChildResult } from "../shared/resultTable";
@@ -44,7 +45,7 @@ export class QueryRun {
 
   private constructor(private readonly crm: QueryClient, readonly spec: RunSpec, text: string, private readonly batchSize?: number) {
     const editable = spec.api === "soql" ? editableQuery(text, STAMP_FIELD)
-      : { reason: spec.api === "sosl" ? "Search results are read-only here: run a SOQL query to edit records." : "Tooling API results are read-only here." };
+      : { reason: spec.api === "sosl" ? l10n.t("Search results are read-only here: run a SOQL query to edit records.") : l10n.t("Tooling API results are read-only here.") };
     this.editing = "reason" in editable ? editable : { object: editable.object };
     this.sent = "reason" in editable ? text : editable.text;
     this.childHidden = "reason" in editable || !editable.addedToChildren ? [] : [STAMP_FIELD];
@@ -101,7 +102,7 @@ export class QueryRun {
   /** Asks the org how it would run the statement, reading no rows. */
   static async explain(crm: QueryClient & Pick<Crm, "explain">, spec: RunSpec): Promise<QueryRun> {
     const text = stripComments(spec.text);
-    if (!text) throw new RangeError("The statement is empty (only comments). Write a SELECT statement to explain.");
+    if (!text) throw new RangeError(l10n.t("The statement is empty (only comments). Write a SELECT statement to explain."));
     if (spec.api === "sosl") throw new RangeError("A search has no query plan: only SELECT statements can be explained.");
     const run = new QueryRun(crm, spec, text);
     const started = performance.now();
@@ -113,7 +114,7 @@ export class QueryRun {
   /** Runs the statement and keeps its first page; `batchSize` asks the org for pages of that many rows (200–2,000). */
   static async start(crm: QueryClient, spec: RunSpec, batchSize?: number): Promise<QueryRun> {
     const text = stripComments(spec.text);
-    if (!text) throw new RangeError("The statement is empty (only comments). Write a SELECT or FIND statement to run.");
+    if (!text) throw new RangeError(l10n.t("The statement is empty (only comments). Write a SELECT or FIND statement to run."));
     const run = new QueryRun(crm, spec, text, batchSize);
     const started = performance.now();
     const page: Page = spec.api === "sosl"
@@ -147,7 +148,7 @@ export class QueryRun {
    * keeps the pages already fetched. Resolves false when it was cancelled.
    */
   async fetch(options: { all: boolean; onPage?: () => void }): Promise<boolean> {
-    if (this.fetching) throw new Error("Rows are already being fetched; cancel that first.");
+    if (this.fetching) throw new Error(l10n.t("Rows are already being fetched; cancel that first."));
     if (!this.nextRecordsUrl) return true;
     const controller = new AbortController();
     this.fetching = controller;

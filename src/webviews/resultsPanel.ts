@@ -43,16 +43,19 @@ export interface ResultsHooks {
 
 type ResultsPanel = Panel<ResultsToHost, QueryRun, HostToResults>;
 
-const plural = (n: number, noun: string) => `${formatCount(n)} ${noun}${n === 1 ? "" : "s"}`;
+/** "1 record", "12 records": whole phrases, so a language can word each. */
+const recordsText = (n: number) => (n === 1 ? vscode.l10n.t("1 record") : vscode.l10n.t("{0} records", formatCount(n)));
+const rowsText = (n: number) => (n === 1 ? vscode.l10n.t("1 row") : vscode.l10n.t("{0} rows", formatCount(n)));
+const cellsText = (n: number) => (n === 1 ? vscode.l10n.t("1 cell") : vscode.l10n.t("{0} cells", formatCount(n)));
 
 /** What a commit did, in one line. */
 export function commitSummary(o: CommitOutcome): string {
   const parts = [];
-  if (o.saved) parts.push(`${plural(o.saved, "record")} saved`);
-  if (o.created) parts.push(`${plural(o.created, "record")} created`);
-  if (o.refused) parts.push(`${plural(o.refused, "record")} refused by the org (their edits are still staged; hover a marked cell for the reason)`);
-  if (o.conflicts) parts.push(`${plural(o.conflicts, "record")} changed in the org since they were read, not written (Compare, or Overwrite to send your edits anyway)`);
-  return parts.length ? `${parts.join("; ")}.` : "Nothing was written.";
+  if (o.saved) parts.push(vscode.l10n.t("{0} saved", recordsText(o.saved)));
+  if (o.created) parts.push(vscode.l10n.t("{0} created", recordsText(o.created)));
+  if (o.refused) parts.push(vscode.l10n.t("{0} refused by the org (their edits are still staged; hover a marked cell for the reason)", recordsText(o.refused)));
+  if (o.conflicts) parts.push(vscode.l10n.t("{0} changed in the org since they were read, not written (Compare, or Overwrite to send your edits anyway)", recordsText(o.conflicts)));
+  return parts.length ? `${parts.join("; ")}.` : vscode.l10n.t("Nothing was written.");
 }
 
 /** The panel's target for a statement run from `source` (a document URI, or a command's name). */
@@ -65,11 +68,11 @@ export const specOf = (target: PanelTarget): RunSpec => target.spec ?? { api: "s
 
 /** A short name for the tab and the export file: the object the outer query reads, or "Search". */
 export function subjectOf(spec: RunSpec): string {
-  return spec.api === "sosl" ? "Search" : tokenize(spec.text).scopes[0]?.from ?? "Query";
+  return spec.api === "sosl" ? vscode.l10n.t("Search") : tokenize(spec.text).scopes[0]?.from ?? vscode.l10n.t("Query");
 }
 
 export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPanels {
-  const aliasOf = (orgKey: string) => deps.manager.registry.get(orgKey)?.alias ?? "Removed org";
+  const aliasOf = (orgKey: string) => deps.manager.registry.get(orgKey)?.alias ?? vscode.l10n.t("Removed org");
 
   /** A message for the first showing of a run (what a revert staged). */
   const firstNotice = new WeakMap<QueryRun, string>();
@@ -117,10 +120,12 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
     const fetching = run.fetch({ all, onPage: report });
     panel.show(update(run, panel.target)); // shows the Cancel button
     const completed = await fetching.finally(() => panel.data === run && panel.show(update(run, panel.target)));
-    if (!completed) panel.post({ type: "notice", text: `Stopped: ${formatCount(run.fetched)} of ${formatCount(run.totalSize)} rows fetched.` });
+    if (!completed) panel.post({ type: "notice", text: vscode.l10n.t("Stopped: {0} of {1} rows fetched.", formatCount(run.fetched), formatCount(run.totalSize)) });
   }
 
-  const title = (target: PanelTarget) => `${aliasOf(target.orgKey)}: ${subjectOf(specOf(target))} ${specOf(target).explain ? "plan" : "results"}`;
+  const title = (target: PanelTarget) => specOf(target).explain
+    ? vscode.l10n.t("{0}: {1} plan", aliasOf(target.orgKey), subjectOf(specOf(target)))
+    : vscode.l10n.t("{0}: {1} results", aliasOf(target.orgKey), subjectOf(specOf(target)));
 
   /** Marks which columns of a table edit, from its object's describe (a describe that cannot be read leaves it read-only). */
   async function markColumnsOf(session: Awaited<ReturnType<typeof deps.manager.session>>, table: QueryRun["table"], object: string): Promise<void> {
@@ -130,7 +135,7 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
       const prefixOf = (name: string) => objects.find((o) => o.name === name)?.keyPrefix ?? undefined;
       markEditableColumns(table, { object, fields: describe.fields ?? [], keyPrefixOf: prefixOf });
     } catch (err) {
-      markEditableColumns(table, { reason: `The rows cannot be edited: ${object} could not be described (${describeError(err).message}).` });
+      markEditableColumns(table, { reason: vscode.l10n.t("The rows cannot be edited: {0} could not be described ({1}).", object, describeError(err).message ?? "") });
     }
   }
 
@@ -143,7 +148,7 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
     if (!view) return;
     const object = view.result.records.map(recordRef).find((r) => r)?.type;
     if (!view.table.columns.some((c) => c.editor || c.readOnly)) {
-      if ("reason" in run.editing || !object) markEditableColumns(view.table, { reason: "reason" in run.editing ? run.editing.reason : "These rows are not records." });
+      if ("reason" in run.editing || !object) markEditableColumns(view.table, { reason: "reason" in run.editing ? run.editing.reason : vscode.l10n.t("These rows are not records.") });
       else await markColumnsOf(await deps.manager.session(panel.target.orgKey), view.table, object);
     }
     const rows = view.edits.decorate(view.table.window(0, view.table.viewSize));
@@ -157,12 +162,15 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
   };
 
   /** Runs a write of the grid; a failure becomes a notice and a message, never a lost grid (the edits stay staged). */
-  async function writing(panel: ResultsPanel, run: QueryRun, action: string, write: () => PromiseLike<string>): Promise<void> {
+  async function writing(panel: ResultsPanel, run: QueryRun, action: "commit" | "delete", write: () => PromiseLike<string>): Promise<void> {
     let said: string;
     try {
       said = await write();
     } catch (err) {
-      said = err instanceof CancelledError ? `${action} cancelled: ${err.message}.` : `${action} failed: ${describeError(err, { orgAlias: panel.org?.alias, redactor: deps.redactor }).message} Your edits are still staged.`;
+      const why = err instanceof CancelledError ? err.message : describeError(err, { orgAlias: panel.org?.alias, redactor: deps.redactor }).message ?? "";
+      said = err instanceof CancelledError
+        ? action === "commit" ? vscode.l10n.t("Commit cancelled: {0}.", why) : vscode.l10n.t("Delete cancelled: {0}.", why)
+        : action === "commit" ? vscode.l10n.t("Commit failed: {0} Your edits are still staged.", why) : vscode.l10n.t("Delete failed: {0} Your edits are still staged.", why);
       if (!(err instanceof CancelledError)) void vscode.window.showErrorMessage(said);
     }
     // The grid is drawn again (rows may have been added, saved or deleted), then told what happened.
@@ -173,10 +181,10 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
 
   async function commit(panel: ResultsPanel, run: QueryRun): Promise<void> {
     const { cells, rows } = run.staged;
-    if (!cells) return panel.post({ type: "notice", text: "There are no staged edits to commit." });
+    if (!cells) return panel.post({ type: "notice", text: vscode.l10n.t("There are no staged edits to commit.") });
     const session = await deps.manager.session(panel.target.orgKey);
-    await writing(panel, run, "Commit", () => vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Committing ${plural(rows, "record")} to ${aliasOf(panel.target.orgKey)}`, cancellable: true },
+    await writing(panel, run, "commit", () => vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t("Committing {0} to {1}", recordsText(rows), aliasOf(panel.target.orgKey)), cancellable: true },
       async (progress, token) => {
         const controller = new AbortController();
         token.onCancellationRequested(() => controller.abort());
@@ -190,7 +198,7 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
             signal: controller.signal,
             beforeWrite: (_object, values) => hooks.beforeWrite(panel.target.orgKey, values),
             onProgress: (done) => {
-              progress.report({ increment: ((base + done - before) / rows) * 100, message: `${formatCount(base + done)} of ${formatCount(rows)}` });
+              progress.report({ increment: ((base + done - before) / rows) * 100, message: vscode.l10n.t("{0} of {1}", formatCount(base + done), formatCount(rows)) });
               before = base + done;
             },
           });
@@ -208,25 +216,30 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
       case "clone": {
         const created = run.edits.clone(indexes);
         panel.show(update(run, panel.target));
-        return panel.post({ type: "notice", text: `${plural(created.length, "new row")} staged as copies at the end of the grid: edit them, then Commit to create the records.` });
+        return panel.post({ type: "notice", text: created.length === 1
+          ? vscode.l10n.t("1 new row staged as a copy at the end of the grid: edit it, then Commit to create the record.")
+          : vscode.l10n.t("{0} new rows staged as copies at the end of the grid: edit them, then Commit to create the records.", formatCount(created.length)) });
       }
       case "delete": {
-        if (!refs.length) return panel.post({ type: "notice", text: "Select rows of saved records to delete." });
+        if (!refs.length) return panel.post({ type: "notice", text: vscode.l10n.t("Select rows of saved records to delete.") });
         const object = refs[0]!.ref!.type;
-        const choice = await vscode.window.showWarningMessage(`Delete ${plural(refs.length, `${object} record`)} from ${alias}?`, { modal: true, detail: "They go to the org's Recycle Bin." }, "Delete");
-        if (choice !== "Delete") return;
+        const question = refs.length === 1 ? vscode.l10n.t("Delete 1 {0} record from {1}?", object, alias) : vscode.l10n.t("Delete {0} {1} records from {2}?", formatCount(refs.length), object, alias);
+        const remove = vscode.l10n.t("Delete");
+        const choice = await vscode.window.showWarningMessage(question, { modal: true, detail: vscode.l10n.t("They go to the org's Recycle Bin.") }, remove);
+        if (choice !== remove) return;
         const session = await deps.manager.session(panel.target.orgKey);
-        return writing(panel, run, "Delete", async () => {
+        return writing(panel, run, "delete", async () => {
           const results = await session.crm.collections.remove(refs.map((r) => r.ref!.id!));
           run.edits.deleted(refs.map((r) => r.index), results);
           const failed = results.filter((r) => !r.success).length;
-          return `${plural(results.length - failed, "record")} deleted${failed ? `; ${plural(failed, "record")} refused (hover the row number for the reason)` : ""}.`;
+          const deleted = vscode.l10n.t("{0} deleted", recordsText(results.length - failed));
+          return failed ? vscode.l10n.t("{0}; {1} refused (hover the row number for the reason).", deleted, recordsText(failed)) : `${deleted}.`;
         });
       }
       case "open": {
         const shown = refs.slice(0, 20);
         for (const r of shown) await hooks.openId(panel.target.orgKey, r.ref!.id!);
-        if (refs.length > shown.length) panel.post({ type: "notice", text: `Opened the first ${shown.length} of ${formatCount(refs.length)} selected records.` });
+        if (refs.length > shown.length) panel.post({ type: "notice", text: vscode.l10n.t("Opened the first {0} of {1} selected records.", formatCount(shown.length), formatCount(refs.length)) });
         return;
       }
       case "compare": {
@@ -237,16 +250,16 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
         const fields = Object.keys(run.edits.beforeValues(row.index));
         const now = fields.length ? await session.crm.getSobjectRecord(row.ref!.type, row.ref!.id!, { fields }) : {};
         const theirs = [`${row.ref!.type} ${row.ref!.id}`, ...fields.map((f) => `  ${f}: ${now[f] === null || now[f] === undefined ? "" : String(now[f])}`), ""].join("\n");
-        return hooks.showDiff({ label: "In the org now", text: theirs }, { label: "Your edit", text: mine.staged }, `${row.ref!.type} ${row.ref!.id}: the org ↔ your edit`);
+        return hooks.showDiff({ label: vscode.l10n.t("In the org now"), text: theirs }, { label: vscode.l10n.t("Your edit"), text: mine.staged }, vscode.l10n.t("{0} {1}: the org ↔ your edit", row.ref!.type, row.ref!.id!));
       }
       case "compareRows": {
-        if (refs.length !== 2) return panel.post({ type: "notice", text: "Select two rows (Ctrl/Cmd+click the second) to compare their records." });
+        if (refs.length !== 2) return panel.post({ type: "notice", text: vscode.l10n.t("Select two rows (Ctrl/Cmd+click the second) to compare their records.") });
         return hooks.compareRecords(panel.target.orgKey, refs[0]!.ref!.id!, refs[1]!.ref!.id!);
       }
       case "overwrite": {
         const done = indexes.filter((i) => run.edits.overwrite(i));
         postEdits(panel, run);
-        return panel.post({ type: "notice", text: done.length ? `${plural(done.length, "record")} will be overwritten with your edits on the next Commit.` : "Only rows marked as changed in the org can be overwritten." });
+        return panel.post({ type: "notice", text: done.length ? vscode.l10n.t("{0} will be overwritten with your edits on the next Commit.", recordsText(done.length)) : vscode.l10n.t("Only rows marked as changed in the org can be overwritten.") });
       }
     }
   }
@@ -254,14 +267,17 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
   return new PanelSet<ResultsToHost, QueryRun, HostToResults>({
     viewType: "crm.results",
     script: "results",
-    noun: "Query results",
+    noun: vscode.l10n.t("Query results"),
     title,
     parseRequest: parseResultsRequest,
     read: async (target, previous) => {
       const staged = previous?.staged.cells ?? 0;
       if (previous && staged) {
-        const choice = await vscode.window.showWarningMessage(`Running the statement again discards ${plural(staged, "staged edit")} in ${title(target)}.`, { modal: true }, "Discard and Run");
-        if (choice !== "Discard and Run") return previous;
+        const discardAndRun = vscode.l10n.t("Discard and Run");
+        const question = staged === 1 ? vscode.l10n.t("Running the statement again discards 1 staged edit in {0}.", title(target))
+          : vscode.l10n.t("Running the statement again discards {0} staged edits in {1}.", formatCount(staged), title(target));
+        const choice = await vscode.window.showWarningMessage(question, { modal: true }, discardAndRun);
+        if (choice !== discardAndRun) return previous;
       }
       previous?.cancel();
       const session = await deps.manager.session(target.orgKey);
@@ -311,7 +327,7 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
           return postChild(panel, run, request.path);
         case "childEdit": {
           const view = run.childView(request.path);
-          const refused = view ? view.edits.stage(request.index, request.column, request.text) : "Those child rows are no longer shown.";
+          const refused = view ? view.edits.stage(request.index, request.column, request.text) : vscode.l10n.t("Those child rows are no longer shown.");
           if (refused) return panel.post({ type: "editRefused", index: request.index, column: request.column, text: request.text, message: refused, path: request.path });
           await postChild(panel, run, request.path);
           return postEdits(panel, run);
@@ -319,8 +335,8 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
         case "copy": {
           const copied = copyText(run.table, run.edits, request.ranges, request.format);
           await vscode.env.clipboard.writeText(copied.text);
-          const as = { tsv: "tab-separated text", csv: "CSV", json: "JSON", markdown: "a Markdown table" }[request.format];
-          return panel.post({ type: "notice", text: `Copied ${plural(copied.rows, "row")} as ${as} with headers.` });
+          const as = { tsv: vscode.l10n.t("tab-separated text"), csv: "CSV", json: "JSON", markdown: vscode.l10n.t("a Markdown table") }[request.format];
+          return panel.post({ type: "notice", text: vscode.l10n.t("Copied {0} as {1} with headers.", rowsText(copied.rows), as) });
         }
         case "stats":
           return panel.post({ type: "stats", text: selectionStats(run.table, run.edits, request.ranges) });
@@ -332,8 +348,8 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
         case "paste": {
           const pasted = run.edits.paste(request.text, { row: request.row, columns: request.columns }, request.selection);
           postEdits(panel, run);
-          const errors = pasted.errors.length ? ` ${plural(pasted.errors.length, "cell")} left as they were: ${pasted.errors.slice(0, 3).join(" ")}${pasted.errors.length > 3 ? " …" : ""}` : "";
-          return panel.post({ type: "notice", text: `Pasted ${plural(pasted.staged, "cell")}.${errors}` });
+          const errors = pasted.errors.length ? ` ${vscode.l10n.t("{0} left as they were: {1}", cellsText(pasted.errors.length), `${pasted.errors.slice(0, 3).join(" ")}${pasted.errors.length > 3 ? " …" : ""}`)}` : "";
+          return panel.post({ type: "notice", text: `${vscode.l10n.t("Pasted {0}.", cellsText(pasted.staged))}${errors}` });
         }
         case "discard":
           if (request.index === undefined) run.allEdits.forEach((e) => e.discard());
@@ -341,10 +357,11 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
           return postEdits(panel, run);
         case "review": {
           const { cells } = run.staged;
-          if (!cells) return panel.post({ type: "notice", text: "There are no staged edits to review." });
+          if (!cells) return panel.post({ type: "notice", text: vscode.l10n.t("There are no staged edits to review.") });
           const texts = run.allEdits.map((e) => e.review());
           const join = (side: "fetched" | "staged") => texts.map((t) => t[side]).filter(Boolean).join("\n");
-          return hooks.showDiff({ label: "Fetched", text: join("fetched") }, { label: "Staged", text: join("staged") }, `${title(panel.target)}: fetched ↔ staged (${plural(cells, "edit")})`);
+          const diffTitle = cells === 1 ? vscode.l10n.t("{0}: fetched ↔ staged (1 edit)", title(panel.target)) : vscode.l10n.t("{0}: fetched ↔ staged ({1} edits)", title(panel.target), formatCount(cells));
+          return hooks.showDiff({ label: vscode.l10n.t("Fetched"), text: join("fetched") }, { label: vscode.l10n.t("Staged"), text: join("staged") }, diffTitle);
         }
         case "commit":
           return commit(panel, run);

@@ -16,7 +16,7 @@ export class ReviewDocuments implements vscode.TextDocumentContentProvider, vsco
   });
 
   provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.texts.get(uri.toString()) ?? "This review has closed. Open Review Changes again from the results panel.";
+    return this.texts.get(uri.toString()) ?? vscode.l10n.t("This review has closed. Open Review Changes again from the results panel.");
   }
 
   /** Opens two texts side by side, left as it was and right as it would be; or a text beside a document that edits. */

@@ -5,6 +5,7 @@
  * text is cut, and the cells cut are counted). No VS Code here: tested in Node.
  */
 import { rename, rm } from "node:fs/promises";
+import * as l10n from "@vscode/l10n";
 import { cellOf, childJson, ResultTable, type ResultColumn } from "../shared/resultTable";
 
 type Json = Record<string, unknown>;
@@ -70,7 +71,7 @@ export async function exportXlsx(pages: AsyncIterable<Json[]>, file: string, opt
         const sample = new ResultTable({ columns: options.columns ?? [] });
         sample.append(records);
         columns = sample.columns;
-        if (columns.length > EXCEL_MAX_COLUMNS) throw new RangeError(`Excel holds at most ${EXCEL_MAX_COLUMNS} columns a sheet; these rows have ${columns.length}. Export them as CSV instead.`);
+        if (columns.length > EXCEL_MAX_COLUMNS) throw new RangeError(l10n.t("Excel holds at most {0} columns a sheet; these rows have {1}. Export them as CSV instead.", EXCEL_MAX_COLUMNS, columns.length));
         newSheet();
       }
       for (const record of records) {

@@ -50,8 +50,9 @@ export interface CodeServer {
 /**
  * Starts code-server on a free loopback port with fresh user-data, extensions, HOME and TMPDIR folders.
  * `untrusted`: workspace trust is on and the workspace not trusted (Restricted Mode), as for a folder just cloned.
+ * `locale`: the display language (`--locale`), with a language pack registered for it.
  */
-export async function startCodeServer(entry: string, options: { env?: Record<string, string>; settings?: Record<string, unknown>; workspace?: string; untrusted?: boolean } = {}): Promise<CodeServer> {
+export async function startCodeServer(entry: string, options: { env?: Record<string, string>; settings?: Record<string, unknown>; workspace?: string; untrusted?: boolean; locale?: string } = {}): Promise<CodeServer> {
   // Short root: the extension host makes Unix sockets under TMPDIR (108-byte path limit).
   const root = mkdtempSync("/tmp/crmh-");
   for (const dir of ["user-data/User", "extensions", "ws", "home", "tmp"]) mkdirSync(path.join(root, dir), { recursive: true });
@@ -63,11 +64,12 @@ export async function startCodeServer(entry: string, options: { env?: Record<str
     ...(options.untrusted ? { "security.workspace.trust.startupPrompt": "never", "security.workspace.trust.banner": "always" } : {}),
     "workbench.tips.enabled": false, "window.commandCenter": false, "chat.commandCenter.enabled": false, ...options.settings,
   }, null, 2));
+  if (options.locale) installLanguagePack(path.join(root, "user-data"), options.locale);
   const workspace = options.workspace ?? path.join(root, "ws");
   const child: ChildProcess = spawn(process.execPath, [
     entry, "--config", path.join(root, "config.yaml"), "--bind-addr", `127.0.0.1:${port}`, "--auth", "none", "--disable-telemetry", "--disable-update-check",
     ...(options.untrusted ? [] : ["--disable-workspace-trust"]), "--disable-getting-started-override", "--ignore-last-opened", "--user-data-dir", path.join(root, "user-data"),
-    "--extensions-dir", path.join(root, "extensions"),
+    "--extensions-dir", path.join(root, "extensions"), ...(options.locale ? ["--locale", options.locale] : []),
   ], { detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, HOME: path.join(root, "home"), TMPDIR: path.join(root, "tmp"), ...options.env } });
   let output = "";
   child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
@@ -96,6 +98,21 @@ export async function startCodeServer(entry: string, options: { env?: Record<str
       rmSync(root, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Registers a language pack for `locale` as VS Code's language pack service records an installed one
+ * (user-data/languagepacks.json), with no translations of VS Code's own: the server then resolves the
+ * display language to `locale` and hands it to the extension host, which loads each extension's
+ * `l10n/bundle.l10n.<locale>.json` — what a person with that language pack gets.
+ */
+function installLanguagePack(userData: string, locale: string): void {
+  const translations = path.join(userData, "language-pack", "main.i18n.json");
+  mkdirSync(path.dirname(translations), { recursive: true });
+  writeFileSync(translations, JSON.stringify({ version: "1.0.0", contents: {} }));
+  writeFileSync(path.join(userData, "languagepacks.json"), JSON.stringify({
+    [locale]: { hash: `crm-test-${locale}`, extensions: [{ extensionIdentifier: { id: `crm-test.language-pack-${locale}` }, version: "1.0.0" }], translations: { vscode: translations }, label: locale },
+  }));
 }
 
 export interface Workbench {

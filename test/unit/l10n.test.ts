@@ -8,7 +8,10 @@ import path from "node:path";
 
 /** The files whose user-facing strings are all localized so far (the rest of src/ follows: see the README). */
 const LOCALIZED = ["src/commands/orgs.ts", "src/commands/feeds.ts", "src/commands/records.ts", "src/commands/objects.ts", "src/commands/queries.ts", "src/commands/compare.ts",
-  "src/views/knowledgeView.ts", "src/views/feedsView.ts", "src/views/orgsView.ts", "src/views/queriesView.ts", "src/views/activeOrg.ts", "src/views/perOrgTree.ts", "src/views/objectsView.ts"];
+  "src/views/knowledgeView.ts", "src/views/feedsView.ts", "src/views/orgsView.ts", "src/views/queriesView.ts", "src/views/activeOrg.ts", "src/views/perOrgTree.ts", "src/views/objectsView.ts",
+  "src/connections/addOrgFlow.ts", "src/connections/quickInputFlow.ts", "src/soql/runProviders.ts", "src/shared/cellInput.ts",
+  "src/webviews/resultsPanel.ts", "src/webviews/orgInfoPanel.ts", "src/webviews/articlePanel.ts", "src/webviews/previewPanel.ts", "src/webviews/gridEdits.ts", "src/webviews/queryRun.ts",
+  "src/webviews/ui/dom.ts", "src/webviews/ui/results.main.ts", "src/webviews/ui/article.main.ts", "src/webviews/ui/orgInfo.main.ts", "src/webviews/ui/preview.main.ts"];
 
 test("l10n/bundle.l10n.json is what @vscode/l10n-dev extracts from the sources now: no t() string is missing from it", () => {
   const dir = mkdtempSync(path.join(tmpdir(), "crm-l10n-"));
@@ -24,10 +27,10 @@ test("l10n/bundle.l10n.json is what @vscode/l10n-dev extracts from the sources n
   }
 });
 
-/** String literals shown to the user (after one of these, or as a tree's message row), with words of their own once interpolations, icons and file extensions are taken out. */
+/** String literals shown to the user (after one of these, as a tree row, or as a panel's button, label or text), with words of their own once interpolations, icons and file extensions are taken out. */
 function literalStrings(code: string): string[] {
-  return [...code.matchAll(/(?:show(?:Information|Warning|Error)Message\(|\b(?:title|prompt|placeHolder|detail|label|message|notice) ?[:=] |new Error\(|new MessageNode\()\s*(?:"([^"]*)"|`((?:[^`\\]|\\.)*)`)/g)]
-    .filter((m) => /[A-Za-z]{3}/.test((m[1] ?? m[2] ?? "").replace(/\$\{[^}]*\}/g, "").replace(/\$\([\w-]+\)/g, "").replace(/\.[a-z]+\b/g, "")))
+  return [...code.matchAll(/(?:show(?:Information|Warning|Error)Message\(|\b(?:title|prompt|placeHolder|detail|label|message|notice|description|tooltip) ?[:=] |new Error\(|new MessageNode\(|new (?:vscode\.)?TreeItem\(|\bbutton\(|"aria-label": |\bplaceholder: |showMessage\(app, |(?<!\.)\badd\(|\bel\("\w+", \{[^{}]*\}, )\s*(?:"([^"]*)"|`((?:[^`\\]|\\.)*)`)/g)]
+    .filter((m) => /[A-Za-z]{3}/.test((m[1] ?? m[2] ?? "").replace(/\$\{[^}]*\}/g, "").replace(/\$\([\w-]+\)/g, "").replace(/https?:\/\/\S+|\S+@\S+/g, "").replace(/\.[a-z]+\b/g, "")))
     .map((m) => m[0]);
 }
 
@@ -42,5 +45,11 @@ test("the literal check finds literal strings (it can fail)", () => {
   assert.deepEqual(literalStrings('{ label: `${o.key === active ? "$(check) " : ""}${o.alias}` }'), [], "no words of its own");
   assert.deepEqual(literalStrings('showInformationMessage(vscode.l10n.t("Added {0}.", a))'), []);
   assert.deepEqual(literalStrings("{ label: `${name}.json` }"), [], "a file name is no sentence");
+  assert.deepEqual(literalStrings('{ placeholder: "https://acme.my.salesforce.com" }'), [], "an example address is no sentence");
   assert.equal(literalStrings('new MessageNode("No posts yet", undefined, "info")').length, 1, "a tree's message row");
+  assert.equal(literalStrings('new vscode.TreeItem("Load more…")').length, 1, "a tree row's own label");
+  assert.deepEqual(literalStrings("new vscode.TreeItem(`${c.author}: ${firstLine(c.text)}`)"), [], "a row of the org's data");
+  assert.equal(literalStrings('button("Fetch All", "cloud-download", fetchAll)').length, 1, "a panel's button");
+  assert.equal(literalStrings('el("p", { class: "message" }, "No rows.")').length, 1, "a panel's text");
+  assert.equal(literalStrings('el("td", { scope: "col", "aria-label": "Rows fetched" })').length, 1, "a panel's label for screen readers");
 });

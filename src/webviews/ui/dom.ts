@@ -1,6 +1,11 @@
 /** Browser-side helpers every panel uses: the VS Code API, DOM building (never HTML strings), buttons. */
 import "@vscode-elements/elements/dist/vscode-button/index.js";
+import * as l10n from "@vscode/l10n";
 import { parsePanelTarget, type PanelTarget } from "../../shared/protocol";
+
+// The host writes the bundle VS Code loaded for the display language into the page (none for English);
+// every l10n.t() in the panels reads it. Modules that import this one run after this line.
+if (document.body.dataset.l10n) l10n.config({ contents: document.body.dataset.l10n });
 
 interface VsCodeApi<Request> {
   postMessage(message: Request): void;
@@ -48,6 +53,6 @@ export function button(label: string, icon: string, onPress: () => void, options
 /** A status or error line in place of the content, with Refresh. */
 /** A heading, a message and Refresh. `heading` names what the message is about (the page's title by default). */
 export function showMessage(app: HTMLElement, text: string, kind: "info" | "error", refresh: () => void, heading = document.title): void {
-  const header = el("header", {}, el("h1", {}, heading), button("Refresh", "refresh", refresh));
+  const header = el("header", {}, el("h1", {}, heading), button(l10n.t("Refresh"), "refresh", refresh));
   app.replaceChildren(header, el("p", { class: `message ${kind}`, role: kind === "error" ? "alert" : "status" }, text));
 }

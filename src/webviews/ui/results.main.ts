@@ -12,6 +12,7 @@ import "@vscode-elements/elements/dist/vscode-textfield/index.js";
 import { parseCellInput, type CellEditor } from "../../shared/cellInput";
 import { COPY_FORMATS, EXPORT_FORMAT_NAMES, parseResultsUpdate, type ColumnLayout, type CopyFormat, type PlanView, type ResultsSummary, type ResultsToHost, type RowAction } from "../../shared/protocol";
 import type { Cell, CellRange, ChildPath, ChildTable, ResultColumn, ResultRow } from "../../shared/resultTable";
+import * as l10n from "@vscode/l10n";
 import { button, connect, el, panelTarget, showMessage } from "./dom";
 
 const vscode = connect<ResultsToHost>();
@@ -26,7 +27,16 @@ const OVERSCAN = 8;
 const CHILD_ROWS_SHOWN = 8;
 const GUTTER = 64;
 
-const count = new Intl.NumberFormat();
+const count = new Intl.NumberFormat(document.documentElement.lang || undefined);
+/** "1 row", "12 rows": whole phrases, so a language can word each. */
+const rowsText = (n: number) => (n === 1 ? l10n.t("1 row") : l10n.t("{0} rows", count.format(n)));
+/** What a row or cell mark says (the host's states, in the display language). */
+const STATE_LABELS: Record<string, string> = { inserted: l10n.t("Inserted"), saved: l10n.t("Saved"), refused: l10n.t("Refused"), conflict: l10n.t("Conflict"), deleted: l10n.t("Deleted"), staged: l10n.t("Staged") };
+const stateLabel = (state: string) => STATE_LABELS[state] ?? state;
+/** The copy and export formats' names (a language may write them its own way). */
+const FORMAT_LABELS: Record<CopyFormat | (typeof EXPORT_FORMAT_NAMES)[number], string> = {
+  tsv: l10n.t("TSV"), csv: l10n.t("CSV"), json: l10n.t("JSON"), markdown: l10n.t("Markdown"), xlsx: l10n.t("XLSX"), ndjson: l10n.t("NDJSON"),
+};
 
 /** A cell by view row and position among the columns shown. */
 interface At {
@@ -235,8 +245,8 @@ function cellNode(g: Grid, v: number, pos: number, row: ResultRow | undefined, l
     classes.push("children");
     const open = g.expanded.get(v)?.column === c;
     node.setAttribute("aria-expanded", String(open));
-    node.append(el("span", { class: `codicon codicon-chevron-${open ? "down" : "right"}`, "aria-hidden": "true" }), `${count.format(cell.children)} ${cell.children === 1 ? "row" : "rows"}`);
-    if (cell.more) node.append(el("span", { class: "more", title: "More child rows exist on the org" }, " +more"));
+    node.append(el("span", { class: `codicon codicon-chevron-${open ? "down" : "right"}`, "aria-hidden": "true" }), rowsText(cell.children));
+    if (cell.more) node.append(el("span", { class: "more", title: l10n.t("More child rows exist on the org") }, ` ${l10n.t("+more")}`));
     node.addEventListener("click", () => toggleChildren(g, v, c));
   } else if (typeof cell === "string") {
     if (column.ids) {
@@ -249,12 +259,12 @@ function cellNode(g: Grid, v: number, pos: number, row: ResultRow | undefined, l
   if (g.summary.editObject && column.kind === "value") {
     node.setAttribute("aria-readonly", String(!column.editor));
     if (column.editor) classes.push("editable");
-    else if (column.readOnly) node.title = `${node.title ? `${node.title}\n` : ""}Read-only: ${column.readOnly}`;
+    else if (column.readOnly) node.title = [node.title, l10n.t("Read-only: {0}", column.readOnly)].filter(Boolean).join("\n");
   }
   const mark = row?.marks?.[c];
   if (mark) {
     classes.push(mark.state);
-    if (mark.note) node.title = `${mark.state === "refused" ? "Refused: " : mark.state === "staged" ? "Staged. " : ""}${mark.note}`;
+    if (mark.note) node.title = mark.state === "refused" ? l10n.t("Refused: {0}", mark.note) : mark.state === "staged" ? l10n.t("Staged. {0}", mark.note) : mark.note;
   }
   if (isSelected(g, v, pos)) classes.push("selected");
   const active = activeAt(g);
@@ -275,8 +285,8 @@ function gutterNode(v: number, row: ResultRow | undefined): HTMLElement {
   const mark = row?.row;
   if (mark) {
     gutter.classList.add(mark.state);
-    gutter.title = `${mark.state[0]!.toUpperCase()}${mark.state.slice(1)}${mark.note ? `: ${mark.note}` : ""}`;
-    gutter.append(el("span", { class: `codicon codicon-${ROW_ICONS[mark.state] ?? "circle-filled"}`, "aria-label": mark.state }), " ");
+    gutter.title = mark.note ? `${stateLabel(mark.state)}: ${mark.note}` : stateLabel(mark.state);
+    gutter.append(el("span", { class: `codicon codicon-${ROW_ICONS[mark.state] ?? "circle-filled"}`, "aria-label": stateLabel(mark.state) }), " ");
   }
   gutter.append(count.format(v + 1));
   return gutter;
@@ -297,7 +307,7 @@ function rowNode(g: Grid, v: number): HTMLElement {
 
 function childBlock(g: Grid, v: number, entry: Expansion): HTMLElement {
   const column = g.summary.columns[entry.column]!;
-  const box = el("div", { class: "child", role: "region", "aria-label": `${labelOf(column)} of row ${v + 1}` });
+  const box = el("div", { class: "child", role: "region", "aria-label": l10n.t("{0} of row {1}", labelOf(column), count.format(v + 1)) });
   box.style.height = `${childHeight(entry)}px`;
   box.append(childTableNode(g, entry, entry.path, labelOf(column)));
   return box;
@@ -306,18 +316,18 @@ function childBlock(g: Grid, v: number, entry: Expansion): HTMLElement {
 /** One child table (and, under a row, the tables nested in it that are open). */
 function childTableNode(g: Grid, entry: Expansion, path: ChildPath, label: string): HTMLElement {
   const t = entry.tables.get(JSON.stringify(path));
-  if (!t) return el("p", { class: "muted" }, "Reading…");
-  const caption = el("caption", {}, `${label} · ${count.format(t.rows.length)} of ${count.format(t.total)} ${t.total === 1 ? "row" : "rows"}`);
+  if (!t) return el("p", { class: "muted" }, l10n.t("Reading…"));
+  const caption = el("caption", {}, `${label} · ${ofRowsText(t.rows.length, t.total)}`);
   if (t.more) {
-    const more = el("button", { type: "button", class: "link-button" }, "Load remaining rows");
-    more.addEventListener("click", () => ((more.disabled = true), (more.textContent = "Loading…"), send({ type: "moreChildren", path })));
+    const more = el("button", { type: "button", class: "link-button" }, l10n.t("Load remaining rows"));
+    more.addEventListener("click", () => ((more.disabled = true), (more.textContent = l10n.t("Loading…")), send({ type: "moreChildren", path })));
     caption.append(" · ", more);
   }
-  const table = el("table", {}, caption, el("thead", {}, el("tr", {}, ...t.columns.map((c) => el("th", { scope: "col", ...(c.readOnly && t.editObject ? { title: `Read-only: ${c.readOnly}` } : {}) }, labelOf(c))))));
+  const table = el("table", {}, caption, el("thead", {}, el("tr", {}, ...t.columns.map((c) => el("th", { scope: "col", ...(c.readOnly && t.editObject ? { title: l10n.t("Read-only: {0}", c.readOnly) } : {}) }, labelOf(c))))));
   const tbody = el("tbody");
   for (const row of t.rows) {
     const tr = el("tr", row.row?.state === "deleted" ? { class: "deleted" } : {});
-    if (row.row) tr.title = `${row.row.state}${row.row.note ? `: ${row.row.note}` : ""}`;
+    if (row.row) tr.title = row.row.note ? `${stateLabel(row.row.state)}: ${row.row.note}` : stateLabel(row.row.state);
     const nested: HTMLElement[] = [];
     row.cells.forEach((cell, i) => {
       const c = t.columns[i]!;
@@ -350,7 +360,7 @@ function childTableNode(g: Grid, entry: Expansion, path: ChildPath, label: strin
       if (t.editObject && c.editor && row.row?.state !== "deleted") {
         td.classList.add("editable");
         td.tabIndex = 0;
-        td.setAttribute("aria-label", `${labelOf(c)}: ${td.textContent ?? ""} (editable)`);
+        td.setAttribute("aria-label", l10n.t("{0}: {1} (editable)", labelOf(c), td.textContent ?? ""));
         const edit = () => startChildEdit(g, td, path, row, i, c.editor!);
         td.addEventListener("dblclick", edit);
         td.addEventListener("keydown", (e) => (e.key === "Enter" || e.key === "F2") && (e.preventDefault(), edit()));
@@ -578,7 +588,7 @@ function localDateTime(iso: string): string {
 
 function editorElement(editor: CellEditor, value: Cell | undefined, typed?: string): HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement {
   const text = typed ?? (value === null || value === undefined || typeof value === "object" ? "" : String(value));
-  const label = `Edit ${editor.field}`;
+  const label = l10n.t("Edit {0}", editor.field);
   if (editor.kind === "picklist" || editor.kind === "multipicklist") {
     const multi = editor.kind === "multipicklist";
     const chosen = new Set(multi ? text.split(";").filter(Boolean) : [text]);
@@ -588,7 +598,7 @@ function editorElement(editor: CellEditor, value: Cell | undefined, typed?: stri
     if (multi) {
       select.multiple = true;
       select.size = Math.min(8, Math.max(3, options.length));
-    } else select.append(el("option", { value: "" }, "(none)"));
+    } else select.append(el("option", { value: "" }, l10n.t("(none)")));
     for (const o of options) {
       const option = el("option", { value: o }, o);
       option.selected = chosen.has(o);
@@ -617,7 +627,7 @@ function editorValue(node: HTMLInputElement | HTMLSelectElement | HTMLTextAreaEl
 function startEdit(g: Grid, v: number, pos: number, typed?: string, error?: string): void {
   if (!editable(g, v, pos)) {
     const column = columnAt(g, pos);
-    if (g.summary.editObject && column?.kind === "value" && notice) notice.textContent = `Read-only: ${column.readOnly ?? "this cell cannot be edited."}`;
+    if (g.summary.editObject && column?.kind === "value" && notice) notice.textContent = l10n.t("Read-only: {0}", column.readOnly ?? l10n.t("this cell cannot be edited."));
     return;
   }
   const c = g.visible[pos]!;
@@ -727,12 +737,12 @@ function columnMenu(g: Grid, pos: number, anchor: HTMLElement): void {
   const path = columnAt(g, pos)!.path;
   const frozen = g.summary.layout.frozen;
   const items: [string, string, () => void][] = [
-    ["Hide Column", "eye-closed", () => saveLayout(g, (l) => ({ ...l, hidden: [...l.hidden, path], frozen: Math.min(l.frozen, g.visible.length - 1) }))],
-    ["Move Left", "arrow-left", () => moveColumn(g, pos, -1)],
-    ["Move Right", "arrow-right", () => moveColumn(g, pos, 1)],
-    frozen > pos ? ["Unfreeze Columns", "unlock", () => saveLayout(g, (l) => ({ ...l, frozen: 0 }))] : ["Freeze Columns Up to Here", "lock", () => saveLayout(g, (l) => ({ ...l, frozen: pos + 1 }))],
+    [l10n.t("Hide Column"), "eye-closed", () => saveLayout(g, (l) => ({ ...l, hidden: [...l.hidden, path], frozen: Math.min(l.frozen, g.visible.length - 1) }))],
+    [l10n.t("Move Left"), "arrow-left", () => moveColumn(g, pos, -1)],
+    [l10n.t("Move Right"), "arrow-right", () => moveColumn(g, pos, 1)],
+    frozen > pos ? [l10n.t("Unfreeze Columns"), "unlock", () => saveLayout(g, (l) => ({ ...l, frozen: 0 }))] : [l10n.t("Freeze Columns Up to Here"), "lock", () => saveLayout(g, (l) => ({ ...l, frozen: pos + 1 }))],
   ];
-  const menu = el("div", { class: "column-menu", role: "menu", "aria-label": `${path} column` });
+  const menu = el("div", { class: "column-menu", role: "menu", "aria-label": l10n.t("{0} column", path) });
   for (const [label, icon, run] of items) {
     const item = el("button", { type: "button", role: "menuitem" }, el("span", { class: `codicon codicon-${icon}`, "aria-hidden": "true" }), ` ${label}`);
     item.addEventListener("click", () => (menu.remove(), run()));
@@ -776,8 +786,9 @@ function headerCells(g: Grid): HTMLElement[] {
 function headerCell(g: Grid, column: ResultColumn, c: number, pos: number, lefts: number[]): HTMLElement {
   const sort = g.summary.sort;
   const direction = sort?.column === c ? (sort.descending ? "descending" : "ascending") : "none";
-  const hint = column.editor ? " (editable)" : column.readOnly && g.summary.editObject ? ` — read-only: ${column.readOnly}` : "";
-  const label = el("button", { type: "button", class: "sort", title: `${column.path} — sort${hint}` }, labelOf(column));
+  const title = column.editor ? l10n.t("{0} — sort (editable)", column.path)
+    : column.readOnly && g.summary.editObject ? l10n.t("{0} — sort — read-only: {1}", column.path, column.readOnly) : l10n.t("{0} — sort", column.path);
+  const label = el("button", { type: "button", class: "sort", title }, labelOf(column));
   if (direction !== "none") label.append(el("span", { class: `codicon codicon-arrow-${direction === "ascending" ? "up" : "down"}`, "aria-hidden": "true" }));
   label.addEventListener("click", () => {
     // ascending → descending → fetch order
@@ -791,9 +802,9 @@ function headerCell(g: Grid, column: ResultColumn, c: number, pos: number, lefts
     if (e.shiftKey) moveColumn(g, pos, e.key === "ArrowRight" ? 1 : -1);
     else resize(g, c, g.widths[c]! + (e.key === "ArrowRight" ? 24 : -24));
   });
-  const menuButton = el("button", { type: "button", class: "column-menu-button", "aria-label": `${column.path} column menu`, title: "Hide, move or freeze" }, el("span", { class: "codicon codicon-kebab-vertical", "aria-hidden": "true" }));
+  const menuButton = el("button", { type: "button", class: "column-menu-button", "aria-label": l10n.t("{0} column menu", column.path), title: l10n.t("Hide, move or freeze") }, el("span", { class: "codicon codicon-kebab-vertical", "aria-hidden": "true" }));
   menuButton.addEventListener("click", (e) => (e.stopPropagation(), columnMenu(g, pos, menuButton)));
-  const handle = el("div", { class: "resize", "aria-hidden": "true", title: "Drag to resize" });
+  const handle = el("div", { class: "resize", "aria-hidden": "true", title: l10n.t("Drag to resize") });
   handle.addEventListener("pointerdown", (e) => {
     e.preventDefault();
     handle.setPointerCapture(e.pointerId);
@@ -819,29 +830,38 @@ function resize(g: Grid, c: number, width: number): void {
 // ---- the page --------------------------------------------------------------------------------
 
 function statusText(s: ResultsSummary): string {
-  const parts = [`${count.format(s.fetched)} of ${count.format(s.totalSize)} ${s.totalSize === 1 ? "row" : "rows"}`];
-  if (s.filter) parts.push(`${count.format(s.viewSize)} match “${s.filter}”`);
-  parts.push(`first page in ${count.format(s.elapsedMs)} ms`, `ran ${new Date(s.ranAt).toLocaleTimeString()}`);
-  if (s.more) parts.push("more rows on the org");
+  const parts = [ofRowsText(s.fetched, s.totalSize)];
+  if (s.filter) parts.push(l10n.t("{0} match “{1}”", count.format(s.viewSize), s.filter));
+  parts.push(l10n.t("first page in {0} ms", count.format(s.elapsedMs)), l10n.t("ran {0}", new Date(s.ranAt).toLocaleTimeString(document.documentElement.lang || undefined)));
+  if (s.more) parts.push(l10n.t("more rows on the org"));
   return parts.join(" · ");
 }
 
-const stagedText = (cells: number, rows: number) => (cells ? `${count.format(cells)} staged ${cells === 1 ? "edit" : "edits"} in ${count.format(rows)} ${rows === 1 ? "record" : "records"}` : "No staged edits");
+/** "12 of 320 rows" (one sentence per number, so a language can word each). */
+function ofRowsText(shown: number, total: number): string {
+  return total === 1 ? l10n.t("{0} of 1 row", count.format(shown)) : l10n.t("{0} of {1} rows", count.format(shown), count.format(total));
+}
+
+function stagedText(cells: number, rows: number): string {
+  if (!cells) return l10n.t("No staged edits");
+  const edits = cells === 1 ? l10n.t("1 staged edit") : l10n.t("{0} staged edits", count.format(cells));
+  return rows === 1 ? l10n.t("{0} in 1 record", edits) : l10n.t("{0} in {1} records", edits, count.format(rows));
+}
 
 function toolbar(s: ResultsSummary): HTMLElement {
-  const bar = el("div", { class: "actions", role: "toolbar", "aria-label": "Results actions" }, button("Run Again", "refresh", refresh));
-  if (s.fetching) bar.append(el("progress", { max: String(s.totalSize), value: String(s.fetched), "aria-label": "Rows fetched" }), button("Cancel", "debug-stop", () => send({ type: "cancel" })));
-  else if (s.more) bar.append(button("Fetch More", "chevron-down", () => send({ type: "fetchMore" })), button("Fetch All", "cloud-download", () => send({ type: "fetchAll" })));
-  const format = el("select", { class: "copy-format", "aria-label": "Copy as" });
+  const bar = el("div", { class: "actions", role: "toolbar", "aria-label": l10n.t("Results actions") }, button(l10n.t("Run Again"), "refresh", refresh));
+  if (s.fetching) bar.append(el("progress", { max: String(s.totalSize), value: String(s.fetched), "aria-label": l10n.t("Rows fetched") }), button(l10n.t("Cancel"), "debug-stop", () => send({ type: "cancel" })));
+  else if (s.more) bar.append(button(l10n.t("Fetch More"), "chevron-down", () => send({ type: "fetchMore" })), button(l10n.t("Fetch All"), "cloud-download", () => send({ type: "fetchAll" })));
+  const format = el("select", { class: "copy-format", "aria-label": l10n.t("Copy as") });
   for (const f of COPY_FORMATS) {
-    const option = el("option", { value: f }, { tsv: "TSV", csv: "CSV", json: "JSON", markdown: "Markdown" }[f]);
+    const option = el("option", { value: f }, FORMAT_LABELS[f]);
     option.selected = f === copyFormat;
     format.append(option);
   }
   format.addEventListener("change", () => (copyFormat = format.value as CopyFormat));
-  bar.append(button("Copy", "copy", () => grid && copySelection(grid), { disabled: !s.viewSize }), format);
-  for (const f of EXPORT_FORMAT_NAMES) bar.append(button(`Export ${f.toUpperCase()}`, "save", () => send({ type: "export", format: f })));
-  if (s.layout.hidden.length) bar.append(button(`Show ${s.layout.hidden.length} Hidden`, "eye", () => send({ type: "layout", layout: { ...s.layout, hidden: [] } })));
+  bar.append(button(l10n.t("Copy"), "copy", () => grid && copySelection(grid), { disabled: !s.viewSize }), format);
+  for (const f of EXPORT_FORMAT_NAMES) bar.append(button(l10n.t("Export {0}", FORMAT_LABELS[f]), "save", () => send({ type: "export", format: f })));
+  if (s.layout.hidden.length) bar.append(button(l10n.t("Show {0} Hidden", count.format(s.layout.hidden.length)), "eye", () => send({ type: "layout", layout: { ...s.layout, hidden: [] } })));
   return bar;
 }
 
@@ -854,33 +874,33 @@ function editBar(s: ResultsSummary): HTMLElement {
     const row = rowOf(g, activeAt(g).row);
     if (row) send({ type: "discard", index: row.index, ...(scope === "cell" ? { column: g.visible[activeAt(g).pos]! } : {}) });
   });
-  return el("div", { class: "actions edit-actions", role: "toolbar", "aria-label": `Edit ${s.editObject} records` },
+  return el("div", { class: "actions edit-actions", role: "toolbar", "aria-label": l10n.t("Edit {0} records", s.editObject ?? "") },
     stagedLine,
-    button("Review Changes", "diff", () => send({ type: "review" })),
-    button("Commit", "check", () => send({ type: "commit" }), { primary: true }),
-    button("Discard Cell", "discard", discard("cell")),
-    button("Discard Row", "discard", discard("row")),
-    button("Discard All", "clear-all", () => send({ type: "discard" })),
+    button(l10n.t("Review Changes"), "diff", () => send({ type: "review" })),
+    button(l10n.t("Commit"), "check", () => send({ type: "commit" }), { primary: true }),
+    button(l10n.t("Discard Cell"), "discard", discard("cell")),
+    button(l10n.t("Discard Row"), "discard", discard("row")),
+    button(l10n.t("Discard All"), "clear-all", () => send({ type: "discard" })),
     el("span", { class: "separator", "aria-hidden": "true" }),
-    button("Delete Rows", "trash", on(() => rowAction(grid!, "delete"))),
-    button("Clone Rows", "copy", on(() => rowAction(grid!, "clone"))),
-    button("Open Records", "go-to-file", on(() => rowAction(grid!, "open"))),
-    button("Compare Rows", "diff-multiple", on(() => rowAction(grid!, "compareRows"))),
-    button("Compare", "diff-single", on(() => rowAction(grid!, "compare"))),
-    button("Overwrite", "warning", on(() => rowAction(grid!, "overwrite"))),
+    button(l10n.t("Delete Rows"), "trash", on(() => rowAction(grid!, "delete"))),
+    button(l10n.t("Clone Rows"), "copy", on(() => rowAction(grid!, "clone"))),
+    button(l10n.t("Open Records"), "go-to-file", on(() => rowAction(grid!, "open"))),
+    button(l10n.t("Compare Rows"), "diff-multiple", on(() => rowAction(grid!, "compareRows"))),
+    button(l10n.t("Compare"), "diff-single", on(() => rowAction(grid!, "compare"))),
+    button(l10n.t("Overwrite"), "warning", on(() => rowAction(grid!, "overwrite"))),
   );
 }
 
 /** The statement's query plans: what they advise, then each plan, the one the org uses first. */
 function planSection(plan: PlanView, open: boolean): HTMLElement {
   const warnings = plan.advice.filter((a) => a.severity === "warning").length;
-  const summary = el("summary", {}, `Query plan${warnings ? ` · ${warnings} ${warnings === 1 ? "warning" : "warnings"}` : ""}`);
+  const summary = el("summary", {}, !warnings ? l10n.t("Query plan") : warnings === 1 ? l10n.t("Query plan · 1 warning") : l10n.t("Query plan · {0} warnings", count.format(warnings)));
   const advice = el("ul", { class: "plan-advice" }, ...plan.advice.map((a) => el("li", { class: a.severity }, el("span", { class: `codicon codicon-${a.severity === "warning" ? "warning" : "info"}`, "aria-hidden": "true" }), ` ${a.message}`)));
-  const head = ["", "Leading operation", "Relative cost", "Cardinality", "sObject cardinality", "Fields", "Notes"];
+  const head = ["", l10n.t("Leading operation"), l10n.t("Relative cost"), l10n.t("Cardinality"), l10n.t("sObject cardinality"), l10n.t("Fields"), l10n.t("Notes")];
   const table = el("table", { class: "plans" },
     el("thead", {}, el("tr", {}, ...head.map((h) => el("th", { scope: "col" }, h)))),
     el("tbody", {}, ...plan.plans.map((p, i) => el("tr", i === 0 ? { class: "used" } : {},
-      el("td", {}, i === 0 ? "used" : ""), el("td", {}, p.leadingOperationType), el("td", { class: p.relativeCost > 1 ? "number costly" : "number" }, String(p.relativeCost)),
+      el("td", {}, i === 0 ? l10n.t("used") : ""), el("td", {}, p.leadingOperationType), el("td", { class: p.relativeCost > 1 ? "number costly" : "number" }, String(p.relativeCost)),
       el("td", { class: "number" }, count.format(p.cardinality)), el("td", { class: "number" }, `${count.format(p.sobjectCardinality)} ${p.sobjectType}`),
       el("td", {}, p.fields.join(", ")), el("td", {}, p.notes.join("; "))))));
   const section = el("details", { class: "plan" }, summary, ...(plan.advice.length ? [advice] : []), table);
@@ -910,15 +930,15 @@ function build(s: ResultsSummary, previous: Grid | undefined): void {
   grid = g;
   applyWidths(g);
 
-  const filter = el("vscode-textfield" as keyof HTMLElementTagNameMap, { class: "filter", placeholder: "Filter fetched rows", "aria-label": "Filter fetched rows", value: s.filter }) as HTMLElement & { value: string };
+  const filter = el("vscode-textfield" as keyof HTMLElementTagNameMap, { class: "filter", placeholder: l10n.t("Filter fetched rows"), "aria-label": l10n.t("Filter fetched rows"), value: s.filter }) as HTMLElement & { value: string };
   let timer = 0;
   filter.addEventListener("input", () => {
     clearTimeout(timer);
     timer = window.setTimeout(() => send({ type: "view", filter: filter.value, ...(g.summary.sort ? { sort: g.summary.sort } : {}) }), 200);
   });
 
-  const title = `${s.alias} · ${s.api === "sosl" ? "SOSL search" : s.api === "tooling" ? "Tooling API query" : "SOQL query"}`;
-  const query = el("details", { class: "query" }, el("summary", {}, "Statement"), el("pre", {}, s.query));
+  const title = `${s.alias} · ${s.api === "sosl" ? l10n.t("SOSL search") : s.api === "tooling" ? l10n.t("Tooling API query") : l10n.t("SOQL query")}`;
+  const query = el("details", { class: "query" }, el("summary", {}, l10n.t("Statement")), el("pre", {}, s.query));
   status = el("p", { class: "status", role: "status" }, statusText(s));
   selectionLine = el("span", { class: "selection-stats", "aria-live": "polite" });
   notice = el("p", { class: "notice", "aria-live": "polite" }, s.notice ?? "");
@@ -926,20 +946,20 @@ function build(s: ResultsSummary, previous: Grid | undefined): void {
   const plan = s.plan ? [planSection(s.plan, !!s.explainOnly || s.plan.advice.some((a) => a.severity === "warning"))] : [];
 
   if (s.explainOnly) {
-    app.replaceChildren(el("header", {}, el("h1", {}, `${s.alias} · Query plan`), button("Explain Again", "refresh", refresh)), query, ...plan,
-      el("p", { class: "message" }, "Explained, not run: no rows were read. Run the statement (its CodeLens, or Ctrl+Enter) to read them."), notice);
+    app.replaceChildren(el("header", {}, el("h1", {}, `${s.alias} · ${l10n.t("Query plan")}`), button(l10n.t("Explain Again"), "refresh", refresh)), query, ...plan,
+      el("p", { class: "message" }, l10n.t("Explained, not run: no rows were read. Run the statement (its CodeLens, or Ctrl+Enter) to read them.")), notice);
     query.open = true;
     return;
   }
   if (!s.columns.length || !s.fetched) {
-    app.replaceChildren(el("header", {}, el("h1", {}, title), ...bars), status, query, ...plan, el("p", { class: "message" }, "No rows."), notice);
+    app.replaceChildren(el("header", {}, el("h1", {}, title), ...bars), status, query, ...plan, el("p", { class: "message" }, l10n.t("No rows.")), notice);
     return;
   }
   header = el("div", { role: "row", class: "row header", "aria-rowindex": "1" }, ...headerCells(g));
   body = el("div", { class: "body", role: "rowgroup" });
   const oldScroll = sameRun && scroller ? { top: scroller.scrollTop, left: scroller.scrollLeft } : { top: 0, left: 0 };
   scroller = el("div", {
-    class: "grid", role: "grid", tabindex: "0", "aria-label": `Rows of ${title}${s.editObject ? " (editable: F2 or Enter edits a cell)" : ""}`,
+    class: "grid", role: "grid", tabindex: "0", "aria-label": s.editObject ? l10n.t("Rows of {0} (editable: F2 or Enter edits a cell)", title) : l10n.t("Rows of {0}", title),
     "aria-rowcount": String(s.viewSize + 1), "aria-colcount": String(g.visible.length + 1), "aria-multiselectable": "true",
     ...(s.editObject ? { "aria-readonly": "false" } : { "aria-readonly": "true" }),
   }, el("div", { role: "rowgroup", class: "sticky" }, header), body);
@@ -998,12 +1018,12 @@ window.addEventListener("message", (event: MessageEvent<unknown>) => {
       grid = undefined;
       const failed = message.type === "error" || message.type === "failed";
       const heading = message.type === "running" || message.type === "failed" ? (document.title = message.title) : undefined;
-      showMessage(app, failed ? message.message : "Running the statement…", failed ? "error" : "info", refresh, heading);
+      showMessage(app, failed ? message.message : l10n.t("Running the statement…"), failed ? "error" : "info", refresh, heading);
       if (message.type === "running" || message.type === "failed") {
         // Recorded now too, in case the run fails: a reload then tries the same statement again.
         vscode.setState({ ...panelTarget(), spec: { api: message.api, text: message.query } });
         // The org's message points into the statement (Row:1 Column:8): show it.
-        app.append(el("pre", { class: "statement", "aria-label": failed ? "The statement that failed" : "The statement running" }, message.query));
+        app.append(el("pre", { class: "statement", "aria-label": failed ? l10n.t("The statement that failed") : l10n.t("The statement running") }, message.query));
       }
       break;
     }
@@ -1026,14 +1046,14 @@ window.addEventListener("message", (event: MessageEvent<unknown>) => {
       break;
     }
     case "progress":
-      if (status && grid) status.textContent = `Fetching… ${count.format(message.fetched)} of ${count.format(message.totalSize)} rows`;
+      if (status && grid) status.textContent = l10n.t("Fetching… {0}", ofRowsText(message.fetched, message.totalSize));
       app.querySelector("progress")?.setAttribute("value", String(message.fetched));
       break;
     case "notice":
       if (notice) notice.textContent = message.text;
       break;
     case "stats":
-      if (selectionLine) selectionLine.textContent = `Selection: ${message.text}`;
+      if (selectionLine) selectionLine.textContent = l10n.t("Selection: {0}", message.text);
       break;
     case "edits":
       if (grid) {

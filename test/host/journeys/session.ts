@@ -1,10 +1,11 @@
 /** One workbench per journey file: code-server + Chromium + the emulator, and a journey() that skips loudly. */
 import { after, before, test, type TestContext } from "node:test";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { startEmulator, type Emulator } from "../../emulator";
 import { ensureHost, openWorkbench, startCodeServer, type CodeServer, type HostSetup, type Workbench } from "../harness";
+import { PSEUDO_LOCALE, pseudoExtension, type PseudoExtension } from "../pseudoLocale";
 import { Driver } from "../workbench";
 
 export const root = path.resolve(__dirname, "../../..");
@@ -23,13 +24,16 @@ export interface Session {
   server: CodeServer;
   workbench: Workbench;
   ui: Driver;
+  /** With `pseudoLocalized`: the extension as loaded, and what its strings read as. */
+  pseudo?: PseudoExtension;
 }
 
 /**
  * One workbench for a journey file. `workspaceFiles`: the workspace folder's files (path → text);
- * `untrusted`: the workspace opens in Restricted Mode.
+ * `untrusted`: the workspace opens in Restricted Mode. `pseudoLocalized`: VS Code's display language is the
+ * pseudo language and the extension carries its pseudo-localized strings.
  */
-export function workbenchSession(options: { settings?: Record<string, unknown>; setup?: (s: Session) => Promise<void>; workspaceFiles?: Record<string, string>; untrusted?: boolean } = {}) {
+export function workbenchSession(options: { settings?: Record<string, unknown>; setup?: (s: Session) => Promise<void>; workspaceFiles?: Record<string, string>; untrusted?: boolean; pseudoLocalized?: boolean } = {}) {
   const host = ensureHost();
   let session: Session | undefined;
   before(async () => {
@@ -44,15 +48,18 @@ export function workbenchSession(options: { settings?: Record<string, unknown>; 
         writeFileSync(path.join(workspace, file), text);
       }
     }
-    const server = await startCodeServer(host.codeServer!, { settings: options.settings, workspace, untrusted: options.untrusted });
-    const workbench = await openWorkbench(server, { extensionPath: root });
-    session = { emulator, server, workbench, ui: new Driver(workbench.page) };
+    const pseudo = options.pseudoLocalized ? pseudoExtension(root) : undefined;
+    const locale = pseudo ? PSEUDO_LOCALE : undefined;
+    const server = await startCodeServer(host.codeServer!, { settings: options.settings, workspace, untrusted: options.untrusted, locale });
+    const workbench = await openWorkbench(server, { extensionPath: pseudo?.dir ?? root });
+    session = { emulator, server, workbench, ui: new Driver(workbench.page), pseudo };
     await options.setup?.(session);
   });
   after(async () => {
     await session?.workbench.close();
     await session?.server.stop();
     await session?.emulator.close();
+    if (session?.pseudo) rmSync(session.pseudo.dir, { recursive: true, force: true });
   });
   /** A journey: skipped with the reason when the host is missing; a screenshot is saved when it fails. */
   const journey = (name: string, fn: (s: Session) => Promise<void>, timeout = 120_000) =>

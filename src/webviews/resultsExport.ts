@@ -143,6 +143,8 @@ export async function exportPages(pages: AsyncIterable<Json[]>, file: string, op
     return { rows };
   } catch (err) {
     out.destroy();
+    // The file may still be opening: wait until the stream has closed it, or it would appear after the rm.
+    if (!out.closed) await once(out, "close").catch(() => undefined);
     await rm(partial, { force: true });
     throw err;
   }

@@ -67,8 +67,7 @@ const groups = [
     alias: {
       ...clientAliases, "@jetstreamapp/soql-parser-js": "./scripts/bundle-stubs/soql-parser-runtime.cjs", "exceljs/lib/stream/xlsx/workbook-writer": "./scripts/bundle-stubs/exceljs-runtime.cjs",
       "js-yaml": "./scripts/bundle-stubs/js-yaml-runtime.cjs",
-      // @vscode/l10n's browser build: the extension gives it the bundle's contents (vscode.l10n.bundle), never a file to read.
-      "@vscode/l10n": "./node_modules/@vscode/l10n/dist/browser.js",
+      "@vscode/l10n": "./scripts/bundle-stubs/l10n-host.cjs",
     },
   },
   // js-yaml (YAML helper files) beside the extension rather than inside it: the extension bundle keeps within its budget.

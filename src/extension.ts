@@ -1,5 +1,4 @@
 /** Activation constructs and registers only: no network I/O until a view or command needs the org. */
-import * as l10n from "@vscode/l10n";
 import * as vscode from "vscode";
 import { DESCRIBE_SCHEME, DescribeDocuments } from "./commands/objects";
 import { runArticleAction } from "./commands/knowledge";
@@ -52,8 +51,6 @@ export interface CrmExplorerApi {
 
 export function activate(context: vscode.ExtensionContext): CrmExplorerApi | undefined {
   useLocale(vscode.env.language);
-  // The modules that do not import vscode (models, the grid's checks) localize through @vscode/l10n: give it the bundle VS Code loaded.
-  if (vscode.l10n.bundle) l10n.config({ contents: vscode.l10n.bundle });
   const redactor = new Redactor();
   const log = new Log(redactor);
   const registry = new OrgRegistry(context.globalState, context.secrets);

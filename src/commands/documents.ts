@@ -51,7 +51,7 @@ export async function openArticlePairs(files: CrmFileSystem, alias: string, left
 /** The object an ID belongs to, by its key prefix (from the org's schema). */
 export async function sobjectOfId(manager: OrgManager, orgKey: string, id: string): Promise<string> {
   const sobject = await (await manager.session(orgKey)).schema.objectOfId(id);
-  if (!sobject) throw new Error(`No object in this org has the key prefix ${id.slice(0, 3)}, so ID ${id} cannot be opened.`);
+  if (!sobject) throw new Error(vscode.l10n.t("No object in this org has the key prefix {0}, so ID {1} cannot be opened.", id.slice(0, 3), id));
   return sobject.name;
 }
 
@@ -68,7 +68,7 @@ export function documentCommands(deps: DocumentCommandDeps): Record<Extract<Comm
   async function bodyField(orgKey: string): Promise<string> {
     const describe = await (await manager.session(orgKey)).schema.describe(knowledgeSobject());
     const field = describe.fields.find(isRichText);
-    if (!field) throw new Error(`${knowledgeSobject()} has no rich-text field to edit; use Edit Article Fields.`);
+    if (!field) throw new Error(vscode.l10n.t("{0} has no rich-text field to edit; use Edit Article Fields.", knowledgeSobject()));
     return field.name;
   }
 
@@ -96,7 +96,10 @@ export function documentCommands(deps: DocumentCommandDeps): Record<Extract<Comm
     "crm.document.compareRecords": () => compareRecords({ manager, files, showDiff: deps.showDiff }),
     "crm.document.openRecord": async (orgKeyArg: unknown, idArg: unknown) => {
       const orgKey = await orgKeyOr(orgKeyArg);
-      const id = typeof idArg === "string" ? idArg : await vscode.window.showInputBox({ title: "Open a record in an editor", prompt: "Its 15- or 18-character ID", ignoreFocusOut: true, validateInput: (v) => (/^[a-zA-Z0-9]{15}([a-zA-Z0-9]{3})?$/.test(v.trim()) ? undefined : "A record ID has 15 or 18 letters and digits") });
+      const id = typeof idArg === "string" ? idArg : await vscode.window.showInputBox({
+        title: vscode.l10n.t("Open a record in an editor"), prompt: vscode.l10n.t("Its 15- or 18-character ID"), ignoreFocusOut: true,
+        validateInput: (v) => (/^[a-zA-Z0-9]{15}([a-zA-Z0-9]{3})?$/.test(v.trim()) ? undefined : vscode.l10n.t("A record ID has 15 or 18 letters and digits")),
+      });
       if (!id) throw new UserCancelled();
       const sobject = await sobjectOfId(manager, orgKey, id.trim());
       if (sobject === knowledgeSobject()) return vscode.commands.executeCommand("crm.document.editArticle", { orgKey, id: id.trim() });
@@ -105,7 +108,7 @@ export function documentCommands(deps: DocumentCommandDeps): Record<Extract<Comm
     "crm.document.newRecord": async () => {
       const orgKey = await orgKeyOr(undefined);
       const all = await (await manager.session(orgKey)).schema.objects();
-      const picked = await vscode.window.showQuickPick(all.filter((o) => o.name !== knowledgeSobject()).map((o) => ({ label: o.label, description: o.name, name: o.name })), { title: "New record of which object?", matchOnDescription: true });
+      const picked = await vscode.window.showQuickPick(all.filter((o) => o.name !== knowledgeSobject()).map((o) => ({ label: o.label, description: o.name, name: o.name })), { title: vscode.l10n.t("New record of which object?"), matchOnDescription: true });
       if (!picked) throw new UserCancelled();
       await vscode.commands.executeCommand("vscode.open", crmUri(newPath(aliasOf(orgKey), picked.name)), { preview: false }, `New ${picked.label}`);
     },
@@ -114,11 +117,13 @@ export function documentCommands(deps: DocumentCommandDeps): Record<Extract<Comm
       await vscode.commands.executeCommand("vscode.open", crmUri(newPath(aliasOf(orgKey), knowledgeSobject())), { preview: false }, "New article");
     },
     "crm.document.editArticle": async (node: unknown) => {
-      const a = await articleTarget(node, "Edit which article?");
+      const a = await articleTarget(node, vscode.l10n.t("Edit which article?"));
       let draftId = a.id;
       if (a.status !== "Draft") {
-        const choice = await vscode.window.showInformationMessage(`'${a.title}' is ${a.status === "Online" ? "published" : "archived"}. Edits go to a draft.`, { modal: true, detail: "Create a draft of it and open the draft?" }, "Create Draft");
-        if (choice !== "Create Draft") throw new UserCancelled();
+        const createDraft = vscode.l10n.t("Create Draft");
+        const state = a.status === "Online" ? vscode.l10n.t("'{0}' is published. Edits go to a draft.", a.title) : vscode.l10n.t("'{0}' is archived. Edits go to a draft.", a.title);
+        const choice = await vscode.window.showInformationMessage(state, { modal: true, detail: vscode.l10n.t("Create a draft of it and open the draft?") }, createDraft);
+        if (choice !== createDraft) throw new UserCancelled();
         const crm = (await manager.session(a.orgKey)).crm;
         draftId = a.status === "Online"
           ? String(await crm.knowledge.createDraftFromOnlineArticle(a.id, { unpublish: false }))
@@ -127,20 +132,20 @@ export function documentCommands(deps: DocumentCommandDeps): Record<Extract<Comm
       await openCrmDocument(files, articleFilePath(aliasOf(a.orgKey), knowledgeSobject(), draftId, `${await bodyField(a.orgKey)}.html`));
     },
     "crm.document.editArticleFields": async (node: unknown) => {
-      const a = await articleTarget(node, "Edit the fields of which article?");
+      const a = await articleTarget(node, vscode.l10n.t("Edit the fields of which article?"));
       await openCrmDocument(files, articleFilePath(aliasOf(a.orgKey), knowledgeSobject(), a.id, "fields.json"));
     },
     "crm.document.preview": async (uriArg: unknown) => {
       const uri = uriArg instanceof vscode.Uri ? uriArg : vscode.window.activeTextEditor?.document.uri;
-      if (uri?.scheme !== CRM_SCHEME || !uri.path.endsWith(".html")) throw new Error("Open an article's .html document (CRM: Edit Article in Editor) to preview it.");
+      if (uri?.scheme !== CRM_SCHEME || !uri.path.endsWith(".html")) throw new Error(vscode.l10n.t("Open an article's .html document (CRM: Edit Article in Editor) to preview it."));
       deps.preview.show({ orgKey: files.orgKeyOf(uri) ?? "", id: uri.toString() }, { preserveFocus: true, beside: true });
     },
     "crm.document.compareWithOnline": async (node: unknown) => {
-      const a = await articleTarget(node, "Compare which draft with its online version?");
-      if (a.status !== "Draft") throw new Error(`'${a.title}' is not a draft. Compare a draft with the online version.`);
+      const a = await articleTarget(node, vscode.l10n.t("Compare which draft with its online version?"));
+      if (a.status !== "Draft") throw new Error(vscode.l10n.t("'{0}' is not a draft. Compare a draft with the online version.", a.title));
       const crm = (await manager.session(a.orgKey)).crm;
       const online = (await crm.knowledge.getVersionsOfArticle(a.knowledgeArticleId, { sobject: knowledgeSobject() })).find((v) => v.PublishStatus === "Online");
-      if (!online) throw new Error(`'${a.title}' has no published version to compare with.`);
+      if (!online) throw new Error(vscode.l10n.t("'{0}' has no published version to compare with.", a.title));
       await openArticlePairs(files, aliasOf(a.orgKey), String(online.Id), a.id, `${a.title}: online ↔ draft`);
     },
   };

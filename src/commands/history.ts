@@ -52,15 +52,15 @@ export function recordChanges(manager: OrgManager, journal: () => Promise<WriteJ
 
 const ICONS: Record<string, string> = { created: "add", updated: "edit", deleted: "trash", published: "cloud-upload", archived: "archive", posted: "comment", commented: "comment-discussion", written: "save" };
 
-const plural = (n: number, noun: string) => `${formatCount(n)} ${noun}${n === 1 ? "" : "s"}`;
+const recordsText = (n: number) => (n === 1 ? vscode.l10n.t("1 record") : vscode.l10n.t("{0} records", formatCount(n)));
 
 function detailOf(entry: JournalEntry): string {
   const failed = entry.records.filter((r) => !r.ok);
   const fields = [...new Set(entry.records.flatMap((r) => Object.keys(r.after ?? {})))];
-  const parts = [plural(entry.records.length, "record")];
-  if (failed.length) parts.push(`${formatCount(failed.length)} refused: ${failed[0]!.error ?? ""}`);
+  const parts = [recordsText(entry.records.length)];
+  if (failed.length) parts.push(vscode.l10n.t("{0} refused: {1}", formatCount(failed.length), failed[0]!.error ?? ""));
   if (fields.length) parts.push(fields.slice(0, 8).join(", "));
-  if (entry.records.some((r) => r.before)) parts.push("revertible");
+  if (entry.records.some((r) => r.before)) parts.push(vscode.l10n.t("revertible"));
   return parts.join(" · ");
 }
 
@@ -68,7 +68,7 @@ const revertible = (entry: JournalEntry) => !!entry.object && entry.records.some
 
 /** Stages an entry's before values in a results grid over its records, after checking them against the org. */
 export async function revertEntry(deps: HistoryDeps, entry: JournalEntry): Promise<void> {
-  if (!revertible(entry)) throw new Error("This write cannot be reverted here: the history holds no earlier values for it (only grid commits and document saves record them).");
+  if (!revertible(entry)) throw new Error(vscode.l10n.t("This write cannot be reverted here: the history holds no earlier values for it (only grid commits and document saves record them)."));
   const session = await deps.manager.session(entry.orgKey);
   const records = entry.records.filter((r) => r.ok && r.id && r.before);
   const fields = [...new Set(records.flatMap((r) => Object.keys(r.before!)))];
@@ -77,7 +77,7 @@ export async function revertEntry(deps: HistoryDeps, entry: JournalEntry): Promi
   const current = new Map((await session.crm.queryAll(text)).records.map((r) => [String(r.Id).slice(0, 15), r as Record<string, unknown>]));
   const plan = revertPlan(entry, current);
   if (!plan.restore.length) {
-    void vscode.window.showWarningMessage(`Nothing to revert: every record of “${entry.summary}” changed in the org since (${plan.changedSince.map((c) => c.id).join(", ")}).`);
+    void vscode.window.showWarningMessage(vscode.l10n.t("Nothing to revert: every record of “{0}” changed in the org since ({1}).", entry.summary, plan.changedSince.map((c) => c.id).join(", ")));
     return;
   }
   const source = `revert:${entry.id}`;
@@ -94,8 +94,12 @@ export async function revertEntry(deps: HistoryDeps, entry: JournalEntry): Promi
         }
       }
     }
-    const left = plan.changedSince.length ? ` Left out, changed in the org since: ${plan.changedSince.map((c) => `${c.id}${c.fields.length ? ` (${c.fields.join(", ")})` : " (deleted)"}`).join("; ")}.` : "";
-    return `Staged ${plural(staged, "value")} from before “${entry.summary}” (${formatTime(entry.time)}). Review Changes, then Commit to restore them.${left}`;
+    const changed = plan.changedSince.map((c) => `${c.id} (${c.fields.length ? c.fields.join(", ") : vscode.l10n.t("deleted")})`).join("; ");
+    const left = plan.changedSince.length ? ` ${vscode.l10n.t("Left out, changed in the org since: {0}.", changed)}` : "";
+    const said = staged === 1
+      ? vscode.l10n.t("Staged 1 value from before “{0}” ({1}). Review Changes, then Commit to restore them.", entry.summary, formatTime(entry.time))
+      : vscode.l10n.t("Staged {0} values from before “{1}” ({2}). Review Changes, then Commit to restore them.", formatCount(staged), entry.summary, formatTime(entry.time));
+    return `${said}${left}`;
   });
   deps.results.open(resultsTarget(entry.orgKey, source, { api: "soql", text }));
 }
@@ -110,13 +114,13 @@ export function historyCommands(deps: HistoryDeps) {
       const journal = await deps.journal();
       const entries = journal.list();
       if (!entries.length) {
-        void vscode.window.showInformationMessage("No writes yet: grid commits, document saves, imports, knowledge actions and posts are listed here once made.");
+        void vscode.window.showInformationMessage(vscode.l10n.t("No writes yet: grid commits, document saves, imports, knowledge actions and posts are listed here once made."));
         return;
       }
-      const revertButton = { iconPath: new vscode.ThemeIcon("discard"), tooltip: "Revert (stage the earlier values for review)" };
+      const revertButton = { iconPath: new vscode.ThemeIcon("discard"), tooltip: vscode.l10n.t("Revert (stage the earlier values for review)") };
       const picker = vscode.window.createQuickPick<EntryItem>();
-      picker.title = "Write History";
-      picker.placeholder = "Search by object, field, value, record ID or org";
+      picker.title = vscode.l10n.t("Write History");
+      picker.placeholder = vscode.l10n.t("Search by object, field, value, record ID or org");
       picker.matchOnDescription = true;
       picker.matchOnDetail = true;
       picker.items = entries.map((entry) => ({
@@ -138,21 +142,22 @@ export function historyCommands(deps: HistoryDeps) {
       const { entry } = chosen.item;
       if (chosen.revert) return revertEntry(deps, entry);
       const actions = [
-        ...(revertible(entry) ? [{ label: "$(discard) Revert…", description: "stage the earlier values in a grid to review and commit", id: "revert" }] : []),
-        ...(entry.records.some((r) => r.id) ? [{ label: "$(go-to-file) Open Records", description: plural(Math.min(entry.records.length, 20), "record"), id: "open" }] : []),
-        { label: "$(copy) Copy Details as JSON", id: "copy" },
+        ...(revertible(entry) ? [{ label: `$(discard) ${vscode.l10n.t("Revert…")}`, description: vscode.l10n.t("stage the earlier values in a grid to review and commit"), id: "revert" }] : []),
+        ...(entry.records.some((r) => r.id) ? [{ label: `$(go-to-file) ${vscode.l10n.t("Open Records")}`, description: recordsText(Math.min(entry.records.length, 20)), id: "open" }] : []),
+        { label: `$(copy) ${vscode.l10n.t("Copy Details as JSON")}`, id: "copy" },
       ];
       const action = await vscode.window.showQuickPick(actions, { title: entry.summary, placeHolder: `${entry.alias} · ${formatTime(entry.time)}` });
       if (action?.id === "revert") return revertEntry(deps, entry);
       if (action?.id === "open") for (const r of entry.records.filter((r) => r.id).slice(0, 20)) await deps.openId(entry.orgKey, r.id!);
       if (action?.id === "copy") {
         await vscode.env.clipboard.writeText(JSON.stringify(entry, null, 2));
-        vscode.window.setStatusBarMessage("Write details copied", 3000);
+        vscode.window.setStatusBarMessage(vscode.l10n.t("Write details copied"), 3000);
       }
     },
     "crm.history.clear": async () => {
-      const choice = await vscode.window.showWarningMessage("Clear the write history of every org? The org's data is not changed.", { modal: true }, "Clear");
-      if (choice === "Clear") (await deps.journal()).clear();
+      const clear = vscode.l10n.t("Clear");
+      const choice = await vscode.window.showWarningMessage(vscode.l10n.t("Clear the write history of every org? The org's data is not changed."), { modal: true }, clear);
+      if (choice === clear) (await deps.journal()).clear();
     },
   };
 }

@@ -1,4 +1,5 @@
 /** The status bar's words for the active org and its API usage. */
+import * as l10n from "@vscode/l10n";
 import type { ApiUsage } from "../client";
 import { formatCount } from "./numbers";
 
@@ -12,16 +13,17 @@ export interface StatusView {
 /** `kind` is the org's (production, sandbox, …): production is named in the text and always shown as a warning. */
 export function statusText(alias: string, usage: ApiUsage | undefined, signedIn: boolean, kind?: string): StatusView {
   const production = kind === "production";
-  const name = production ? `$(warning) ${alias} (production)` : `$(cloud) ${alias}`;
-  const what = kind ? `${alias} (${kind} org)` : alias;
-  if (!signedIn) return { text: `${name} · signed out`, tooltip: `${what}: signed out. Click to switch org or sign in.`, warning: true };
-  const guard = production ? " Every write asks for confirmation first." : "";
-  if (!usage || usage.max <= 0) return { text: name, tooltip: `${what}: API usage appears after the first call.${guard} Click to switch org or show org info.`, warning: production };
+  const name = production ? `$(warning) ${l10n.t("{0} (production)", alias)}` : `$(cloud) ${alias}`;
+  const what = kind ? l10n.t("{0} ({1} org)", alias, kind) : alias;
+  if (!signedIn) return { text: l10n.t("{0} · signed out", name), tooltip: l10n.t("{0}: signed out. Click to switch org or sign in.", what), warning: true };
+  const click = l10n.t("Click to switch org or show org info.");
+  const then = production ? `${l10n.t("Every write asks for confirmation first.")} ${click}` : click;
+  if (!usage || usage.max <= 0) return { text: name, tooltip: l10n.t("{0}: API usage appears after the first call. {1}", what, then), warning: production };
   const share = usage.used / usage.max;
   const percent = Math.round(share * 100);
   return {
-    text: `${name} · API ${formatCount(usage.used)}/${formatCount(usage.max)}`,
-    tooltip: `${what}: ${formatCount(usage.used)} of ${formatCount(usage.max)} daily API requests used (${percent} %).${guard} Click to switch org or show org info.`,
+    text: l10n.t("{0} · API {1}/{2}", name, formatCount(usage.used), formatCount(usage.max)),
+    tooltip: l10n.t("{0}: {1} of {2} daily API requests used ({3} %). {4}", what, formatCount(usage.used), formatCount(usage.max), percent, then),
     warning: production || share > 0.8,
   };
 }

@@ -9,7 +9,7 @@ import path from "node:path";
 /** The files whose user-facing strings are all localized so far (the rest of src/ follows: see the README). */
 const LOCALIZED = ["src/commands/orgs.ts", "src/commands/feeds.ts", "src/commands/records.ts", "src/commands/objects.ts", "src/commands/queries.ts", "src/commands/compare.ts",
   "src/views/knowledgeView.ts", "src/views/feedsView.ts", "src/views/orgsView.ts", "src/views/queriesView.ts", "src/views/activeOrg.ts", "src/views/perOrgTree.ts", "src/views/objectsView.ts",
-  "src/connections/addOrgFlow.ts", "src/connections/quickInputFlow.ts", "src/soql/runProviders.ts", "src/shared/cellInput.ts",
+  "src/commands/documents.ts", "src/commands/history.ts", "src/platform/statusText.ts", "src/connections/addOrgFlow.ts", "src/connections/quickInputFlow.ts", "src/soql/runProviders.ts", "src/shared/cellInput.ts",
   "src/webviews/resultsPanel.ts", "src/webviews/orgInfoPanel.ts", "src/webviews/articlePanel.ts", "src/webviews/previewPanel.ts", "src/webviews/gridEdits.ts", "src/webviews/queryRun.ts",
   "src/webviews/ui/dom.ts", "src/webviews/ui/results.main.ts", "src/webviews/ui/article.main.ts", "src/webviews/ui/orgInfo.main.ts", "src/webviews/ui/preview.main.ts"];
 
@@ -29,7 +29,7 @@ test("l10n/bundle.l10n.json is what @vscode/l10n-dev extracts from the sources n
 
 /** String literals shown to the user (after one of these, as a tree row, or as a panel's button, label or text), with words of their own once interpolations, icons and file extensions are taken out. */
 function literalStrings(code: string): string[] {
-  return [...code.matchAll(/(?:show(?:Information|Warning|Error)Message\(|\b(?:title|prompt|placeHolder|detail|label|message|notice|description|tooltip) ?[:=] |new Error\(|new MessageNode\(|new (?:vscode\.)?TreeItem\(|\bbutton\(|"aria-label": |\bplaceholder: |showMessage\(app, |(?<!\.)\badd\(|\bel\("\w+", \{[^{}]*\}, )\s*(?:"([^"]*)"|`((?:[^`\\]|\\.)*)`)/g)]
+  return [...code.matchAll(/(?:show(?:Information|Warning|Error)Message\(|\b(?:title|prompt|place[Hh]older|detail|label|message|notice|description|tooltip) ?[:=] |new Error\(|new MessageNode\(|new (?:vscode\.)?TreeItem\(|\bbutton\(|"aria-label": |showMessage\(app, |(?<!\.)\badd\(|\bel\("\w+", \{[^{}]*\}, )\s*(?:"([^"]*)"|`((?:[^`\\]|\\.)*)`)/g)]
     .filter((m) => /[A-Za-z]{3}/.test((m[1] ?? m[2] ?? "").replace(/\$\{[^}]*\}/g, "").replace(/\$\([\w-]+\)/g, "").replace(/https?:\/\/\S+|\S+@\S+/g, "").replace(/\.[a-z]+\b/g, "")))
     .map((m) => m[0]);
 }

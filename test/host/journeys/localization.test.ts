@@ -1,7 +1,7 @@
 /**
  * Journey: VS Code in the pseudo language (qps-ploc), the extension carrying its pseudo-localized manifest and
- * runtime bundle. The views, the Add Org wizard and the panels show no English word of their own: every word
- * left is the org's data.
+ * runtime bundle. The views, the Add Org wizard, the panels, the SOQL document's CodeLenses and the status bar
+ * show no English word of their own: every word left is the org's data.
  */
 import assert from "node:assert/strict";
 import { untranslatedWords } from "../pseudoLocale";
@@ -83,11 +83,16 @@ journey("Pseudo-localized: the views, the Add Org wizard and the panels show no 
   assertTranslated("Org Info", [...infoChrome, placeholder ?? ""].join("\n"), [ALIAS]);
 
   // Article Details: buttons, facts, versions.
-  const article = articles.find((a) => a.PublishStatus === "Online")!;
+  // The first published article, right under its group (in sight whatever the pane's height).
   await ui.expandPane(knowledge);
   await ui.expandRow(knowledge, p.t("Published"));
-  await ui.rowIn(knowledge, String(article.Title)).click();
-  const details = await ui.webview(String(article.Title));
+  const shown = (await ui.rows(knowledge)).map((r) => r.label);
+  const title = shown[shown.indexOf(p.t("Published")) + 1]!;
+  const article = articles.find((a) => String(a.Title) === title && a.PublishStatus === "Online")!;
+  assert.ok(article, `'${title}' is a published article`);
+  // (A click while the tree redraws can be lost: click again if no panel comes.)
+  await ui.rowIn(knowledge, title).click();
+  const details = await ui.webview(title, 10_000).catch(async () => (await ui.rowIn(knowledge, title).click(), ui.webview(title)));
   await details.locator("header .actions vscode-button").first().waitFor();
   const detailsChrome = await details.locator("header .actions, dl.facts dt, nav.versions, p.muted").allInnerTexts();
   assertTranslated("Article Details", detailsChrome.join("\n"), [String(article.Title), String(article.Id)]);
@@ -101,5 +106,11 @@ journey("Pseudo-localized: the views, the Add Org wizard and the panels show no 
   const resultsChrome = await results.locator("header, p.status, details.query summary").allInnerTexts();
   const filter = await results.locator("vscode-textfield.filter").getAttribute("placeholder");
   assertTranslated("the query results", [...resultsChrome, filter ?? ""].join("\n"), [ALIAS]);
+  // The document's CodeLenses and the org's status bar item.
+  await page.locator(".part.editor .tab", { hasText: "Untitled" }).last().click();
+  await page.locator(".part.editor .codelens-decoration a").first().waitFor({ timeout: 20_000 });
+  const lenses = await page.locator(".part.editor .codelens-decoration").allInnerTexts();
+  assertTranslated("the SOQL document's CodeLenses", lenses.join("\n"), [ALIAS]);
+  assertTranslated("the org's status bar item", await ui.statusBarText(new RegExp(ALIAS)), [ALIAS]);
   await ui.screenshot("pseudo-localized");
 }, 240_000);

@@ -8,7 +8,7 @@ import path from "node:path";
 import * as vscode from "vscode";
 import type { OrgManager } from "../connections/orgManager";
 import { revertPlan, WriteJournal, type JournalEntry } from "../connections/writeJournal";
-import { formatCount, formatTime } from "../platform/numbers";
+import { formatCount, formatTime, recordsText } from "../platform/numbers";
 import type { ResultsPanels } from "../webviews/resultsPanel";
 import { resultsTarget } from "../webviews/resultsPanel";
 import type { QueryRun } from "../webviews/queryRun";
@@ -52,7 +52,6 @@ export function recordChanges(manager: OrgManager, journal: () => Promise<WriteJ
 
 const ICONS: Record<string, string> = { created: "add", updated: "edit", deleted: "trash", published: "cloud-upload", archived: "archive", posted: "comment", commented: "comment-discussion", written: "save" };
 
-const recordsText = (n: number) => (n === 1 ? vscode.l10n.t("1 record") : vscode.l10n.t("{0} records", formatCount(n)));
 
 function detailOf(entry: JournalEntry): string {
   const failed = entry.records.filter((r) => !r.ok);

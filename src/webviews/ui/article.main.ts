@@ -1,7 +1,7 @@
 /** Article Details (browser side): facts, versions, and every rich-text field sanitized by DOMPurify. */
 import { parseArticleUpdate, type ArticleAction, type ArticleDetailsView, type ArticleToHost } from "../../shared/protocol";
 import * as l10n from "@vscode/l10n";
-import { button, connect, el, panelTarget, showMessage } from "./dom";
+import { button, connect, displayLocale, el, panelTarget, showMessage } from "./dom";
 import { sanitizedFragment } from "./sanitize";
 
 const vscode = connect<ArticleToHost>();
@@ -9,8 +9,7 @@ const app = document.getElementById("app")!;
 const refresh = () => vscode.postMessage({ type: "refresh" });
 const act = (action: ArticleAction) => () => vscode.postMessage({ type: "action", action });
 
-const locale = document.documentElement.lang || undefined;
-const day = (iso: string) => (iso ? new Date(iso).toLocaleString(locale, { dateStyle: "medium", timeStyle: "short" }) : "");
+const day = (iso: string) => (iso ? new Date(iso).toLocaleString(displayLocale, { dateStyle: "medium", timeStyle: "short" }) : "");
 /** The publication states in the display language (the org's values are the API's English). */
 const STATUS_LABELS: Record<string, string> = { Draft: l10n.t("Draft"), Online: l10n.t("Online"), Archived: l10n.t("Archived") };
 const statusLabel = (status: string) => STATUS_LABELS[status] ?? status;
@@ -63,7 +62,7 @@ function render(a: ArticleDetailsView): void {
     a.languages.length ? languages : "",
     facts,
     ...sections,
-    el("p", { class: "muted" }, l10n.t("Version ID {0} · read at {1}", a.id, new Date(a.fetchedAt).toLocaleTimeString(locale))),
+    el("p", { class: "muted" }, l10n.t("Version ID {0} · read at {1}", a.id, new Date(a.fetchedAt).toLocaleTimeString(displayLocale))),
   );
 }
 

@@ -7,6 +7,9 @@ import { parsePanelTarget, type PanelTarget } from "../../shared/protocol";
 // every l10n.t() in the panels reads it. Modules that import this one run after this line.
 if (document.body.dataset.l10n) l10n.config({ contents: document.body.dataset.l10n });
 
+/** VS Code's display language, which the host writes as the page's `lang`: numbers, dates and times follow it. */
+export const displayLocale = document.documentElement.lang || undefined;
+
 interface VsCodeApi<Request> {
   postMessage(message: Request): void;
   setState(state: PanelTarget): void;

@@ -2,15 +2,14 @@
 import "@vscode-elements/elements/dist/vscode-textfield/index.js";
 import { parseOrgInfoUpdate, type LimitBar, type OrgInfoToHost, type OrgInfoView } from "../../shared/protocol";
 import * as l10n from "@vscode/l10n";
-import { button, connect, el, showMessage } from "./dom";
+import { button, connect, displayLocale, el, showMessage } from "./dom";
 
 const vscode = connect<OrgInfoToHost>();
 const app = document.getElementById("app")!;
 const send = (type: OrgInfoToHost["type"]) => () => vscode.postMessage({ type });
 
-const locale = document.documentElement.lang || undefined;
-const number = new Intl.NumberFormat(locale);
-const percent = new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 0 });
+const number = new Intl.NumberFormat(displayLocale);
+const percent = new Intl.NumberFormat(displayLocale, { style: "percent", maximumFractionDigits: 0 });
 
 function limitRow(bar: LimitBar): HTMLLIElement {
   const fill = el("div", { class: "fill" });
@@ -43,7 +42,7 @@ function render(info: OrgInfoView): void {
     const term = filter.value.trim().toLowerCase();
     for (const row of list.children) (row as HTMLElement).hidden = !!term && !`${(row as HTMLElement).dataset.label} ${(row as HTMLElement).dataset.name}`.includes(term);
   });
-  const fetched = new Date(info.fetchedAt).toLocaleTimeString(locale);
+  const fetched = new Date(info.fetchedAt).toLocaleTimeString(displayLocale);
   app.replaceChildren(
     el("header", {}, el("h1", {}, info.alias), button(l10n.t("Refresh"), "refresh", send("refresh")), button(l10n.t("Open in Browser"), "link-external", send("openInBrowser"))),
     facts,

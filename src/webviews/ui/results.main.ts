@@ -13,7 +13,7 @@ import { parseCellInput, type CellEditor } from "../../shared/cellInput";
 import { COPY_FORMATS, EXPORT_FORMAT_NAMES, parseResultsUpdate, type ColumnLayout, type CopyFormat, type PlanView, type ResultsSummary, type ResultsToHost, type RowAction } from "../../shared/protocol";
 import type { Cell, CellRange, ChildPath, ChildTable, ResultColumn, ResultRow } from "../../shared/resultTable";
 import * as l10n from "@vscode/l10n";
-import { button, connect, el, panelTarget, showMessage } from "./dom";
+import { button, connect, displayLocale, el, panelTarget, showMessage } from "./dom";
 
 const vscode = connect<ResultsToHost>();
 const app = document.getElementById("app")!;
@@ -27,7 +27,7 @@ const OVERSCAN = 8;
 const CHILD_ROWS_SHOWN = 8;
 const GUTTER = 64;
 
-const count = new Intl.NumberFormat(document.documentElement.lang || undefined);
+const count = new Intl.NumberFormat(displayLocale);
 /** "1 row", "12 rows": whole phrases, so a language can word each. */
 const rowsText = (n: number) => (n === 1 ? l10n.t("1 row") : l10n.t("{0} rows", count.format(n)));
 /** What a row or cell mark says (the host's states, in the display language). */
@@ -832,7 +832,7 @@ function resize(g: Grid, c: number, width: number): void {
 function statusText(s: ResultsSummary): string {
   const parts = [ofRowsText(s.fetched, s.totalSize)];
   if (s.filter) parts.push(l10n.t("{0} match “{1}”", count.format(s.viewSize), s.filter));
-  parts.push(l10n.t("first page in {0} ms", count.format(s.elapsedMs)), l10n.t("ran {0}", new Date(s.ranAt).toLocaleTimeString(document.documentElement.lang || undefined)));
+  parts.push(l10n.t("first page in {0} ms", count.format(s.elapsedMs)), l10n.t("ran {0}", new Date(s.ranAt).toLocaleTimeString(displayLocale)));
   if (s.more) parts.push(l10n.t("more rows on the org"));
   return parts.join(" · ");
 }

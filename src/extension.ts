@@ -95,7 +95,7 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi | und
   const preparing = new Map<string, (run: QueryRun) => string>();
   const preview = previewPanels(panelDeps, async (uri) => {
     const p = crmFiles.files.parse(uri.path);
-    if (p?.kind !== "articleFile" || !p.file.endsWith(".html")) throw new Error("Only an article's .html document has a preview.");
+    if (p?.kind !== "articleFile" || !p.file.endsWith(".html")) throw new Error(vscode.l10n.t("Only an article's .html document has a preview."));
     return { orgKey: crmFiles.orgKeyOf(uri) ?? "", sobject: p.sobject, id: p.id, field: p.file.slice(0, -5), title: await crmFiles.files.displayName(uri.path) };
   });
   const results = resultsPanels(panelDeps, {
@@ -176,7 +176,7 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi | und
     // Told once, with the way back; views then show the org signed out instead of failing call after call.
     manager.onDidLoseSession(async ({ org, reason }) => {
       log.warn(`[${org.alias}] signed out: the org refused its session (${reason})`);
-      const choice = await vscode.window.showWarningMessage(`${org.alias} is signed out: the org refused its session (${redactor.redact(reason)}). Sign in again to keep using it.`, "Sign In Again");
+      const choice = await vscode.window.showWarningMessage(vscode.l10n.t("{0} is signed out: the org refused its session ({1}). Sign in again to keep using it.", org.alias, redactor.redact(reason)), vscode.l10n.t("Sign In Again"));
       if (choice) await vscode.commands.executeCommand("crm.org.signInAgain", org.key);
     }),
   );
@@ -193,10 +193,11 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi | und
 
 /** The production guard's question: modal, naming the org and the change; only the explicit button sends it. */
 async function confirmProductionWrite(org: OrgRecord, change: string): Promise<boolean> {
-  const send = "Send to Production";
+  const send = vscode.l10n.t("Send to Production");
+  const question = `${change[0]!.toLocaleUpperCase()}${change.slice(1)}`;
   const choice = await vscode.window.showWarningMessage(
-    `${org.alias} ${org.kind === "production" ? "is a production org" : "may be a production org (its kind could not be read)"}. ${change[0]!.toUpperCase()}${change.slice(1)}?`,
-    { modal: true, detail: `This changes live data in ${new URL(org.instanceUrl).host}. Cancel sends nothing. To stop asking for this org, use "CRM: Production Write Confirmations…".` },
+    org.kind === "production" ? vscode.l10n.t("{0} is a production org. {1}?", org.alias, question) : vscode.l10n.t("{0} may be a production org (its kind could not be read). {1}?", org.alias, question),
+    { modal: true, detail: vscode.l10n.t("This changes live data in {0}. Cancel sends nothing. To stop asking for this org, use \"CRM: Production Write Confirmations…\".", new URL(org.instanceUrl).host) },
     send,
   );
   return choice === send;

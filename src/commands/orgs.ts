@@ -79,7 +79,7 @@ async function orgFromAnswers(answers: Answers, log: Log): Promise<NewOrg> {
  */
 async function askAndVerify(deps: OrgCommandDeps, answers: Answers, save: (org: NewOrg) => Promise<OrgRecord>, startAt?: AnswerKey): Promise<OrgRecord> {
   const settings = readSettings();
-  const steps = addOrgSteps(settings, async () => (await listCliOrgs()).map((o) => ({ label: o.alias ?? o.username, description: o.username, detail: o.connected ? o.instanceUrl : "not connected: run `sf org login web` for it", value: o.username })));
+  const steps = addOrgSteps(settings, async () => (await listCliOrgs()).map((o) => ({ label: o.alias ?? o.username, description: o.username, detail: o.connected ? o.instanceUrl : vscode.l10n.t("not connected: run `sf org login web` for it"), value: o.username })));
   let resumeAt = startAt;
   let notice: string | undefined;
   for (;;) {

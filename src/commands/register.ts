@@ -51,7 +51,7 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
     "crm.soql.clearDescribeCache": async () => {
       // Every view and the SOQL features read the schema, which tells them it was cleared.
       await deps.manager.clearCaches();
-      vscode.window.setStatusBarMessage("CRM describe cache cleared", 3000);
+      vscode.window.setStatusBarMessage(vscode.l10n.t("CRM describe cache cleared"), 3000);
     },
   };
   for (const id of COMMAND_IDS) {

@@ -2,7 +2,7 @@
  * SOQL commands: run the statement under the cursor (or the selection) into the results panel, pin a
  * document to an org, the Tooling API toggle, history, exports streamed to a file, and opening what an ID names.
  */
-import { formatTime } from "../platform/numbers";
+import { formatCount, formatTime, rowsText } from "../platform/numbers";
 import * as path from "node:path";
 import * as os from "node:os";
 import * as vscode from "vscode";
@@ -24,7 +24,6 @@ import { EXCEL_MAX_CELL_TEXT, EXCEL_MAX_ROWS, exportXlsx } from "../webviews/xls
 import { tokenize } from "../soql/statements";
 import { sobjectOfId } from "./documents";
 import type { CommandId } from "./ids";
-import { formatCount } from "../platform/numbers";
 
 export interface SoqlCommandDeps {
   manager: OrgManager;
@@ -40,18 +39,18 @@ export interface SoqlCommandDeps {
 export async function exportRows(manager: OrgManager, orgKey: string, spec: RunSpec, format?: ExportFormatName): Promise<void> {
   format ??= (await vscode.window.showQuickPick(
     [
-      { label: "CSV", format: "csv" as const, detail: "One line per row; parent fields as columns, child rows as JSON" },
-      { label: "Excel", format: "xlsx" as const, detail: "A workbook, columns as in CSV; numbers stay numbers (1,048,576 rows a sheet)" },
-      { label: "JSON", format: "json" as const, detail: "An array of the records as the org returns them" },
-      { label: "NDJSON", format: "ndjson" as const, detail: "One record per line" },
+      { label: vscode.l10n.t("CSV"), format: "csv" as const, detail: vscode.l10n.t("One line per row; parent fields as columns, child rows as JSON") },
+      { label: vscode.l10n.t("Excel"), format: "xlsx" as const, detail: vscode.l10n.t("A workbook, columns as in CSV; numbers stay numbers ({0} rows a sheet)", formatCount(EXCEL_MAX_ROWS)) },
+      { label: vscode.l10n.t("JSON"), format: "json" as const, detail: vscode.l10n.t("An array of the records as the org returns them") },
+      { label: vscode.l10n.t("NDJSON"), format: "ndjson" as const, detail: vscode.l10n.t("One record per line") },
     ],
-    { title: "Export every row as" },
+    { title: vscode.l10n.t("Export every row as") },
   ))?.format;
   if (!format) throw new UserCancelled();
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(os.homedir());
   const stamp = new Date().toISOString().slice(0, 16).replace(/[:T]/g, "-");
   const target = await vscode.window.showSaveDialog({
-    title: "Export every row",
+    title: vscode.l10n.t("Export every row"),
     defaultUri: vscode.Uri.joinPath(folder, `${subjectOf(spec)}-${stamp}.${format}`),
     filters: { [format.toUpperCase()]: [format] },
   });
@@ -60,13 +59,16 @@ export async function exportRows(manager: OrgManager, orgKey: string, spec: RunS
   const session = await manager.session(orgKey);
   const crm = session.crm;
   const settings = readSettings();
-  const exported = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Exporting ${subjectOf(spec)} to ${path.basename(target.fsPath)}`, cancellable: true }, async (progress, token): Promise<{ rows: number; sheets?: number; cutCells?: number } | undefined> => {
+  const exported = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t("Exporting {0} to {1}", subjectOf(spec), path.basename(target.fsPath)), cancellable: true }, async (progress, token): Promise<{ rows: number; sheets?: number; cutCells?: number } | undefined> => {
     const controller = new AbortController();
     token.onCancellationRequested(() => controller.abort());
     let total = 0;
     /** Set once the export runs as a Bulk API query job: the job's state, shown with the rows written. */
     let bulkState: string | undefined;
-    const report = (rows?: number) => progress.report({ message: `${bulkState ? `Bulk API job ${bulkState} · ` : ""}${rows === undefined ? "" : `${formatCount(rows)} of `}${formatCount(total)} rows` });
+    const report = (rows?: number) => {
+      const counts = rows === undefined ? rowsText(total) : vscode.l10n.t("{0} of {1} rows", formatCount(rows), formatCount(total));
+      progress.report({ message: bulkState ? vscode.l10n.t("Bulk API job {0} · {1}", bulkState, counts) : counts });
+    };
     async function* pages(): AsyncGenerator<Record<string, unknown>[]> {
       if (spec.api === "sosl") {
         const found = (await crm.search(text, { signal: controller.signal })).searchRecords;
@@ -103,21 +105,24 @@ export async function exportRows(manager: OrgManager, orgKey: string, spec: RunS
     }
   });
   if (!exported) {
-    void vscode.window.showInformationMessage("Export cancelled; no file was written.");
+    void vscode.window.showInformationMessage(vscode.l10n.t("Export cancelled; no file was written."));
     return;
   }
   // Excel's limits, when the rows met them: said, not silently applied.
-  const limits = [
-    (exported.sheets ?? 1) > 1 ? ` on ${exported.sheets} sheets (Excel holds ${formatCount(EXCEL_MAX_ROWS)} rows a sheet)` : "",
-    exported.cutCells ? ` ${formatCount(exported.cutCells)} ${exported.cutCells === 1 ? "cell was" : "cells were"} cut to Excel's ${formatCount(EXCEL_MAX_CELL_TEXT)} characters.` : "",
-  ];
-  const message = `Exported ${formatCount(exported.rows)} ${exported.rows === 1 ? "row" : "rows"} to ${path.basename(target.fsPath)}${limits[0]}.${limits[1]}`;
+  const file = path.basename(target.fsPath);
+  const written = (exported.sheets ?? 1) > 1
+    ? vscode.l10n.t("Exported {0} to {1} on {2} sheets (Excel holds {3} rows a sheet).", rowsText(exported.rows), file, formatCount(exported.sheets!), formatCount(EXCEL_MAX_ROWS))
+    : vscode.l10n.t("Exported {0} to {1}.", rowsText(exported.rows), file);
+  const cut = !exported.cutCells ? "" : exported.cutCells === 1
+    ? vscode.l10n.t("1 cell was cut to Excel's {0} characters.", formatCount(EXCEL_MAX_CELL_TEXT))
+    : vscode.l10n.t("{0} cells were cut to Excel's {1} characters.", formatCount(exported.cutCells), formatCount(EXCEL_MAX_CELL_TEXT));
+  const message = cut ? `${written} ${cut}` : written;
   if (format === "xlsx") {
-    const reveal = await vscode.window.showInformationMessage(message, "Reveal in File Explorer");
+    const reveal = await vscode.window.showInformationMessage(message, vscode.l10n.t("Reveal in File Explorer"));
     if (reveal) await vscode.commands.executeCommand("revealFileInOS", target);
     return;
   }
-  const open = await vscode.window.showInformationMessage(message, "Open File");
+  const open = await vscode.window.showInformationMessage(message, vscode.l10n.t("Open File"));
   if (open) await vscode.window.showTextDocument(target);
 }
 
@@ -147,12 +152,12 @@ const BINDS_KEY = "crm.soql.binds";
 /** Writes a statement into the workspace's query library with a header the person fills in, and opens it. */
 export async function saveToLibrary(statement: string, org: string | undefined): Promise<vscode.Uri> {
   const folder = vscode.workspace.workspaceFolders?.[0];
-  if (!folder) throw new Error("Saved queries live in the workspace: open a folder first (File → Open Folder), then save the query to its library.");
-  const name = await vscode.window.showInputBox({ title: "Save Query to Library (1/3): name", prompt: "What the query is called in the library", ignoreFocusOut: true, validateInput: (v) => (v.trim() ? undefined : "Give the query a name.") });
+  if (!folder) throw new Error(vscode.l10n.t("Saved queries live in the workspace: open a folder first (File → Open Folder), then save the query to its library."));
+  const name = await vscode.window.showInputBox({ title: vscode.l10n.t("Save Query to Library (1/3): name"), prompt: vscode.l10n.t("What the query is called in the library"), ignoreFocusOut: true, validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t("Give the query a name.")) });
   if (name === undefined) throw new UserCancelled();
-  const tags = await vscode.window.showInputBox({ title: "Save Query to Library (2/3): tags", prompt: "Tags, separated by commas (optional)", ignoreFocusOut: true });
+  const tags = await vscode.window.showInputBox({ title: vscode.l10n.t("Save Query to Library (2/3): tags"), prompt: vscode.l10n.t("Tags, separated by commas (optional)"), ignoreFocusOut: true });
   if (tags === undefined) throw new UserCancelled();
-  const description = await vscode.window.showInputBox({ title: "Save Query to Library (3/3): description", prompt: "What the query is for (optional)", ignoreFocusOut: true });
+  const description = await vscode.window.showInputBox({ title: vscode.l10n.t("Save Query to Library (3/3): description"), prompt: vscode.l10n.t("What the query is for (optional)"), ignoreFocusOut: true });
   if (description === undefined) throw new UserCancelled();
   const header = libraryHeader({ name: name.trim(), ...(org ? { org } : {}), tags: tags.split(",").map((t) => t.trim()).filter(Boolean), ...(description.trim() ? { description: description.trim() } : {}) });
   const dir = vscode.Uri.joinPath(folder.uri, vscode.workspace.getConfiguration("crm").get<string>("soql.libraryFolder", "queries"));
@@ -171,7 +176,7 @@ export function soqlCommands(deps: SoqlCommandDeps): Record<SoqlCommandId, (...a
   function documentOf(arg: unknown): vscode.TextDocument {
     const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
     const document = uri && vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-    if (!document || document.languageId !== "soql") throw new Error("Open a SOQL document (a .soql file, or CRM: New SOQL Query) and put the cursor in a statement.");
+    if (!document || document.languageId !== "soql") throw new Error(vscode.l10n.t("Open a SOQL document (a .soql file, or CRM: New SOQL Query) and put the cursor in a statement."));
     return document;
   }
 
@@ -187,8 +192,8 @@ export function soqlCommands(deps: SoqlCommandDeps): Record<SoqlCommandId, (...a
     const values: Record<string, string> = {};
     for (const [i, name] of names.entries()) {
       const value = await vscode.window.showInputBox({
-        title: `Value for :${name} (${i + 1} of ${names.length})`, value: remembered[name] ?? "", ignoreFocusOut: true,
-        prompt: "A number, true/false, a date (2026-01-31), TODAY or LAST_N_DAYS:7 as they are; any other text is quoted for you. After IN: values separated by commas.",
+        title: vscode.l10n.t("Value for :{0} ({1} of {2})", name, i + 1, names.length), value: remembered[name] ?? "", ignoreFocusOut: true,
+        prompt: vscode.l10n.t("A number, true/false, a date (2026-01-31), TODAY or LAST_N_DAYS:7 as they are; any other text is quoted for you. After IN: values separated by commas."),
       });
       if (value === undefined) throw new UserCancelled();
       values[name] = value;
@@ -203,13 +208,13 @@ export function soqlCommands(deps: SoqlCommandDeps): Record<SoqlCommandId, (...a
     if (offset !== undefined) text = statementAt(document.getText(), offset)?.text;
     else if (editor && !editor.selection.isEmpty) text = document.getText(editor.selection);
     else text = statementAt(document.getText(), document.offsetAt(editor?.selection.active ?? new vscode.Position(0, 0)))?.text;
-    if (!text || !stripComments(text)) throw new Error("There is no statement here. Write a SELECT or FIND statement first.");
+    if (!text || !stripComments(text)) throw new Error(vscode.l10n.t("There is no statement here. Write a SELECT or FIND statement first."));
     return { api: apiOf(text, !!orgs.pin(document.uri).tooling), text };
   }
 
   function orgKeyOf(document: vscode.TextDocument): string {
     const key = orgs.orgKeyFor(document.uri);
-    if (!key) throw new Error("There is no org to run on. Add one with 'CRM: Add Org', or pick one from the CodeLens above the statement.");
+    if (!key) throw new Error(vscode.l10n.t("There is no org to run on. Add one with 'CRM: Add Org', or pick one from the CodeLens above the statement."));
     return key;
   }
 
@@ -232,15 +237,15 @@ export function soqlCommands(deps: SoqlCommandDeps): Record<SoqlCommandId, (...a
     "crm.soql.explain": async (uriArg: unknown, offsetArg: unknown) => {
       const document = documentOf(uriArg);
       const spec = await bound(specAt(document, typeof offsetArg === "number" ? offsetArg : undefined));
-      if (spec.api === "sosl") throw new Error("A search has no query plan: put the cursor in a SELECT statement to explain it.");
+      if (spec.api === "sosl") throw new Error(vscode.l10n.t("A search has no query plan: put the cursor in a SELECT statement to explain it."));
       results.open(resultsTarget(orgKeyOf(document), document.uri.toString(), { ...spec, explain: true }), { beside: true });
     },
     "crm.soql.pickOrg": async (uriArg: unknown) => {
       const document = documentOf(uriArg);
       const current = orgs.orgKeyFor(document.uri);
-      const items = manager.registry.list().map((o) => ({ label: o.alias, description: o.key === current ? "current" : o.signedIn ? "" : "signed out", detail: o.instanceUrl, key: o.key }));
-      if (!items.length) throw new Error("There is no org yet. Add one with 'CRM: Add Org'.");
-      const picked = await vscode.window.showQuickPick(items, { title: "Run this SOQL document on which org?", matchOnDetail: true });
+      const items = manager.registry.list().map((o) => ({ label: o.alias, description: o.key === current ? vscode.l10n.t("current") : o.signedIn ? "" : vscode.l10n.t("signed out"), detail: o.instanceUrl, key: o.key }));
+      if (!items.length) throw new Error(vscode.l10n.t("There is no org yet. Add one with 'CRM: Add Org'."));
+      const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t("Run this SOQL document on which org?"), matchOnDetail: true });
       if (!picked) throw new UserCancelled();
       await orgs.setPin(document.uri, { orgKey: picked.key });
     },
@@ -248,27 +253,27 @@ export function soqlCommands(deps: SoqlCommandDeps): Record<SoqlCommandId, (...a
       const document = documentOf(uriArg);
       const tooling = !orgs.pin(document.uri).tooling;
       await orgs.setPin(document.uri, { tooling });
-      vscode.window.setStatusBarMessage(`This document now queries the ${tooling ? "Tooling" : "data"} API`, 3000);
+      vscode.window.setStatusBarMessage(tooling ? vscode.l10n.t("This document now queries the Tooling API") : vscode.l10n.t("This document now queries the data API"), 3000);
     },
     "crm.soql.history": async () => {
       const editorDocument = vscode.window.activeTextEditor?.document;
       const orgKey = editorDocument?.languageId === "soql" ? orgs.orgKeyFor(editorDocument.uri) : manager.registry.activeKey;
-      if (!orgKey) throw new Error("There is no org yet. Add one with 'CRM: Add Org'.");
+      if (!orgKey) throw new Error(vscode.l10n.t("There is no org yet. Add one with 'CRM: Add Org'."));
       const alias = manager.registry.get(orgKey)?.alias ?? orgKey;
       const entries = history.list(orgKey);
-      if (!entries.length) return void vscode.window.showInformationMessage(`No query has been run on ${alias} yet.`);
-      const openButton = { iconPath: new vscode.ThemeIcon("new-file"), tooltip: "Open in a new scratch document" };
+      if (!entries.length) return void vscode.window.showInformationMessage(vscode.l10n.t("No query has been run on {0} yet.", alias));
+      const openButton = { iconPath: new vscode.ThemeIcon("new-file"), tooltip: vscode.l10n.t("Open in a new scratch document") };
       const items = entries.map((e) => ({
         label: e.text.replace(/\s+/g, " ").slice(0, 120),
-        description: `${formatCount(e.rows)} ${e.rows === 1 ? "row" : "rows"} · ${formatCount(Math.round(e.durationMs))} ms${e.api === "soql" ? "" : e.api === "sosl" ? " · search" : " · Tooling API"}`,
+        description: [rowsText(e.rows), vscode.l10n.t("{0} ms", formatCount(Math.round(e.durationMs))), ...(e.api === "soql" ? [] : [e.api === "sosl" ? vscode.l10n.t("search") : vscode.l10n.t("Tooling API")])].join(" · "),
         detail: formatTime(e.ranAt),
         buttons: [openButton],
         entry: e,
       }));
       const openScratch = async (text: string) => vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ language: "soql", content: text }));
       const quickPick = vscode.window.createQuickPick<(typeof items)[number]>();
-      quickPick.title = `Query history of ${alias} — Enter runs again, the button opens a scratch`;
-      quickPick.placeholder = "Search the statements";
+      quickPick.title = vscode.l10n.t("Query history of {0} — Enter runs again, the button opens a scratch", alias);
+      quickPick.placeholder = vscode.l10n.t("Search the statements");
       quickPick.matchOnDescription = true;
       quickPick.matchOnDetail = true;
       quickPick.items = items;
@@ -288,7 +293,7 @@ export function soqlCommands(deps: SoqlCommandDeps): Record<SoqlCommandId, (...a
       const document = vscode.window.activeTextEditor?.document;
       if (document?.languageId === "soql") return exportRows(manager, orgKeyOf(document), specAt(document));
       const panel = results.activePanel();
-      if (!panel) throw new Error("Run a query first: export works on the active results panel or the statement under the cursor in a SOQL document.");
+      if (!panel) throw new Error(vscode.l10n.t("Run a query first: export works on the active results panel or the statement under the cursor in a SOQL document."));
       return exportRows(manager, panel.target.orgKey, specOf(panel.target));
     },
   };

@@ -178,7 +178,7 @@ export async function newOrgFromAnswers(answers: Answers, settings: FlowSettings
       connection = (await import("../client/connection-info")).readHelperFile(answers.helperFile!).connection;
       break;
     default:
-      throw new TypeError(`${String(method)} needs a browser or CLI round trip, not just answers`);
+      throw new TypeError(l10n.t("{0} needs a browser or CLI round trip, not just answers", String(method)));
   }
   return { method, alias, loginUrl: connection.endpoint_url, connection };
 }

@@ -3,6 +3,7 @@
  * case), and a dry run that checks every row against the describe — types, required fields, lengths,
  * picklist values, ID formats — before anything is sent. No VS Code here: tested in Node.
  */
+import * as l10n from "@vscode/l10n";
 import type { FieldDescribe, IngestOperation, SObjectDescribe } from "../client";
 import { csvLine } from "../client/csv";
 import { isRequiredOnCreate } from "./schema";
@@ -48,22 +49,22 @@ export function mapColumns(header: string[], describe: SObjectDescribe, operatio
 }
 
 function checkValue(field: FieldDescribe, text: string): string | undefined {
-  if (text === "#N/A") return field.nillable ? undefined : `${field.label} cannot be empty (#N/A)`;
+  if (text === "#N/A") return field.nillable ? undefined : l10n.t("{0} cannot be empty (#N/A)", field.label);
   switch (field.type) {
-    case "boolean": return /^(true|false)$/i.test(text) ? undefined : `${field.label} must be true or false, not '${text}'`;
-    case "int": return /^-?\d+$/.test(text) ? undefined : `${field.label} must be a whole number, not '${text}'`;
+    case "boolean": return /^(true|false)$/i.test(text) ? undefined : l10n.t("{0} must be true or false, not '{1}'", field.label, text);
+    case "int": return /^-?\d+$/.test(text) ? undefined : l10n.t("{0} must be a whole number, not '{1}'", field.label, text);
     case "double": case "currency": case "percent":
-      return text.trim() !== "" && Number.isFinite(Number(text)) ? undefined : `${field.label} must be a number, not '${text}'`;
-    case "date": return /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(text)) ? undefined : `${field.label} must be a date as YYYY-MM-DD, not '${text}'`;
-    case "datetime": return !Number.isNaN(Date.parse(text)) && /^\d{4}-\d{2}-\d{2}T/.test(text) ? undefined : `${field.label} must be a date and time such as 2026-01-31T09:00:00Z, not '${text}'`;
-    case "email": return /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(text) ? undefined : `${field.label} must be an email address, not '${text}'`;
-    case "id": case "reference": return ID.test(text) ? undefined : `${field.label} must be a 15- or 18-character record ID, not '${text}'`;
+      return text.trim() !== "" && Number.isFinite(Number(text)) ? undefined : l10n.t("{0} must be a number, not '{1}'", field.label, text);
+    case "date": return /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(text)) ? undefined : l10n.t("{0} must be a date as YYYY-MM-DD, not '{1}'", field.label, text);
+    case "datetime": return !Number.isNaN(Date.parse(text)) && /^\d{4}-\d{2}-\d{2}T/.test(text) ? undefined : l10n.t("{0} must be a date and time such as 2026-01-31T09:00:00Z, not '{1}'", field.label, text);
+    case "email": return /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(text) ? undefined : l10n.t("{0} must be an email address, not '{1}'", field.label, text);
+    case "id": case "reference": return ID.test(text) ? undefined : l10n.t("{0} must be a 15- or 18-character record ID, not '{1}'", field.label, text);
     case "picklist": {
       const allowed = field.picklistValues.filter((p) => p.active !== false).map((p) => p.value);
-      return field.restrictedPicklist && !allowed.includes(text) ? `${field.label} must be one of ${allowed.join(", ")}, not '${text}'` : undefined;
+      return field.restrictedPicklist && !allowed.includes(text) ? l10n.t("{0} must be one of {1}, not '{2}'", field.label, allowed.join(", "), text) : undefined;
     }
     default:
-      return field.length && text.length > field.length ? `${field.label} holds at most ${field.length} characters; this value has ${text.length}` : undefined;
+      return field.length && text.length > field.length ? l10n.t("{0} holds at most {1} characters; this value has {2}", field.label, field.length, text.length) : undefined;
   }
 }
 
@@ -76,17 +77,17 @@ export function dryRun(rows: string[][], mapping: ColumnMapping[], describe: SOb
   const problems: RowProblem[] = [];
   const mapped = mapping.map((m, index) => ({ ...m, index })).filter((m): m is ColumnMapping & { field: string; index: number } => !!m.field);
   const key = operation === "upsert" ? externalIdFieldName : operation === "insert" ? undefined : "Id";
-  if (key && !mapped.some((m) => m.field === key)) return [{ line: 1, message: `No column loads ${key}, which names the record to ${operation}` }];
+  if (key && !mapped.some((m) => m.field === key)) return [{ line: 1, message: l10n.t("No column loads {0}, which names the record to {1}", key, operation) }];
   const required = operation === "insert" ? describe.fields.filter(isRequiredOnCreate).filter((f) => !mapped.some((m) => m.field === f.name)) : [];
-  if (required.length) problems.push({ line: 1, message: `No column loads ${required.map((f) => f.label).join(", ")}, required to create a record` });
+  if (required.length) problems.push({ line: 1, message: l10n.t("No column loads {0}, required to create a record", required.map((f) => f.label).join(", ")) });
   rows.forEach((row, i) => {
     const line = i + 2;
     for (const m of mapped) {
       const text = row[m.index] ?? "";
       const field = fields.get(m.field)!;
       if (text === "") {
-        if (m.field === key) problems.push({ line, column: m.column, message: `${field.label} is empty: it names the record to ${operation}` });
-        else if (operation === "insert" && isRequiredOnCreate(field)) problems.push({ line, column: m.column, message: `${field.label} is required` });
+        if (m.field === key) problems.push({ line, column: m.column, message: l10n.t("{0} is empty: it names the record to {1}", field.label, operation) });
+        else if (operation === "insert" && isRequiredOnCreate(field)) problems.push({ line, column: m.column, message: l10n.t("{0} is required", field.label) });
         continue;
       }
       const problem = checkValue(field, text);

@@ -7,6 +7,7 @@
  * the host and port.
  */
 import { createServer, type Server } from "node:http";
+import * as l10n from "@vscode/l10n";
 import { CancelledError, CrmError } from "../client/errors";
 
 export interface PendingRedirect {
@@ -40,7 +41,7 @@ async function listenOnLoopback(handler: Parameters<typeof createServer>[1], por
     v4 = await listen("127.0.0.1");
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== "EADDRINUSE") throw err;
-    throw new CrmError(`Port ${port} for the browser sign-in's callback is in use (another sign-in, or the Salesforce CLI's, may be waiting). Finish or close it and try again, or set crm.signIn.callbackPort to a free port and add http://localhost:<that port>/OauthRedirect to the app's callback URLs.`);
+    throw new CrmError(l10n.t("Port {0} for the browser sign-in's callback is in use (another sign-in, or the Salesforce CLI's, may be waiting). Finish or close it and try again, or set crm.signIn.callbackPort to a free port and add http://localhost:<that port>/OauthRedirect to the app's callback URLs.", port));
   }
   const v6 = await listen("::1").catch(() => undefined);
   return v6 ? [v4, v6] : [v4];
@@ -62,21 +63,21 @@ export async function listenForRedirect(options: { state: string; port?: number;
     }
     const error = url.searchParams.get("error");
     if (url.searchParams.get("state") !== options.state) {
-      res.writeHead(400, { "content-type": "text/html" }).end(page("Sign-in not accepted", "This answer does not belong to the sign-in VS Code started. Start it again from VS Code."));
-      settle!.reject(new CrmError("The browser answered with a different state than the sign-in expected; start the sign-in again"));
+      res.writeHead(400, { "content-type": "text/html" }).end(page(l10n.t("Sign-in not accepted"), l10n.t("This answer does not belong to the sign-in VS Code started. Start it again from VS Code.")));
+      settle!.reject(new CrmError(l10n.t("The browser answered with a different state than the sign-in expected; start the sign-in again")));
     } else if (error) {
       const description = url.searchParams.get("error_description") ?? error;
-      res.writeHead(200, { "content-type": "text/html" }).end(page("Sign-in refused", `The org said: ${description.replace(/[<>&]/g, "")}. You can close this tab.`));
-      settle!.reject(new CrmError(`The org refused the sign-in: ${description} (${error})`));
+      res.writeHead(200, { "content-type": "text/html" }).end(page(l10n.t("Sign-in refused"), l10n.t("The org said: {0}. You can close this tab.", description.replace(/[<>&]/g, ""))));
+      settle!.reject(new CrmError(l10n.t("The org refused the sign-in: {0} ({1})", description, error)));
     } else {
-      res.writeHead(200, { "content-type": "text/html" }).end(page("Signed in", "You are signed in. You can close this tab and return to VS Code."));
+      res.writeHead(200, { "content-type": "text/html" }).end(page(l10n.t("Signed in"), l10n.t("You are signed in. You can close this tab and return to VS Code.")));
       settle!.resolve(url.searchParams.get("code") ?? "");
     }
     close();
   };
   const servers = await listenOnLoopback(handler, port);
-  const timer = setTimeout(() => settle!.reject(new CrmError("The browser sign-in was not completed within 5 minutes; start it again")), options.timeoutMs ?? 300_000);
-  const onAbort = () => settle!.reject(new CancelledError("The browser sign-in was cancelled"));
+  const timer = setTimeout(() => settle!.reject(new CrmError(l10n.t("The browser sign-in was not completed within 5 minutes; start it again"))), options.timeoutMs ?? 300_000);
+  const onAbort = () => settle!.reject(new CancelledError(l10n.t("The browser sign-in was cancelled")));
   options.signal?.addEventListener("abort", onAbort, { once: true });
   function close() {
     clearTimeout(timer);

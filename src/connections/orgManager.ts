@@ -1,4 +1,5 @@
 /** Every org's session, created on first use; adding (with verification), signing out and removing orgs. */
+import * as l10n from "@vscode/l10n";
 import type { ApiUsage, AuthSession, Crm, HelperConnection, OrgKind, PendingWrite } from "../client";
 import { APIRequestError, AuthenticationError, CancelledError, CrmError } from "../client/errors";
 import { Emitter, type Disposable } from "../shared/events";
@@ -16,7 +17,7 @@ const sessionModule = () => import("./orgSession");
 export class NotSignedInError extends CrmError {
   override name = "NotSignedInError";
   constructor(readonly org: OrgRecord) {
-    super(`${org.alias} is signed out. Sign in again to use it.`);
+    super(l10n.t("{0} is signed out. Sign in again to use it.", org.alias));
   }
 }
 
@@ -118,7 +119,7 @@ export class OrgManager implements Disposable {
     if (!pending) {
       pending = (async () => {
         let record = this.registry.get(key);
-        if (!record) throw new CrmError("That org was removed");
+        if (!record) throw new CrmError(l10n.t("That org was removed"));
         let connection = await this.registry.readConnection(key);
         if (!connection || !record.signedIn) throw new NotSignedInError(record);
         if (record.builtInDemo && this.deps.startDemo) ({ record, connection } = await this.startDemo(record, connection));
@@ -156,7 +157,7 @@ export class OrgManager implements Disposable {
    */
   sessionByAlias(alias: string): Promise<OrgSession> {
     const org = this.registry.list().find((o) => o.alias === alias);
-    if (!org) return Promise.reject(new CrmError(`No org is called '${alias}' any more (renamed or removed). Reopen the document from the CRM view.`));
+    if (!org) return Promise.reject(new CrmError(l10n.t("No org is called '{0}' any more (renamed or removed). Reopen the document from the CRM view.", alias)));
     return this.session(org.key);
   }
 
@@ -229,11 +230,11 @@ export class OrgManager implements Disposable {
   /** The production guard: a write to a guarded org goes out only once the person confirms it. */
   private async guardWrite(key: string, write: PendingWrite): Promise<void> {
     let org = this.registry.get(key);
-    if (!org) throw new CrmError("That org was removed");
+    if (!org) throw new CrmError(l10n.t("That org was removed"));
     if (org.kind === undefined) org = await this.learnKind(key);
     if (!guardsWrites(org)) return;
     const confirmed = (await this.deps.confirmWrite?.(org, describeWrite(write))) ?? false;
-    if (!confirmed) throw new CancelledError(`Nothing was sent to ${org.alias}: the change was not confirmed`);
+    if (!confirmed) throw new CancelledError(l10n.t("Nothing was sent to {0}: the change was not confirmed", org.alias));
   }
 
   /** Reads the kind of an org added before kinds were kept (once); a failure leaves it unknown, so guarded. */

@@ -85,7 +85,7 @@ export class OrgRegistry {
   }
 
   async setActive(key: string): Promise<void> {
-    if (!this.get(key)) throw new RangeError(`no org with key ${key}`);
+    if (!this.get(key)) throw new RangeError(l10n.t("No org has the key {0}", key));
     await this.state.update(ACTIVE_KEY, key);
     this.changed.fire();
   }
@@ -108,7 +108,7 @@ export class OrgRegistry {
 
   async update(key: string, patch: Partial<Omit<OrgRecord, "key">>): Promise<OrgRecord> {
     const current = this.get(key);
-    if (!current) throw new RangeError(`no org with key ${key}`);
+    if (!current) throw new RangeError(l10n.t("No org has the key {0}", key));
     const next = { ...current, ...patch };
     await this.state.update(ORGS_KEY, this.list().map((o) => (o.key === key ? next : o)));
     this.changed.fire();
@@ -117,8 +117,8 @@ export class OrgRegistry {
 
   async rename(key: string, alias: string): Promise<OrgRecord> {
     const trimmed = alias.trim();
-    if (!trimmed) throw new TypeError("an org's name must not be empty");
-    if (this.uniqueAlias(trimmed, key) !== trimmed) throw new RangeError(`another org is already called '${trimmed}'`);
+    if (!trimmed) throw new TypeError(l10n.t("An org's name must not be empty"));
+    if (this.uniqueAlias(trimmed, key) !== trimmed) throw new RangeError(l10n.t("Another org is already called '{0}'", trimmed));
     return this.update(key, { alias: trimmed });
   }
 

@@ -26,7 +26,7 @@ export class OrgStatusBar implements vscode.Disposable {
     // Plain text first (an alias may contain Markdown), then links trusted for these two commands only.
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.appendText(view.tooltip);
-    tooltip.appendMarkdown("\n\n[$(info) Limits and user](command:crm.org.showInfo) · [$(arrow-swap) Switch org](command:crm.org.switch)");
+    tooltip.appendMarkdown(`\n\n[$(info) ${vscode.l10n.t("Limits and user")}](command:crm.org.showInfo) · [$(arrow-swap) ${vscode.l10n.t("Switch org")}](command:crm.org.switch)`);
     tooltip.isTrusted = { enabledCommands: ["crm.org.showInfo", "crm.org.switch"] };
     this.item.tooltip = tooltip;
     this.item.backgroundColor = view.warning ? new vscode.ThemeColor("statusBarItem.warningBackground") : undefined;

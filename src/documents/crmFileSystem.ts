@@ -87,8 +87,9 @@ export class CrmFileSystem implements vscode.FileSystemProvider, vscode.TextDocu
 
   private async offerRestore(uri: vscode.Uri, text: string): Promise<void> {
     const name = uri.path.split("/").pop() ?? uri.path;
-    const choice = await vscode.window.showWarningMessage(`Your edit of '${name}' was not saved to the org and has been discarded. Restore it?`, "Restore Edit");
-    if (choice !== "Restore Edit") return;
+    const restore = vscode.l10n.t("Restore Edit");
+    const choice = await vscode.window.showWarningMessage(vscode.l10n.t("Your edit of '{0}' was not saved to the org and has been discarded. Restore it?", name), restore);
+    if (choice !== restore) return;
     const document = await vscode.workspace.openTextDocument(uri);
     const edit = new vscode.WorkspaceEdit();
     edit.replace(uri, new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)), text);
@@ -158,21 +159,22 @@ export class CrmFileSystem implements vscode.FileSystemProvider, vscode.TextDocu
 
   /** Compare shows theirs beside yours and keeps your edit unsaved; Overwrite replaces theirs; anything else cancels. */
   private async resolveConflict(uri: vscode.Uri, content: Uint8Array, conflict: ConflictError): Promise<{ createdId?: string }> {
+    const [compare, overwrite] = [vscode.l10n.t("Compare"), vscode.l10n.t("Overwrite")];
     const choice = await vscode.window.showWarningMessage(
       conflict.message,
-      { modal: true, detail: "Compare shows the org's version beside yours (your edit stays unsaved; save again once it is what you want). Overwrite replaces the org's version with yours." },
-      "Compare", "Overwrite",
+      { modal: true, detail: vscode.l10n.t("Compare shows the org's version beside yours (your edit stays unsaved; save again once it is what you want). Overwrite replaces the org's version with yours.") },
+      compare, overwrite,
     );
-    if (choice === "Overwrite") return this.files.writeFile(uri.path, content, { overwrite: true });
-    if (choice === "Compare") {
+    if (choice === overwrite) return this.files.writeFile(uri.path, content, { overwrite: true });
+    if (choice === compare) {
       const left = vscode.Uri.from({ scheme: THEIRS_SCHEME, path: uri.path, query: String(Date.now()) });
       this.theirs.set(left.toString(), conflict.theirs);
       // From now on the document is compared with their version: the next save sends only what differs from it.
       await this.files.rebase(uri.path);
-      await vscode.commands.executeCommand("vscode.diff", left, uri, `${conflict.displayName}: the org's version ↔ yours`);
-      throw vscode.FileSystemError.Unavailable("Not saved: the record changed in the org. Compare the two, then save again to replace the org's version.");
+      await vscode.commands.executeCommand("vscode.diff", left, uri, vscode.l10n.t("{0}: the org's version ↔ yours", conflict.displayName));
+      throw vscode.FileSystemError.Unavailable(vscode.l10n.t("Not saved: the record changed in the org. Compare the two, then save again to replace the org's version."));
     }
-    throw vscode.FileSystemError.Unavailable("Not saved: the record changed in the org since you opened it. Your edit is kept.");
+    throw vscode.FileSystemError.Unavailable(vscode.l10n.t("Not saved: the record changed in the org since you opened it. Your edit is kept."));
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
@@ -201,15 +203,15 @@ export class CrmFileSystem implements vscode.FileSystemProvider, vscode.TextDocu
   }
 
   createDirectory(): void {
-    throw vscode.FileSystemError.NoPermissions("Folders cannot be created in the CRM file system.");
+    throw vscode.FileSystemError.NoPermissions(vscode.l10n.t("Folders cannot be created in the CRM file system."));
   }
 
   delete(): void {
-    throw vscode.FileSystemError.NoPermissions("Delete records and drafts from the CRM views, not as files.");
+    throw vscode.FileSystemError.NoPermissions(vscode.l10n.t("Delete records and drafts from the CRM views, not as files."));
   }
 
   rename(): void {
-    throw vscode.FileSystemError.NoPermissions("Records and articles cannot be renamed as files; edit their name field instead.");
+    throw vscode.FileSystemError.NoPermissions(vscode.l10n.t("Records and articles cannot be renamed as files; edit their name field instead."));
   }
 
   dispose(): void {

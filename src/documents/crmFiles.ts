@@ -10,6 +10,7 @@
  * Each record's LastModifiedDate and the values a document was read from are remembered (in a store that
  * outlives the window), so a save sends only the changed fields, guarded by If-Unmodified-Since. No VS Code here.
  */
+import * as l10n from "@vscode/l10n";
 import type { FieldDescribe, SObjectDescribe } from "../client";
 import { APIRequestError } from "../client/errors";
 import type { KeyValueStore } from "../connections/orgRegistry";
@@ -88,7 +89,7 @@ export class DocumentError extends Error {
 export class ConflictError extends Error {
   override name = "ConflictError";
   constructor(readonly displayName: string, readonly theirs: string) {
-    super(`${displayName} was changed in the org since you opened it.`);
+    super(l10n.t("{0} was changed in the org since you opened it.", displayName));
   }
 }
 
@@ -180,7 +181,7 @@ export class CrmFiles {
 
   async stat(path: string): Promise<FileStat> {
     const p = this.parse(path);
-    if (!p) throw new DocumentError(`Nothing in the CRM file system is at ${path}.`);
+    if (!p) throw new DocumentError(l10n.t("Nothing in the CRM file system is at {0}.", path));
     if (!isDocument(p)) return { type: "directory", mtime: 0, size: 0, readonly: false };
     if (p.kind === "new") return { type: "file", mtime: 0, size: (await this.readFile(path)).byteLength, readonly: false };
     let known = this.baseline(p.org, p.sobject, p.id);
@@ -205,7 +206,7 @@ export class CrmFiles {
     const cached = this.recent.get(path);
     if (cached && Date.now() - cached.at < 2_000) return cached.content;
     const p = this.parse(path);
-    if (!isDocument(p)) throw new DocumentError(`${path} is not a document.`);
+    if (!isDocument(p)) throw new DocumentError(l10n.t("{0} is not a document.", path));
     const org = await this.deps.org(p.org);
     const fields = fieldsOf(await org.schema.describe(p.sobject));
     let text: string;
@@ -269,15 +270,15 @@ export class CrmFiles {
    */
   async writeFile(path: string, content: Uint8Array, options: { overwrite?: boolean } = {}): Promise<{ createdId?: string }> {
     const p = this.parse(path);
-    if (!isDocument(p)) throw new DocumentError(`${path} is not a document that can be saved.`);
+    if (!isDocument(p)) throw new DocumentError(l10n.t("{0} is not a document that can be saved.", path));
     const org = await this.deps.org(p.org);
     const fields = fieldsOf(await org.schema.describe(p.sobject));
     const text = new TextDecoder().decode(content);
     if (p.kind === "new") return { createdId: await this.create(org, p.sobject, fields, text) };
 
     const known = this.baseline(p.org, p.sobject, p.id);
-    if (!known) throw new DocumentError("This document was not read from the org in this window; reopen it to edit.");
-    if (known.values.PublishStatus !== undefined && known.values.PublishStatus !== "Draft") throw new DocumentError("Only a draft can be edited. Create a draft of this article first (CRM: Edit Article in Editor).");
+    if (!known) throw new DocumentError(l10n.t("This document was not read from the org in this window; reopen it to edit."));
+    if (known.values.PublishStatus !== undefined && known.values.PublishStatus !== "Draft") throw new DocumentError(l10n.t("Only a draft can be edited. Create a draft of this article first (CRM: Edit Article in Editor)."));
     const file = fileOf(p);
     const changed = file.endsWith(".html") ? this.htmlChange(file, text, known) : this.jsonChanges(text, fields, known, p.kind === "articleFile");
     let saved: { record: Json; name: string } | undefined;
@@ -370,7 +371,9 @@ export class CrmFiles {
     const edited = parseObject(text);
     const allowed = new Map(fields.filter((f) => f.updateable && !(articleFields && f.richText)).map((f) => [f.name.toLowerCase(), f]));
     const unknown = Object.keys(edited).filter((k) => !allowed.has(k.toLowerCase()));
-    if (unknown.length) throw new DocumentError(`${unknown.join(", ")} ${unknown.length === 1 ? "is not a field" : "are not fields"} that can be edited here. Remove ${unknown.length === 1 ? "it" : "them"} and save again.`, unknown);
+    if (unknown.length) throw new DocumentError(unknown.length === 1
+      ? l10n.t("{0} is not a field that can be edited here. Remove it and save again.", unknown[0]!)
+      : l10n.t("{0} are not fields that can be edited here. Remove them and save again.", unknown.join(", ")), unknown);
     const changed: Json = {};
     for (const [key, value] of Object.entries(edited)) {
       const field = allowed.get(key.toLowerCase())!;
@@ -383,7 +386,9 @@ export class CrmFiles {
     const edited = parseObject(text);
     const allowed = new Map(fields.filter((f) => f.createable).map((f) => [f.name.toLowerCase(), f.name]));
     const unknown = Object.keys(edited).filter((k) => !allowed.has(k.toLowerCase()));
-    if (unknown.length) throw new DocumentError(`${unknown.join(", ")} cannot be set on a new ${sobject}. Remove ${unknown.length === 1 ? "it" : "them"} and save again.`, unknown);
+    if (unknown.length) throw new DocumentError(unknown.length === 1
+      ? l10n.t("{0} cannot be set on a new {1}. Remove it and save again.", unknown[0]!, sobject)
+      : l10n.t("{0} cannot be set on a new {1}. Remove them and save again.", unknown.join(", "), sobject), unknown);
     const payload: Json = {};
     for (const [key, value] of Object.entries(edited)) if (value !== null && value !== "") payload[allowed.get(key.toLowerCase())!] = value;
     try {
@@ -401,9 +406,9 @@ function parseObject(text: string): Json {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new DocumentError(`The document is not valid JSON: ${(err as Error).message}. Fix it and save again.`);
+    throw new DocumentError(l10n.t("The document is not valid JSON: {0}. Fix it and save again.", (err as Error).message));
   }
-  if (!value || typeof value !== "object" || Array.isArray(value)) throw new DocumentError("The document must be one JSON object of field names and values.");
+  if (!value || typeof value !== "object" || Array.isArray(value)) throw new DocumentError(l10n.t("The document must be one JSON object of field names and values."));
   return value as Json;
 }
 

@@ -1,6 +1,6 @@
 /** One wrapper around every command: errors become an actionable message; cancellation stays silent. */
 import * as vscode from "vscode";
-import { describeError } from "./errorMessages";
+import { actionLabel, describeError } from "./errorMessages";
 import type { Log } from "./log";
 import type { Redactor } from "./redact";
 import { NotSignedInError } from "../connections/orgManager";
@@ -19,7 +19,9 @@ export function wrapCommand(id: string, handler: Handler, deps: { log: Log; reda
       }
       deps.log.error(`${id} failed`, err);
       const show = report.severity === "warning" ? vscode.window.showWarningMessage : vscode.window.showErrorMessage;
-      const choice = await show(report.message, ...report.actions);
+      const labels = report.actions.map(actionLabel);
+      const chosen = await show(report.message, ...labels);
+      const choice = chosen === undefined ? undefined : report.actions[labels.indexOf(chosen)];
       switch (choice) {
         case "Sign In Again":
           return vscode.commands.executeCommand("crm.org.signInAgain", err instanceof NotSignedInError ? err.org.key : undefined);

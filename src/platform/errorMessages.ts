@@ -2,10 +2,21 @@
  * What a person sees when a command fails: one message and the actions that help. Pure, so the mapping
  * is tested in Node; the command wrapper shows it.
  */
+import * as l10n from "@vscode/l10n";
 import { APIRequestError, AuthenticationError, CancelledError, CrmError, InvalidResponseError, InvalidURLError, MissingRequiredDataError, NetworkError } from "../client/errors";
 import type { Redactor } from "./redact";
 
 export type ErrorAction = "Sign In Again" | "Open Settings" | "Retry" | "Show Log";
+
+/** An action's button, in the display language. */
+export function actionLabel(action: ErrorAction): string {
+  switch (action) {
+    case "Sign In Again": return l10n.t("Sign In Again");
+    case "Open Settings": return l10n.t("Open Settings");
+    case "Retry": return l10n.t("Retry");
+    case "Show Log": return l10n.t("Show Log");
+  }
+}
 
 export interface ErrorReport {
   /** Null: stay silent (the person cancelled). */
@@ -32,31 +43,31 @@ export function describeError(err: unknown, context: { orgAlias?: string; redact
   if (isCancellation(err)) return { message: null, actions: [], severity: "error" };
   if ((err instanceof APIRequestError && err.status === 401) || (err instanceof AuthenticationError && (err.status === 401 || err.error === "invalid_grant"))) {
     const why = err instanceof AuthenticationError ? err.errorDescription : err.message;
-    return { message: clean(`The session of the org${org} expired or was refused: ${why}. Sign in again to continue.`), actions: ["Sign In Again", "Show Log"], severity: "warning" };
+    return { message: clean(l10n.t("The session of the org{0} expired or was refused: {1}. Sign in again to continue.", org, why)), actions: ["Sign In Again", "Show Log"], severity: "warning" };
   }
   if (err instanceof AuthenticationError) {
-    return { message: clean(`Sign-in failed${org}: ${err.errorDescription} (${err.error}). Check the login URL, consumer key and credentials.`), actions: ["Sign In Again", "Show Log"], severity: "error" };
+    return { message: clean(l10n.t("Sign-in failed{0}: {1} ({2}). Check the login URL, consumer key and credentials.", org, err.errorDescription, err.error)), actions: ["Sign In Again", "Show Log"], severity: "error" };
   }
   if (err instanceof InvalidURLError) {
-    return { message: clean(`${err.message}. Check the org's URL in the CRM settings.`), actions: ["Open Settings"], severity: "error" };
+    return { message: clean(l10n.t("{0}. Check the org's URL in the CRM settings.", err.message)), actions: ["Open Settings"], severity: "error" };
   }
   if (err instanceof NetworkError) {
-    const what = err.code === "ETIMEDOUT" ? "did not answer in time" : "could not be reached";
-    return { message: clean(`The org${org} ${what}: ${err.message}.`), actions: ["Retry", "Show Log"], severity: "error" };
+    const message = err.code === "ETIMEDOUT" ? l10n.t("The org{0} did not answer in time: {1}.", org, err.message) : l10n.t("The org{0} could not be reached: {1}.", org, err.message);
+    return { message: clean(message), actions: ["Retry", "Show Log"], severity: "error" };
   }
   if (err instanceof APIRequestError) {
     if (err.errorCode === "REQUEST_LIMIT_EXCEEDED") {
-      return { message: clean(`The org${org} has used up its API requests for now (${err.message}). Try again later or ask an admin about the limit.`), actions: ["Show Log"], severity: "warning" };
+      return { message: clean(l10n.t("The org{0} has used up its API requests for now ({1}). Try again later or ask an admin about the limit.", org, err.message)), actions: ["Show Log"], severity: "warning" };
     }
     const first = err.errors[0];
     const words = first ? `${first.errorCode}: ${first.message}` : err.message;
-    const fields = err.fields.length ? ` (fields: ${err.fields.join(", ")})` : "";
-    return { message: clean(`The org${org} refused the request: ${words}${fields}`), actions: err.status >= 500 ? ["Retry", "Show Log"] : ["Show Log"], severity: "error" };
+    const message = err.fields.length ? l10n.t("The org{0} refused the request: {1} (fields: {2})", org, words, err.fields.join(", ")) : l10n.t("The org{0} refused the request: {1}", org, words);
+    return { message: clean(message), actions: err.status >= 500 ? ["Retry", "Show Log"] : ["Show Log"], severity: "error" };
   }
   if (err instanceof InvalidResponseError) return { message: clean(err.message), actions: ["Retry", "Show Log"], severity: "error" };
   if (err instanceof MissingRequiredDataError || err instanceof CrmError || err instanceof TypeError || err instanceof RangeError) {
     return { message: clean(err.message), actions: ["Show Log"], severity: "error" };
   }
   const message = err instanceof Error ? err.message : String(err);
-  return { message: clean(`Something went wrong: ${message}`), actions: ["Show Log"], severity: "error" };
+  return { message: clean(l10n.t("Something went wrong: {0}", message)), actions: ["Show Log"], severity: "error" };
 }

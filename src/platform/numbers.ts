@@ -15,6 +15,7 @@ export const formatCount = (n: number): string => (formatter ??= new Intl.Number
 
 /** "1 record", "12 records": whole phrases, so a language can word each. */
 export const recordsText = (n: number): string => (n === 1 ? l10n.t("1 record") : l10n.t("{0} records", formatCount(n)));
+export const rowsText = (n: number): string => (n === 1 ? l10n.t("1 row") : l10n.t("{0} rows", formatCount(n)));
 
 /** A moment, in the user's language and time zone. */
 export const formatTime = (time: string | number | Date): string => new Date(time).toLocaleString(locale);

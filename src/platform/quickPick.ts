@@ -26,7 +26,7 @@ export function pickWhileLoading<T extends vscode.QuickPickItem>(options: { titl
         // Keep the row the keyboard was on: replacing the items would move the focus to the first.
         picker.activeItems = active;
       },
-      (err: unknown) => (picker.placeholder = `Could not load the rest: ${(err as Error).message}`),
+      (err: unknown) => (picker.placeholder = vscode.l10n.t("Could not load the rest: {0}", (err as Error).message)),
     ).finally(() => (picker.busy = false));
     picker.onDidAccept(() => finish(picker.selectedItems[0]));
     picker.onDidHide(() => finish(undefined));

@@ -1,4 +1,5 @@
 /** SOQL completion from the org's cached describes: pure, so it is tested in Node. */
+import * as l10n from "@vscode/l10n";
 import { objectOfScope, walkPath, type SoqlCatalog } from "./catalog";
 import { tokenize, type Token } from "./statements";
 
@@ -108,7 +109,7 @@ export function completionsAt(statement: string, offset: number, catalog: SoqlCa
     if (upper(prev) === "SELECT" || prev.text === ",") {
       const items = object ? fieldItems(catalog, object, needs) : [];
       items.push(...AGGREGATES.map((f) => ({ label: `${f}()`, kind: "function" as const, insertText: `${f}(` })), ...keywords("TYPEOF"));
-      if (!scopes[scopeIndex]!.subquery) items.push({ label: "(SELECT … FROM …)", kind: "keyword", detail: "child relationship subquery", insertText: "(SELECT Id FROM " });
+      if (!scopes[scopeIndex]!.subquery) items.push({ label: "(SELECT … FROM …)", kind: "keyword", detail: l10n.t("child relationship subquery"), insertText: "(SELECT Id FROM " });
       return result(items);
     }
     return result(keywords("FROM"));

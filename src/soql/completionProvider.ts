@@ -33,7 +33,7 @@ export class SoqlCompletionProvider implements vscode.CompletionItemProvider {
       item.insertText = c.insertText ?? c.label;
       item.range = range;
       item.sortText = String(i).padStart(5, "0");
-      if (c.kind === "relationship") item.command = { command: "editor.action.triggerSuggest", title: "Suggest" };
+      if (c.kind === "relationship") item.command = { command: "editor.action.triggerSuggest", title: vscode.l10n.t("Suggest") };
       return item;
     });
   }

@@ -1,4 +1,5 @@
 /** SOQL diagnostics: syntax errors from the parser, unknown objects and fields from cached describes. Pure. */
+import * as l10n from "@vscode/l10n";
 import { objectOfScope, walkPath, type SoqlCatalog } from "./catalog";
 import { soqlParser } from "./parser";
 import { splitStatements, tokenize, type Token } from "./statements";
@@ -73,8 +74,8 @@ export function diagnose(doc: string, catalog: SoqlCatalog): { diagnostics: Soql
       const object = objectOfScope(catalog, scopes, index, needs);
       if (!object) {
         if (!scope.subquery || !needs.size) {
-          const what = scope.subquery ? `relationship or object '${scope.from}'` : `object '${scope.from}'`;
-          diagnostics.push({ start: start + scope.fromToken.start, end: start + scope.fromToken.end, message: `Unknown ${what} in this org`, severity: "warning" });
+          const message = scope.subquery ? l10n.t("Unknown relationship or object '{0}' in this org", scope.from) : l10n.t("Unknown object '{0}' in this org", scope.from);
+          diagnostics.push({ start: start + scope.fromToken.start, end: start + scope.fromToken.end, message, severity: "warning" });
         }
         return;
       }
@@ -83,7 +84,7 @@ export function diagnose(doc: string, catalog: SoqlCatalog): { diagnostics: Soql
         const walked = walkPath(catalog, object, parts.slice(0, -1));
         if (walked.needs) needs.add(walked.needs);
         if (walked.unknown) {
-          diagnostics.push({ start: start + t.start, end: start + t.end, message: `No relationship '${walked.unknown}' on the path ${t.text}`, severity: "warning" });
+          diagnostics.push({ start: start + t.start, end: start + t.end, message: l10n.t("No relationship '{0}' on the path {1}", walked.unknown, t.text), severity: "warning" });
           continue;
         }
         if (!walked.object) continue;
@@ -94,7 +95,7 @@ export function diagnose(doc: string, catalog: SoqlCatalog): { diagnostics: Soql
         }
         const name = parts[parts.length - 1]!;
         if (!fields.some((f) => f.name.toLowerCase() === name.toLowerCase())) {
-          diagnostics.push({ start: start + t.start, end: start + t.end, message: `No field '${name}' on ${walked.object}`, severity: "warning" });
+          diagnostics.push({ start: start + t.start, end: start + t.end, message: l10n.t("No field '{0}' on {1}", name, walked.object), severity: "warning" });
         }
       }
     });

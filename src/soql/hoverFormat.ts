@@ -1,4 +1,5 @@
 /** Hover facts and formatting for SOQL: pure, tested in Node. */
+import * as l10n from "@vscode/l10n";
 import { objectOfScope, walkPath, type SoqlCatalog } from "./catalog";
 import { soqlParser } from "./parser";
 import { splitStatements, tokenize } from "./statements";
@@ -19,7 +20,9 @@ export function hoverAt(statement: string, offset: number, catalog: SoqlCatalog)
   if (scope.fromToken === token) {
     const object = objectOfScope(catalog, scopes, token.scope, needs);
     const label = catalog.objects().find((o) => o.name === object)?.label;
-    return object ? { start: token.start, end: token.end, markdown: `**${label ?? object}** \`${object}\`${scope.subquery && object.toLowerCase() !== token.text.toLowerCase() ? `\n\nChild relationship \`${token.text}\`` : ""}` } : undefined;
+    if (!object) return undefined;
+    const relationship = scope.subquery && object.toLowerCase() !== token.text.toLowerCase() ? `\n\n${l10n.t("Child relationship `{0}`", token.text)}` : "";
+    return { start: token.start, end: token.end, markdown: `**${label ?? object}** \`${object}\`${relationship}` };
   }
   const object = objectOfScope(catalog, scopes, token.scope, needs);
   if (!object) return undefined;
@@ -28,9 +31,11 @@ export function hoverAt(statement: string, offset: number, catalog: SoqlCatalog)
   const field = walked.object ? catalog.fields(walked.object)?.find((f) => f.name.toLowerCase() === parts[parts.length - 1]!.toLowerCase()) : undefined;
   if (!field) return undefined;
   const lines = [`**${field.label}** \`${walked.object}.${field.name}\``, ""];
-  lines.push(`- Type: ${field.type}${field.length ? ` (${field.length})` : ""}${field.required ? " · required" : ""}${field.unique ? " · unique" : ""}${field.externalId ? " · external ID" : ""}`);
-  if (field.referenceTo.length) lines.push(`- References: ${field.referenceTo.join(", ")}${field.relationshipName ? ` (as \`${field.relationshipName}\`)` : ""}`);
-  if (field.picklistValues.length) lines.push(`- Values: ${field.picklistValues.slice(0, 15).join(", ")}${field.picklistValues.length > 15 ? ", …" : ""}`);
+  const type = [field.length ? `${field.type} (${field.length})` : field.type, field.required && l10n.t("required"), field.unique && l10n.t("unique"), field.externalId && l10n.t("external ID")].filter(Boolean).join(" · ");
+  lines.push(l10n.t("- Type: {0}", type));
+  const references = field.referenceTo.join(", ");
+  if (field.referenceTo.length) lines.push(field.relationshipName ? l10n.t("- References: {0} (as `{1}`)", references, field.relationshipName) : l10n.t("- References: {0}", references));
+  if (field.picklistValues.length) lines.push(l10n.t("- Values: {0}", `${field.picklistValues.slice(0, 15).join(", ")}${field.picklistValues.length > 15 ? ", …" : ""}`));
   if (field.helpText) lines.push("", field.helpText);
   return { start: token.start, end: token.end, markdown: lines.join("\n") };
 }

@@ -9,6 +9,7 @@
  *   // description: What an account still waits for.
  *   SELECT CaseNumber, Subject FROM Case WHERE AccountId = :accountId AND IsClosed = false
  */
+import * as l10n from "@vscode/l10n";
 import { soqlLiteral } from "../client/soql-text";
 
 export interface LibraryHeader {
@@ -69,7 +70,7 @@ export function applyBinds(text: string, values: Record<string, string>): string
   return text.replace(TOKENS, (match, name: string | undefined, offset: number) => {
     if (!name) return match;
     const value = values[name];
-    if (value === undefined) throw new RangeError(`No value for the bind variable :${name}.`);
+    if (value === undefined) throw new RangeError(l10n.t("No value for the bind variable :{0}.", name));
     const afterIn = /\bIN\s*\(?\s*$/i.test(text.slice(0, offset));
     if (afterIn) {
       const list = value.split(",").map((v) => literalOf(v.trim())).join(", ");

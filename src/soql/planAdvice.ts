@@ -4,6 +4,7 @@
  * neither LIMIT nor a selective filter. The object's size comes from the plan (its sObject cardinality).
  * No VS Code here: tested in Node; the editor shows these as warnings on the statement.
  */
+import * as l10n from "@vscode/l10n";
 import { formatCount } from "../platform/numbers";
 import type { QueryExplain, QueryPlan } from "../client";
 import { soqlParser } from "./parser";
@@ -28,13 +29,13 @@ export function planAdvice(explain: QueryExplain, statement: string, largeRows =
   const large = plan.sobjectCardinality >= largeRows;
   const object = plan.sobjectType;
   if (plan.leadingOperationType === "TableScan" && large) {
-    advice.push({ severity: "warning", message: `Full table scan of ${object} (${count(plan.sobjectCardinality)} rows): no filter uses an index. Filter on an indexed field (Id, Name, a lookup, CreatedDate, an external ID) to read less.` });
+    advice.push({ severity: "warning", message: l10n.t("Full table scan of {0} ({1} rows): no filter uses an index. Filter on an indexed field (Id, Name, a lookup, CreatedDate, an external ID) to read less.", object, count(plan.sobjectCardinality)) });
   }
   if (plan.relativeCost > 1) {
-    advice.push({ severity: "warning", message: `The query is not selective: the plan's relative cost is ${plan.relativeCost} (above 1). On a large object it can time out; make a filter more selective.` });
+    advice.push({ severity: "warning", message: l10n.t("The query is not selective: the plan's relative cost is {0} (above 1). On a large object it can time out; make a filter more selective.", plan.relativeCost) });
   }
   if (large && !hasLimit(statement) && plan.cardinality >= largeRows) {
-    advice.push({ severity: "warning", message: `${object} holds ${count(plan.sobjectCardinality)} rows and this query may return ${count(plan.cardinality)} of them: add LIMIT or a selective filter.` });
+    advice.push({ severity: "warning", message: l10n.t("{0} holds {1} rows and this query may return {2} of them: add LIMIT or a selective filter.", object, count(plan.sobjectCardinality), count(plan.cardinality)) });
   }
   for (const note of plan.notes ?? []) advice.push({ severity: "info", message: `${note.description}: ${note.fields.join(", ")}.` });
   return advice;

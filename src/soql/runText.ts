@@ -1,4 +1,5 @@
 /** What a statement from a scratch file becomes when it runs: which API, the text sent, the columns expected. */
+import * as l10n from "@vscode/l10n";
 import type { QueryApiName } from "../shared/protocol";
 import { soqlParser } from "./parser";
 import { tokenize } from "./statements";
@@ -21,7 +22,7 @@ export function stripComments(text: string): string {
  * decide (aggregate queries, TYPEOF, text the parser refuses); searches get the object's type first.
  */
 export function selectColumns(text: string, api: QueryApi): { path: string; label?: string }[] | undefined {
-  if (api === "sosl") return [{ path: "attributes.type", label: "Type" }];
+  if (api === "sosl") return [{ path: "attributes.type", label: l10n.t("Type") }];
   let fields;
   try {
     fields = soqlParser().parseQuery(text).fields ?? [];
@@ -81,18 +82,18 @@ export function editableQuery(text: string, stampField: string): { text: string;
   try {
     query = soqlParser().parseQuery(text);
   } catch {
-    return { reason: "The statement could not be read, so its rows cannot be edited here." };
+    return { reason: l10n.t("The statement could not be read, so its rows cannot be edited here.") };
   }
-  if (query.groupBy) return { reason: "Grouped rows (GROUP BY) are not records: they cannot be edited." };
+  if (query.groupBy) return { reason: l10n.t("Grouped rows (GROUP BY) are not records: they cannot be edited.") };
   const fields = query.fields ?? [];
-  if (fields.some((f) => f.type === "FieldFunctionExpression" && f.isAggregateFn)) return { reason: "Aggregate results are not records: they cannot be edited." };
-  if (fields.some((f) => f.type === "FieldFunctionExpression" && /^FIELDS$/i.test(f.functionName))) return { reason: "Rows read with FIELDS() cannot be edited here; name the fields in the SELECT." };
+  if (fields.some((f) => f.type === "FieldFunctionExpression" && f.isAggregateFn)) return { reason: l10n.t("Aggregate results are not records: they cannot be edited.") };
+  if (fields.some((f) => f.type === "FieldFunctionExpression" && /^FIELDS$/i.test(f.functionName))) return { reason: l10n.t("Rows read with FIELDS() cannot be edited here; name the fields in the SELECT.") };
   const object = query.sObject;
-  if (!object) return { reason: "The statement names no object." };
+  if (!object) return { reason: l10n.t("The statement names no object.") };
   const { tokens, scopes } = tokenize(text);
   const fromOf = (scope: number) => tokens.find((t) => t.scope === scope && t.kind === "word" && t.text.toUpperCase() === "FROM");
   const outerFrom = fromOf(0);
-  if (!outerFrom) return { reason: "The statement has no FROM." };
+  if (!outerFrom) return { reason: l10n.t("The statement has no FROM.") };
   // The outer SELECT and its child subqueries (those in a SELECT list, before their parent's FROM; not semi-joins in WHERE).
   const selects = scopes.map((_, i) => i).filter((i) => {
     if (i === 0) return true;

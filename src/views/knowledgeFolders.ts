@@ -29,10 +29,10 @@ export function workspaceFolderIO(root: vscode.Uri): knowledgeFolder.FolderIO {
 
 /** The letter, words and colour an article folder shows in the Explorer (none when it is as pulled). */
 export function decorationOf(status: ArticleStatus): { badge: string; tooltip: string; color: string } | undefined {
-  if (status.conflict) return { badge: "C", tooltip: "Changed here and in the org since the pull: a push asks before overwriting the org", color: "gitDecoration.conflictingResourceForeground" };
-  if (status.local === "new") return { badge: "N", tooltip: "New locally: a push creates it (or updates the article with its URL name)", color: "gitDecoration.untrackedResourceForeground" };
-  if (status.local === "modified") return { badge: "M", tooltip: "Modified locally: Push Folder to Org sends it as a draft", color: "gitDecoration.modifiedResourceForeground" };
-  if (status.org === "changed" || status.org === "gone") return { badge: "O", tooltip: status.org === "gone" ? "No longer in the org as a draft or published article" : "Changed in the org since the pull: pull it again to see the change", color: "gitDecoration.renamedResourceForeground" };
+  if (status.conflict) return { badge: "C", tooltip: vscode.l10n.t("Changed here and in the org since the pull: a push asks before overwriting the org"), color: "gitDecoration.conflictingResourceForeground" };
+  if (status.local === "new") return { badge: "N", tooltip: vscode.l10n.t("New locally: a push creates it (or updates the article with its URL name)"), color: "gitDecoration.untrackedResourceForeground" };
+  if (status.local === "modified") return { badge: "M", tooltip: vscode.l10n.t("Modified locally: Push Folder to Org sends it as a draft"), color: "gitDecoration.modifiedResourceForeground" };
+  if (status.org === "changed" || status.org === "gone") return { badge: "O", tooltip: status.org === "gone" ? vscode.l10n.t("No longer in the org as a draft or published article") : vscode.l10n.t("Changed in the org since the pull: pull it again to see the change"), color: "gitDecoration.renamedResourceForeground" };
   return undefined;
 }
 

@@ -8,11 +8,7 @@ import { isTranslationStale } from "../client/versions";
 import { Pager, type Page } from "./pager";
 
 export type PublishStatus = "Draft" | "Online" | "Archived";
-export const KNOWLEDGE_GROUPS: { status: PublishStatus; label: string }[] = [
-  { status: "Draft", label: "Drafts" },
-  { status: "Online", label: "Published" },
-  { status: "Archived", label: "Archived" },
-];
+export const KNOWLEDGE_GROUPS: PublishStatus[] = ["Draft", "Online", "Archived"];
 
 export interface ArticleRow {
   id: string;

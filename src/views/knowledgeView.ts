@@ -108,7 +108,7 @@ export class KnowledgeTreeProvider extends PerOrgTreeProvider<Node, KnowledgeMod
   }
 
   protected async topNodes(orgKey: string): Promise<Node[]> {
-    return KNOWLEDGE_GROUPS.map((g) => this.group(orgKey, g.status));
+    return KNOWLEDGE_GROUPS.map((status) => this.group(orgKey, status));
   }
 
   protected async childrenOf(node: Node, model: KnowledgeModel): Promise<(Node | MessageNode)[]> {
@@ -148,7 +148,15 @@ export class KnowledgeTreeProvider extends PerOrgTreeProvider<Node, KnowledgeMod
     // A version can sit in two groups for a moment (published while Drafts still shows it): the group is part of the id.
     item.id = `article:${node.orgKey}:${a.publishStatus}:${a.id}`;
     item.description = [`#${a.articleNumber}`, `v${a.versionNumber}`, a.validationStatus, day(a.lastPublishedDate)].filter(Boolean).join(" · ");
-    const tip = new vscode.MarkdownString(`**${a.title}**\n\n- Article number: ${a.articleNumber}\n- Version: ${a.versionNumber} (${a.publishStatus})\n- Validation: ${a.validationStatus}\n- URL name: \`${a.urlName}\`\n- Last published: ${day(a.lastPublishedDate) || "never"}\n- Version ID: \`${a.id}\``);
+    const tip = new vscode.MarkdownString([
+      `**${a.title}**`, "",
+      vscode.l10n.t("- Article number: {0}", a.articleNumber),
+      vscode.l10n.t("- Version: {0} ({1})", a.versionNumber, statusWord(a.publishStatus)),
+      vscode.l10n.t("- Validation: {0}", a.validationStatus),
+      vscode.l10n.t("- URL name: `{0}`", a.urlName),
+      vscode.l10n.t("- Last published: {0}", day(a.lastPublishedDate) || vscode.l10n.t("never")),
+      vscode.l10n.t("- Version ID: `{0}`", a.id),
+    ].join("\n"));
     item.tooltip = tip;
     item.iconPath = new vscode.ThemeIcon(a.validationStatus === "Validated" ? "pass" : "book");
     item.contextValue = `crm.article;${a.publishStatus}`;
@@ -157,14 +165,26 @@ export class KnowledgeTreeProvider extends PerOrgTreeProvider<Node, KnowledgeMod
   }
 }
 
-const STATUS_WORDS: Record<PublishStatus, string> = { Draft: "Draft", Online: "Published", Archived: "Archived" };
+function statusWord(status: PublishStatus): string {
+  switch (status) {
+    case "Draft": return vscode.l10n.t("Draft");
+    case "Online": return vscode.l10n.t("Published");
+    case "Archived": return vscode.l10n.t("Archived");
+  }
+}
 
 function translationItem(node: TranslationNode): vscode.TreeItem {
   const t = node.article;
   const item = new vscode.TreeItem(languageLabel(t.language));
   item.id = `translation:${node.orgKey}:${node.master.publishStatus}:${t.id}`;
-  item.description = [STATUS_WORDS[t.publishStatus], `v${t.versionNumber}`, t.stale ? "out of date" : "", t.title].filter(Boolean).join(" · ");
-  item.tooltip = new vscode.MarkdownString(`**${t.title}** — ${languageLabel(t.language)}\n\n- ${STATUS_WORDS[t.publishStatus]}, version ${t.versionNumber}\n- Last changed: ${day(t.lastModifiedDate)}${t.stale ? `\n- **Out of date**: the master article was published on ${day(node.master.lastPublishedDate)}, after this translation's last change` : ""}\n- Version ID: \`${t.id}\``);
+  item.description = [statusWord(t.publishStatus), `v${t.versionNumber}`, t.stale ? vscode.l10n.t("out of date") : "", t.title].filter(Boolean).join(" · ");
+  item.tooltip = new vscode.MarkdownString([
+    `**${t.title}** — ${languageLabel(t.language)}`, "",
+    vscode.l10n.t("- {0}, version {1}", statusWord(t.publishStatus), t.versionNumber),
+    vscode.l10n.t("- Last changed: {0}", day(t.lastModifiedDate)),
+    ...(t.stale ? [vscode.l10n.t("- **Out of date**: the master article was published on {0}, after this translation's last change", day(node.master.lastPublishedDate))] : []),
+    vscode.l10n.t("- Version ID: `{0}`", t.id),
+  ].join("\n"));
   item.iconPath = t.stale ? new vscode.ThemeIcon("warning", new vscode.ThemeColor("list.warningForeground")) : new vscode.ThemeIcon(t.publishStatus === "Draft" ? "edit" : t.publishStatus === "Online" ? "globe" : "archive");
   item.contextValue = `crm.translation;${t.publishStatus}${t.stale ? ";stale" : ""}`;
   item.command = { command: "crm.knowledge.showDetails", title: vscode.l10n.t("Show Article Details"), arguments: [node] };

@@ -107,14 +107,14 @@ export class ObjectsTreeProvider extends PerOrgTreeProvider<Node, ObjectsModel> 
 
   private fieldItem(objectName: string, f: FieldSummary): vscode.TreeItem {
     const item = new vscode.TreeItem(f.label);
-    const markers = [f.required && "required", f.unique && "unique", f.externalId && "external ID"].filter(Boolean).join(" · ");
+    const markers = [f.required && vscode.l10n.t("required"), f.unique && vscode.l10n.t("unique"), f.externalId && vscode.l10n.t("external ID")].filter(Boolean).join(" · ");
     item.description = [f.name === f.label ? "" : f.name, typeBadge(f), markers].filter(Boolean).join(" · ");
     item.iconPath = new vscode.ThemeIcon(fieldIcon(f));
     item.contextValue = "crm.field";
     item.id = `field:${objectName}.${f.name}`;
-    const tip = new vscode.MarkdownString(`**${f.label}** \`${f.name}\`\n\n- Type: ${typeBadge(f)}\n`);
-    if (f.relationshipName) tip.appendMarkdown(`- Relationship: \`${f.relationshipName}\`\n`);
-    if (f.picklistValues.length) tip.appendMarkdown(`- Values: ${f.picklistValues.slice(0, 20).join(", ")}${f.picklistValues.length > 20 ? ", …" : ""}\n`);
+    const tip = new vscode.MarkdownString(`**${f.label}** \`${f.name}\`\n\n${vscode.l10n.t("- Type: {0}", typeBadge(f))}\n`);
+    if (f.relationshipName) tip.appendMarkdown(`${vscode.l10n.t("- Relationship: `{0}`", f.relationshipName)}\n`);
+    if (f.picklistValues.length) tip.appendMarkdown(`${vscode.l10n.t("- Values: {0}", `${f.picklistValues.slice(0, 20).join(", ")}${f.picklistValues.length > 20 ? ", …" : ""}`)}\n`);
     if (markers) tip.appendMarkdown(`- ${markers}\n`);
     if (f.helpText) tip.appendMarkdown(`\n${f.helpText}`);
     item.tooltip = tip;

@@ -1,4 +1,5 @@
 /** How an org is described in the Orgs view: kind, user, host, and whether it may need signing in again. No VS Code here. */
+import * as l10n from "@vscode/l10n";
 import type { OrgRecord } from "../connections/orgRegistry";
 
 const DAY_MS = 24 * 3600_000;
@@ -18,7 +19,7 @@ export function orgDescription(org: OrgRecord, now: number, idleAfterDays: numbe
     org.kind,
     org.username,
     host,
-    org.signedIn ? undefined : "signed out",
-    idle === undefined ? undefined : `unused for ${idle} days: may need signing in again`,
+    org.signedIn ? undefined : l10n.t("signed out"),
+    idle === undefined ? undefined : l10n.t("unused for {0} days: may need signing in again", idle),
   ].filter(Boolean).join(" · ");
 }

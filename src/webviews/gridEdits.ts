@@ -397,18 +397,18 @@ export function markEditableColumns(table: ResultTable, editing: { object: strin
       continue;
     }
     if (column.path.includes(".")) {
-      column.readOnly = `A field of the related ${column.path.split(".")[0]} record: open that record to edit it.`;
+      column.readOnly = l10n.t("A field of the related {0} record: open that record to edit it.", column.path.split(".")[0]!);
       continue;
     }
     const field = editing.fields.find((f) => f.name.toLowerCase() === column.path.toLowerCase());
     if (!field) column.readOnly = l10n.t("Not a field of {0} (an alias or a computed value).", editing.object);
     else if (field.name === "Id") column.readOnly = l10n.t("A record's ID cannot be changed.");
-    else if (!field.updateable || field.calculated) column.readOnly = `${field.name} is read-only in the org (a formula, a system field, or no edit access).`;
+    else if (!field.updateable || field.calculated) column.readOnly = l10n.t("{0} is read-only in the org (a formula, a system field, or no edit access).", field.name);
     else {
       const prefixes = (field.referenceTo ?? []).map(editing.keyPrefixOf).filter((p): p is string => !!p);
       const editor = editorFor(field, prefixes);
       if (editor) column.editor = editor;
-      else column.readOnly = `${field.name} (${field.type}) is edited in its record's tab, not in the grid.`;
+      else column.readOnly = l10n.t("{0} ({1}) is edited in its record's tab, not in the grid.", field.name, field.type);
     }
   }
 }

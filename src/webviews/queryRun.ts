@@ -103,7 +103,7 @@ export class QueryRun {
   static async explain(crm: QueryClient & Pick<Crm, "explain">, spec: RunSpec): Promise<QueryRun> {
     const text = stripComments(spec.text);
     if (!text) throw new RangeError(l10n.t("The statement is empty (only comments). Write a SELECT statement to explain."));
-    if (spec.api === "sosl") throw new RangeError("A search has no query plan: only SELECT statements can be explained.");
+    if (spec.api === "sosl") throw new RangeError(l10n.t("A search has no query plan: only SELECT statements can be explained."));
     const run = new QueryRun(crm, spec, text);
     const started = performance.now();
     run.plan = await crm.explain(text, { tooling: spec.api === "tooling" });

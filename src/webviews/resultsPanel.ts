@@ -16,7 +16,7 @@ import { PanelSet, type Panel, type PanelDeps, type PanelTarget } from "./panels
 import type { QueryExplain } from "../client";
 import { planAdvice } from "../soql/planAdvice";
 import { QueryRun, type RunSpec } from "./queryRun";
-import { formatCount, recordsText } from "../platform/numbers";
+import { formatCount, recordsText, rowsText } from "../platform/numbers";
 
 export type ResultsPanels = PanelSet<ResultsToHost, QueryRun, HostToResults>;
 
@@ -43,8 +43,6 @@ export interface ResultsHooks {
 
 type ResultsPanel = Panel<ResultsToHost, QueryRun, HostToResults>;
 
-/** The other counts the panel words (records: recordsText). */
-const rowsText = (n: number) => (n === 1 ? vscode.l10n.t("1 row") : vscode.l10n.t("{0} rows", formatCount(n)));
 const cellsText = (n: number) => (n === 1 ? vscode.l10n.t("1 cell") : vscode.l10n.t("{0} cells", formatCount(n)));
 
 /** What a commit did, in one line. */

@@ -41,7 +41,7 @@ const count = (m: Measured, prefix: string) => m.sent.filter((s) => s.startsWith
 test("the Knowledge view in a new window, every group expanded: sign-in, then the three pages with the knowledge languages, then their translations — three round trips", async () => {
   const { manager, session } = await coldOrg();
   const model = new KnowledgeModel(sessionKnowledgeSource(session), () => ({ pageSize: 25, sobject: "Knowledge__kav" }));
-  const expandAll = () => Promise.all(KNOWLEDGE_GROUPS.map((g) => model.ensureLoaded(g.status)));
+  const expandAll = () => Promise.all(KNOWLEDGE_GROUPS.map((status) => model.ensureLoaded(status)));
   const first = await measured(expandAll);
   assert.equal(first.sent.length, 9, first.sent.join("\n"));
   assert.equal(count(first, "GET /query"), 6, "a page and its translations per group");

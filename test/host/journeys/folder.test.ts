@@ -67,7 +67,7 @@ journey("Knowledge folder: pull three articles, edit one, its status changes in 
   assert.match(row, /a draft of the published article[\s\S]*modified locally/);
   await page.keyboard.press("Enter");
   await ui.pick(`Push 1 article to Demo org`, "Push as drafts");
-  await ui.notification(/Pushed 1 article to Demo org as drafts\./);
+  await ui.notification(/Pushed 1 article to Demo org as a draft\./);
 
   const draft = emulator.seeded.store.liveRecords("Knowledge__kav").find((v) => v.KnowledgeArticleId === edited.KnowledgeArticleId && v.PublishStatus === "Draft");
   assert.ok(draft, "a draft of the article");

@@ -21,6 +21,9 @@ function assertTranslated(where: string, text: string, data: string[] = []): voi
   assert.deepEqual(words, [], `${where} shows untranslated words ${JSON.stringify(words)} in:\n${text}`);
 }
 
+/** A pattern matching this text as it is. */
+const literally = (text: string) => new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+
 /** The palette title of a command: category and title, as the manifest's pseudo strings give them. */
 const commandTitle = (s: Session, command: string) => `${s.pseudo!.nls("category.crm")}: ${s.pseudo!.nls(`command.${command}.title`)}`;
 
@@ -112,5 +115,18 @@ journey("Pseudo-localized: the views, the Add Org wizard and the panels show no 
   const lenses = await page.locator(".part.editor .codelens-decoration").allInnerTexts();
   assertTranslated("the SOQL document's CodeLenses", lenses.join("\n"), [ALIAS]);
   assertTranslated("the org's status bar item", await ui.statusBarText(new RegExp(ALIAS)), [ALIAS]);
+
+  // A command's picker, its answer and an error with its button, in the display language too.
+  const sort = await ui.runCommandInto(commandTitle(s, "crm.knowledge.sort"), p.t("Sort articles by"));
+  assertTranslated("the Sort Articles picker", (await sort.locator(".quick-input-title, .monaco-list-row .label-name").allInnerTexts()).join("\n"));
+  await page.keyboard.press("Escape");
+  const find = p.t("Find an article by its number");
+  await ui.runCommandInto(commandTitle(s, "crm.knowledge.findByNumber"), find);
+  await ui.answer(find, "999999");
+  await ui.notification(literally(p.t("No article has the number {0}.").replace("{0}", "999999")));
+  await ui.runCommand(commandTitle(s, "crm.folder.check"));
+  const failed = page.locator(".notifications-toasts .notification-list-item", { hasText: literally(p.t("Something went wrong: {0}").split("{0}")[0]!) }).first();
+  await failed.locator(".monaco-button", { hasText: p.t("Show Log") }).waitFor({ timeout: 20_000 });
+  await failed.getByText(literally(p.t("This workspace has no knowledge folder yet: pull articles into one with 'CRM: Pull Articles to Folder…'."))).waitFor();
   await ui.screenshot("pseudo-localized");
 }, 240_000);

@@ -118,7 +118,7 @@ journey("Pseudo-localized: the views, the Add Org wizard and the panels show no 
 
   // A command's picker, its answer and an error with its button, in the display language too.
   const sort = await ui.runCommandInto(commandTitle(s, "crm.knowledge.sort"), p.t("Sort articles by"));
-  assertTranslated("the Sort Articles picker", (await sort.locator(".quick-input-title, .monaco-list-row .label-name").allInnerTexts()).join("\n"));
+  assertTranslated("the Sort Articles picker", (await sort.locator(".quick-input-title, .monaco-list-row .label-name:visible").allInnerTexts()).join("\n"));
   await page.keyboard.press("Escape");
   const find = p.t("Find an article by its number");
   await ui.runCommandInto(commandTitle(s, "crm.knowledge.findByNumber"), find);

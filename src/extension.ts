@@ -10,6 +10,7 @@ import { DescribeStore } from "./connections/describeStore";
 import { OrgManager } from "./connections/orgManager";
 import { OrgRegistry, type OrgRecord } from "./connections/orgRegistry";
 import { OrgStatusBar } from "./connections/statusBar";
+import { CommandRefusal } from "./platform/errorMessages";
 import { Log } from "./platform/log";
 import { Redactor } from "./platform/redact";
 import { readSettings } from "./platform/settings";
@@ -95,7 +96,7 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi | und
   const preparing = new Map<string, (run: QueryRun) => string>();
   const preview = previewPanels(panelDeps, async (uri) => {
     const p = crmFiles.files.parse(uri.path);
-    if (p?.kind !== "articleFile" || !p.file.endsWith(".html")) throw new Error(vscode.l10n.t("Only an article's .html document has a preview."));
+    if (p?.kind !== "articleFile" || !p.file.endsWith(".html")) throw new CommandRefusal(vscode.l10n.t("Only an article's .html document has a preview."));
     return { orgKey: crmFiles.orgKeyOf(uri) ?? "", sobject: p.sobject, id: p.id, field: p.file.slice(0, -5), title: await crmFiles.files.displayName(uri.path) };
   });
   const results = resultsPanels(panelDeps, {

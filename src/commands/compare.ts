@@ -9,7 +9,7 @@ import { isRecordId } from "../client/ids";
 import type { OrgManager } from "../connections/orgManager";
 import { compareLayout, recordPath, type CrmFiles } from "../documents/crmFiles";
 import { CRM_SCHEME } from "../documents/crmFileSystem";
-import { UserCancelled } from "../platform/errorMessages";
+import { CommandRefusal, UserCancelled } from "../platform/errorMessages";
 
 export interface CompareDeps {
   manager: OrgManager;
@@ -24,7 +24,7 @@ export interface RecordAt {
 
 async function pickRecord(manager: OrgManager, step: string, preferredOrg: string | undefined): Promise<RecordAt> {
   const orgs = manager.registry.list().filter((o) => o.signedIn);
-  if (!orgs.length) throw new Error(vscode.l10n.t("There is no signed-in org. Add one with 'CRM: Add Org'."));
+  if (!orgs.length) throw new CommandRefusal(vscode.l10n.t("There is no signed-in org. Add one with 'CRM: Add Org'."));
   const first = preferredOrg ?? manager.registry.activeKey;
   const items = [...orgs].sort((a, b) => Number(b.key === first) - Number(a.key === first)).map((o) => ({ label: o.alias, description: o.kind ?? "", detail: o.instanceUrl, key: o.key }));
   const org = items.length === 1 ? items[0] : await vscode.window.showQuickPick(items, { title: vscode.l10n.t("{0}: its org", step), matchOnDetail: true });
@@ -42,8 +42,8 @@ export async function compareRecords(deps: CompareDeps, left?: RecordAt, right?:
   right ??= await pickRecord(deps.manager, vscode.l10n.t("Compare Records (2/2) the record to edit"), left.orgKey);
   const [leftSession, rightSession] = await Promise.all([deps.manager.session(left.orgKey), deps.manager.session(right.orgKey)]);
   const [leftObject, rightObject] = await Promise.all([leftSession.schema.objectOfId(left.id), rightSession.schema.objectOfId(right.id)]);
-  if (!leftObject || !rightObject) throw new Error(vscode.l10n.t("No object of {0} or {1} has IDs starting {2}.", leftSession.record.alias, rightSession.record.alias, (leftObject ? right : left).id.slice(0, 3)));
-  if (leftObject.name !== rightObject.name) throw new Error(vscode.l10n.t("Both records must be of one object: {0} is {1}, {2} is {3}.", left.id, leftObject.label, right.id, rightObject.label));
+  if (!leftObject || !rightObject) throw new CommandRefusal(vscode.l10n.t("No object of {0} or {1} has IDs starting {2}.", leftSession.record.alias, rightSession.record.alias, (leftObject ? right : left).id.slice(0, 3)));
+  if (leftObject.name !== rightObject.name) throw new CommandRefusal(vscode.l10n.t("Both records must be of one object: {0} is {1}, {2} is {3}.", left.id, leftObject.label, right.id, rightObject.label));
   const sobject = rightObject.name;
   const [leftDescribe, rightDescribe] = await Promise.all([leftSession.schema.describe(sobject), rightSession.schema.describe(sobject)]);
   const readable = new Set((leftDescribe.fields ?? []).map((f) => f.name));

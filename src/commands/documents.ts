@@ -8,7 +8,7 @@ import type { OrgManager } from "../connections/orgManager";
 import { isRichText } from "../connections/schema";
 import { articleFilePath, newPath, recordPath } from "../documents/crmFiles";
 import { CRM_SCHEME, type CrmFileSystem } from "../documents/crmFileSystem";
-import { UserCancelled } from "../platform/errorMessages";
+import { CommandRefusal, UserCancelled } from "../platform/errorMessages";
 import { readSettings } from "../platform/settings";
 import type { ActiveOrg } from "../views/activeOrg";
 import { isArticleTarget } from "../views/knowledgeModel";
@@ -51,7 +51,7 @@ export async function openArticlePairs(files: CrmFileSystem, alias: string, left
 /** The object an ID belongs to, by its key prefix (from the org's schema). */
 export async function sobjectOfId(manager: OrgManager, orgKey: string, id: string): Promise<string> {
   const sobject = await (await manager.session(orgKey)).schema.objectOfId(id);
-  if (!sobject) throw new Error(vscode.l10n.t("No object in this org has the key prefix {0}, so ID {1} cannot be opened.", id.slice(0, 3), id));
+  if (!sobject) throw new CommandRefusal(vscode.l10n.t("No object in this org has the key prefix {0}, so ID {1} cannot be opened.", id.slice(0, 3), id));
   return sobject.name;
 }
 
@@ -68,7 +68,7 @@ export function documentCommands(deps: DocumentCommandDeps): Record<Extract<Comm
   async function bodyField(orgKey: string): Promise<string> {
     const describe = await (await manager.session(orgKey)).schema.describe(knowledgeSobject());
     const field = describe.fields.find(isRichText);
-    if (!field) throw new Error(vscode.l10n.t("{0} has no rich-text field to edit; use Edit Article Fields.", knowledgeSobject()));
+    if (!field) throw new CommandRefusal(vscode.l10n.t("{0} has no rich-text field to edit; use Edit Article Fields.", knowledgeSobject()));
     return field.name;
   }
 
@@ -137,15 +137,15 @@ export function documentCommands(deps: DocumentCommandDeps): Record<Extract<Comm
     },
     "crm.document.preview": async (uriArg: unknown) => {
       const uri = uriArg instanceof vscode.Uri ? uriArg : vscode.window.activeTextEditor?.document.uri;
-      if (uri?.scheme !== CRM_SCHEME || !uri.path.endsWith(".html")) throw new Error(vscode.l10n.t("Open an article's .html document (CRM: Edit Article in Editor) to preview it."));
+      if (uri?.scheme !== CRM_SCHEME || !uri.path.endsWith(".html")) throw new CommandRefusal(vscode.l10n.t("Open an article's .html document (CRM: Edit Article in Editor) to preview it."));
       deps.preview.show({ orgKey: files.orgKeyOf(uri) ?? "", id: uri.toString() }, { preserveFocus: true, beside: true });
     },
     "crm.document.compareWithOnline": async (node: unknown) => {
       const a = await articleTarget(node, vscode.l10n.t("Compare which draft with its online version?"));
-      if (a.status !== "Draft") throw new Error(vscode.l10n.t("'{0}' is not a draft. Compare a draft with the online version.", a.title));
+      if (a.status !== "Draft") throw new CommandRefusal(vscode.l10n.t("'{0}' is not a draft. Compare a draft with the online version.", a.title));
       const crm = (await manager.session(a.orgKey)).crm;
       const online = (await crm.knowledge.getVersionsOfArticle(a.knowledgeArticleId, { sobject: knowledgeSobject() })).find((v) => v.PublishStatus === "Online");
-      if (!online) throw new Error(vscode.l10n.t("'{0}' has no published version to compare with.", a.title));
+      if (!online) throw new CommandRefusal(vscode.l10n.t("'{0}' has no published version to compare with.", a.title));
       await openArticlePairs(files, aliasOf(a.orgKey), String(online.Id), a.id, `${a.title}: online ↔ draft`);
     },
   };

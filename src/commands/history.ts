@@ -4,6 +4,7 @@
  * records (read afresh), to review and commit like any edit. Records changed since that write are left out.
  */
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { CommandRefusal } from "../platform/errorMessages";
 import path from "node:path";
 import * as vscode from "vscode";
 import type { OrgManager } from "../connections/orgManager";
@@ -67,7 +68,7 @@ const revertible = (entry: JournalEntry) => !!entry.object && entry.records.some
 
 /** Stages an entry's before values in a results grid over its records, after checking them against the org. */
 export async function revertEntry(deps: HistoryDeps, entry: JournalEntry): Promise<void> {
-  if (!revertible(entry)) throw new Error(vscode.l10n.t("This write cannot be reverted here: the history holds no earlier values for it (only grid commits and document saves record them)."));
+  if (!revertible(entry)) throw new CommandRefusal(vscode.l10n.t("This write cannot be reverted here: the history holds no earlier values for it (only grid commits and document saves record them)."));
   const session = await deps.manager.session(entry.orgKey);
   const records = entry.records.filter((r) => r.ok && r.id && r.before);
   const fields = [...new Set(records.flatMap((r) => Object.keys(r.before!)))];

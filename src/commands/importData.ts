@@ -13,7 +13,7 @@ import type { OrgChange } from "../connections/changes";
 import { dryRun, loadableFields, mapColumns, mappedCsv, resultCsv, type ColumnMapping } from "../connections/dataImport";
 import type { Log } from "../platform/log";
 import { formatCount } from "../platform/numbers";
-import { UserCancelled } from "../platform/errorMessages";
+import { CommandRefusal, UserCancelled } from "../platform/errorMessages";
 import { withCancellableProgress } from "../platform/progress";
 import type { ActiveOrg } from "../views/activeOrg";
 import type { CommandId } from "./ids";
@@ -64,10 +64,10 @@ export function importCommands(active: ActiveOrg, log: Log): Record<Extract<Comm
       try {
         table = parseCsv(new TextDecoder().decode(await vscode.workspace.fs.readFile(file)).replace(/^\uFEFF/, ""));
       } catch (err) {
-        throw new Error(vscode.l10n.t("{0} is not a CSV file that can be read: {1}", name, (err as Error).message), { cause: err });
+        throw new CommandRefusal(vscode.l10n.t("{0} is not a CSV file that can be read: {1}", name, (err as Error).message), { cause: err });
       }
       const [header, ...rows] = table;
-      if (!header || !rows.length) throw new Error(vscode.l10n.t("{0} has no rows under its header line.", name));
+      if (!header || !rows.length) throw new CommandRefusal(vscode.l10n.t("{0} has no rows under its header line.", name));
       const session = await active.session();
       const objects = (await session.schema.objects()).filter((o) => o.createable || o.updateable);
       const object = await vscode.window.showQuickPick(objects.map((o) => ({ label: o.label, description: o.name, name: o.name })), { title: rows.length === 1 ? vscode.l10n.t("Import the row of {0} into which object?", name) : vscode.l10n.t("Import {0} rows of {1} into which object?", formatCount(rows.length), name), matchOnDescription: true });

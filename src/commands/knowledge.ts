@@ -4,7 +4,7 @@ import { isRichText } from "../connections/schema";
 import { InvalidFieldError } from "../client/errors";
 import { get18CharId } from "../client/ids";
 import { richTextImageUrls } from "../client/urls";
-import { UserCancelled } from "../platform/errorMessages";
+import { CommandRefusal, UserCancelled } from "../platform/errorMessages";
 import { readSettings } from "../platform/settings";
 import type { ActiveOrg } from "../views/activeOrg";
 import { isArticleTarget, toArticleRow, type ArticleRow, type ArticleTarget, type PublishStatus } from "../views/knowledgeModel";
@@ -163,7 +163,7 @@ export function knowledgeCommands(active: ActiveOrg, provider: KnowledgeTreeProv
     },
     "crm.knowledge.publish": async (node, nodes) => {
       const articles = await articlesOf(active, node, nodes, "Draft", vscode.l10n.t("Publish which draft?"));
-      if (!articles.length) throw new Error(vscode.l10n.t("Only drafts can be published; select one or more drafts."));
+      if (!articles.length) throw new CommandRefusal(vscode.l10n.t("Only drafts can be published; select one or more drafts."));
       const kind = await vscode.window.showQuickPick([
         { label: vscode.l10n.t("Major version"), description: vscode.l10n.t("the current published version is archived"), major: true },
         { label: vscode.l10n.t("Minor version"), description: vscode.l10n.t("replaces the current published version, keeping its number"), major: false },
@@ -180,7 +180,7 @@ export function knowledgeCommands(active: ActiveOrg, provider: KnowledgeTreeProv
     },
     "crm.knowledge.publishSelected": async (node, nodes) => {
       const articles = await articlesOf(active, node, nodes, "Draft", vscode.l10n.t("Publish which drafts?"));
-      if (!articles.length) throw new Error(vscode.l10n.t("Select one or more drafts to publish."));
+      if (!articles.length) throw new CommandRefusal(vscode.l10n.t("Select one or more drafts to publish."));
       await publishMany(node, await preflighted(node, articles), true);
     },
     "crm.knowledge.archive": async (node) => {

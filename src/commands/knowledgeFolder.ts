@@ -10,7 +10,7 @@ import type { DataCategory } from "../client/knowledge";
 import type { PushPlanEntry, PushResult } from "../client/knowledgeFolder";
 import type { OrgManager } from "../connections/orgManager";
 import type { Log } from "../platform/log";
-import { UserCancelled } from "../platform/errorMessages";
+import { CommandRefusal, UserCancelled } from "../platform/errorMessages";
 import { withCancellableProgress } from "../platform/progress";
 import { readSettings } from "../platform/settings";
 import type { ActiveOrg } from "../views/activeOrg";
@@ -84,7 +84,7 @@ export function knowledgeFolderCommands(deps: KnowledgeFolderDeps): Record<Extra
     if (how.how === "category") {
       const groups = await crm.knowledge.getDataCategoryGroups();
       const items = groups.flatMap((g) => flatten(g.topCategories).map((c) => ({ label: `${"  ".repeat(c.depth)}${c.label}`, description: `${g.label} · ${c.name}`, group: g.name, category: c.name })));
-      if (!items.length) throw new Error(vscode.l10n.t("The org has no data categories for articles."));
+      if (!items.length) throw new CommandRefusal(vscode.l10n.t("The org has no data categories for articles."));
       const category = await vscode.window.showQuickPick(items, { title: vscode.l10n.t("Pull the articles of which data category?"), matchOnDescription: true });
       if (!category) throw new UserCancelled();
       return { dataCategory: { group: category.group, category: category.category } };
@@ -126,7 +126,7 @@ export function knowledgeFolderCommands(deps: KnowledgeFolderDeps): Record<Extra
     if (arg instanceof vscode.Uri) return folders.rootOf(arg) ?? arg;
     const known = folders.list();
     if (known.length === 1) return known[0]!;
-    if (!known.length) throw new Error(vscode.l10n.t("This workspace has no knowledge folder yet: pull articles into one with 'CRM: Pull Articles to Folder…'."));
+    if (!known.length) throw new CommandRefusal(vscode.l10n.t("This workspace has no knowledge folder yet: pull articles into one with 'CRM: Pull Articles to Folder…'."));
     const picked = await vscode.window.showQuickPick(known.map((uri) => ({ label: relative(uri), uri })), { title: vscode.l10n.t("Which knowledge folder?") });
     if (!picked) throw new UserCancelled();
     return picked.uri;
@@ -136,7 +136,7 @@ export function knowledgeFolderCommands(deps: KnowledgeFolderDeps): Record<Extra
   async function targetOrg(root: vscode.Uri): Promise<string> {
     const pulledFrom = (await knowledgeFolder.readManifest(workspaceFolderIO(root)))?.org.instanceUrl;
     const orgs = manager.registry.list();
-    if (!orgs.length) throw new Error(vscode.l10n.t("There is no org yet. Add one with 'CRM: Add Org'."));
+    if (!orgs.length) throw new CommandRefusal(vscode.l10n.t("There is no org yet. Add one with 'CRM: Add Org'."));
     const items = orgs.map((o) => ({ label: o.alias, description: o.instanceUrl === pulledFrom ? vscode.l10n.t("pulled from here") : o.key === manager.registry.activeKey ? vscode.l10n.t("active") : "", detail: o.instanceUrl, key: o.key, pulledFrom: o.instanceUrl === pulledFrom }))
       .sort((a, b) => Number(b.pulledFrom) - Number(a.pulledFrom));
     if (items.length === 1) return items[0]!.key;

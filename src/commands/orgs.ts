@@ -9,7 +9,7 @@ import { methodLabel, type OrgRecord } from "../connections/orgRegistry";
 import { quickInputFlow } from "../connections/quickInputFlow";
 import { guardsWrites } from "../connections/writeGuard";
 import { displayCliOrg, listCliOrgs } from "../connections/sfCli";
-import { describeError, UserCancelled } from "../platform/errorMessages";
+import { CommandRefusal, describeError, UserCancelled } from "../platform/errorMessages";
 import type { Log } from "../platform/log";
 import type { Redactor } from "../platform/redact";
 import { readSettings } from "../platform/settings";
@@ -31,7 +31,7 @@ async function resolveOrg(manager: OrgManager, arg: unknown, title: string): Pro
   if (arg instanceof OrgNode) return arg.org;
   if (typeof arg === "string" && manager.registry.get(arg)) return manager.registry.get(arg)!;
   const orgs = manager.registry.list();
-  if (!orgs.length) throw new Error(vscode.l10n.t("No org has been added yet. Run 'CRM: Add Org' first."));
+  if (!orgs.length) throw new CommandRefusal(vscode.l10n.t("No org has been added yet. Run 'CRM: Add Org' first."));
   const active = manager.registry.activeKey;
   const picked = await vscode.window.showQuickPick(
     orgs.map((org) => ({ label: org.alias, description: `${org.username ?? ""} · ${new URL(org.instanceUrl).host}${org.signedIn ? "" : " · signed out"}`, detail: org.key === active ? "active" : undefined, org })),

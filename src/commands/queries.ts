@@ -1,6 +1,6 @@
 /** The Queries view's commands: refresh, filter, and what a history entry does (open, run again, save to the library). */
 import * as vscode from "vscode";
-import { UserCancelled } from "../platform/errorMessages";
+import { CommandRefusal, UserCancelled } from "../platform/errorMessages";
 import type { QueriesTreeProvider, QueryNode } from "../views/queriesView";
 import { resultsTarget, type ResultsPanels } from "../webviews/resultsPanel";
 import type { SoqlDocumentOrgs } from "../soql/runProviders";
@@ -10,7 +10,7 @@ type RunNode = Extract<QueryNode, { kind: "run" }>;
 const isRun = (n: unknown): n is RunNode => !!n && typeof n === "object" && (n as QueryNode).kind === "run";
 
 function runOf(arg: unknown): RunNode {
-  if (!isRun(arg)) throw new Error(vscode.l10n.t("Pick a query from the history in the Queries view."));
+  if (!isRun(arg)) throw new CommandRefusal(vscode.l10n.t("Pick a query from the history in the Queries view."));
   return arg;
 }
 

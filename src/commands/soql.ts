@@ -8,7 +8,7 @@ import * as os from "node:os";
 import * as vscode from "vscode";
 import type { OrgManager } from "../connections/orgManager";
 import type { OrgSession } from "../connections/orgSession";
-import { UserCancelled } from "../platform/errorMessages";
+import { CommandRefusal, UserCancelled } from "../platform/errorMessages";
 import { readSettings } from "../platform/settings";
 import type { ExportFormatName } from "../shared/protocol";
 import type { QueryHistory } from "../soql/history";
@@ -152,7 +152,7 @@ const BINDS_KEY = "crm.soql.binds";
 /** Writes a statement into the workspace's query library with a header the person fills in, and opens it. */
 export async function saveToLibrary(statement: string, org: string | undefined): Promise<vscode.Uri> {
   const folder = vscode.workspace.workspaceFolders?.[0];
-  if (!folder) throw new Error(vscode.l10n.t("Saved queries live in the workspace: open a folder first (File → Open Folder), then save the query to its library."));
+  if (!folder) throw new CommandRefusal(vscode.l10n.t("Saved queries live in the workspace: open a folder first (File → Open Folder), then save the query to its library."));
   const name = await vscode.window.showInputBox({ title: vscode.l10n.t("Save Query to Library (1/3): name"), prompt: vscode.l10n.t("What the query is called in the library"), ignoreFocusOut: true, validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t("Give the query a name.")) });
   if (name === undefined) throw new UserCancelled();
   const tags = await vscode.window.showInputBox({ title: vscode.l10n.t("Save Query to Library (2/3): tags"), prompt: vscode.l10n.t("Tags, separated by commas (optional)"), ignoreFocusOut: true });
@@ -176,7 +176,7 @@ export function soqlCommands(deps: SoqlCommandDeps): Record<SoqlCommandId, (...a
   function documentOf(arg: unknown): vscode.TextDocument {
     const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
     const document = uri && vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-    if (!document || document.languageId !== "soql") throw new Error(vscode.l10n.t("Open a SOQL document (a .soql file, or CRM: New SOQL Query) and put the cursor in a statement."));
+    if (!document || document.languageId !== "soql") throw new CommandRefusal(vscode.l10n.t("Open a SOQL document (a .soql file, or CRM: New SOQL Query) and put the cursor in a statement."));
     return document;
   }
 
@@ -208,13 +208,13 @@ export function soqlCommands(deps: SoqlCommandDeps): Record<SoqlCommandId, (...a
     if (offset !== undefined) text = statementAt(document.getText(), offset)?.text;
     else if (editor && !editor.selection.isEmpty) text = document.getText(editor.selection);
     else text = statementAt(document.getText(), document.offsetAt(editor?.selection.active ?? new vscode.Position(0, 0)))?.text;
-    if (!text || !stripComments(text)) throw new Error(vscode.l10n.t("There is no statement here. Write a SELECT or FIND statement first."));
+    if (!text || !stripComments(text)) throw new CommandRefusal(vscode.l10n.t("There is no statement here. Write a SELECT or FIND statement first."));
     return { api: apiOf(text, !!orgs.pin(document.uri).tooling), text };
   }
 
   function orgKeyOf(document: vscode.TextDocument): string {
     const key = orgs.orgKeyFor(document.uri);
-    if (!key) throw new Error(vscode.l10n.t("There is no org to run on. Add one with 'CRM: Add Org', or pick one from the CodeLens above the statement."));
+    if (!key) throw new CommandRefusal(vscode.l10n.t("There is no org to run on. Add one with 'CRM: Add Org', or pick one from the CodeLens above the statement."));
     return key;
   }
 
@@ -237,14 +237,14 @@ export function soqlCommands(deps: SoqlCommandDeps): Record<SoqlCommandId, (...a
     "crm.soql.explain": async (uriArg: unknown, offsetArg: unknown) => {
       const document = documentOf(uriArg);
       const spec = await bound(specAt(document, typeof offsetArg === "number" ? offsetArg : undefined));
-      if (spec.api === "sosl") throw new Error(vscode.l10n.t("A search has no query plan: put the cursor in a SELECT statement to explain it."));
+      if (spec.api === "sosl") throw new CommandRefusal(vscode.l10n.t("A search has no query plan: put the cursor in a SELECT statement to explain it."));
       results.open(resultsTarget(orgKeyOf(document), document.uri.toString(), { ...spec, explain: true }), { beside: true });
     },
     "crm.soql.pickOrg": async (uriArg: unknown) => {
       const document = documentOf(uriArg);
       const current = orgs.orgKeyFor(document.uri);
       const items = manager.registry.list().map((o) => ({ label: o.alias, description: o.key === current ? vscode.l10n.t("current") : o.signedIn ? "" : vscode.l10n.t("signed out"), detail: o.instanceUrl, key: o.key }));
-      if (!items.length) throw new Error(vscode.l10n.t("There is no org yet. Add one with 'CRM: Add Org'."));
+      if (!items.length) throw new CommandRefusal(vscode.l10n.t("There is no org yet. Add one with 'CRM: Add Org'."));
       const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t("Run this SOQL document on which org?"), matchOnDetail: true });
       if (!picked) throw new UserCancelled();
       await orgs.setPin(document.uri, { orgKey: picked.key });
@@ -258,7 +258,7 @@ export function soqlCommands(deps: SoqlCommandDeps): Record<SoqlCommandId, (...a
     "crm.soql.history": async () => {
       const editorDocument = vscode.window.activeTextEditor?.document;
       const orgKey = editorDocument?.languageId === "soql" ? orgs.orgKeyFor(editorDocument.uri) : manager.registry.activeKey;
-      if (!orgKey) throw new Error(vscode.l10n.t("There is no org yet. Add one with 'CRM: Add Org'."));
+      if (!orgKey) throw new CommandRefusal(vscode.l10n.t("There is no org yet. Add one with 'CRM: Add Org'."));
       const alias = manager.registry.get(orgKey)?.alias ?? orgKey;
       const entries = history.list(orgKey);
       if (!entries.length) return void vscode.window.showInformationMessage(vscode.l10n.t("No query has been run on {0} yet.", alias));
@@ -293,7 +293,7 @@ export function soqlCommands(deps: SoqlCommandDeps): Record<SoqlCommandId, (...a
       const document = vscode.window.activeTextEditor?.document;
       if (document?.languageId === "soql") return exportRows(manager, orgKeyOf(document), specAt(document));
       const panel = results.activePanel();
-      if (!panel) throw new Error(vscode.l10n.t("Run a query first: export works on the active results panel or the statement under the cursor in a SOQL document."));
+      if (!panel) throw new CommandRefusal(vscode.l10n.t("Run a query first: export works on the active results panel or the statement under the cursor in a SOQL document."));
       return exportRows(manager, panel.target.orgKey, specOf(panel.target));
     },
   };

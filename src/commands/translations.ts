@@ -9,7 +9,7 @@ import type { OrgManager } from "../connections/orgManager";
 import { masterAsTranslated } from "../client/versions";
 import { comparisonTexts } from "../documents/versionText";
 import type { CrmFileSystem } from "../documents/crmFileSystem";
-import { UserCancelled } from "../platform/errorMessages";
+import { CommandRefusal, UserCancelled } from "../platform/errorMessages";
 import { readSettings } from "../platform/settings";
 import type { ActiveOrg } from "../views/activeOrg";
 import { isArticleTarget, type ArticleRow } from "../views/knowledgeModel";
@@ -43,7 +43,7 @@ export function translationCommands(deps: TranslationDeps): Record<Extract<Comma
     const master = await articleOf(active, node, vscode.l10n.t("{0}: of which article?", title));
     const orgKey = await orgKeyOf(node);
     const all = (await (await manager.session(orgKey)).crm.knowledge.getTranslations(master.knowledgeArticleId, { sobject: sobject() })).filter(accept);
-    if (!all.length) throw new Error(vscode.l10n.t("'{0}' has no translation this applies to.", master.title));
+    if (!all.length) throw new CommandRefusal(vscode.l10n.t("'{0}' has no translation this applies to.", master.title));
     const picked = await vscode.window.showQuickPick(all.map((t) => ({ label: languageLabel(t.Language), description: vscode.l10n.t("{0} · v{1} · {2}", t.PublishStatus, t.VersionNumber, t.Title), t })), { title });
     if (!picked) throw new UserCancelled();
     return { orgKey, master, translation: picked.t };
@@ -62,13 +62,13 @@ export function translationCommands(deps: TranslationDeps): Record<Extract<Comma
       const a = await articleOf(active, node, vscode.l10n.t("Submit which article for translation?"));
       const s = await session(node);
       const settings = await s.knowledgeLanguages();
-      if (!settings) throw new Error(vscode.l10n.t("{0} did not answer with its knowledge languages; is Knowledge enabled for your user?", s.record.alias));
+      if (!settings) throw new CommandRefusal(vscode.l10n.t("{0} did not answer with its knowledge languages; is Knowledge enabled for your user?", s.record.alias));
       const existing = await s.crm.knowledge.getTranslations(a.knowledgeArticleId, { sobject: sobject() });
       const choices = settings.languages.filter((l) => l.active && l.name !== settings.defaultLanguage).map((l) => {
         const has = existing.filter((t) => t.Language === l.name).map((t) => t.PublishStatus);
         return { label: languageLabel(l.name), description: has.length ? vscode.l10n.t("has {0}", has.join(", ").toLowerCase()) : "", language: l.name };
       });
-      if (!choices.length) throw new Error(vscode.l10n.t("{0} has no active knowledge language besides {1}. Add languages in Setup › Knowledge Settings.", s.record.alias, languageLabel(settings.defaultLanguage)));
+      if (!choices.length) throw new CommandRefusal(vscode.l10n.t("{0} has no active knowledge language besides {1}. Add languages in Setup › Knowledge Settings.", s.record.alias, languageLabel(settings.defaultLanguage)));
       const picked = await vscode.window.showQuickPick(choices, { title: vscode.l10n.t("Submit '{0}' for translation into", a.title), canPickMany: true });
       if (!picked?.length) throw new UserCancelled();
       const drafts = await withViewProgress(vscode.l10n.t("Submitting for translation"), () => s.crm.knowledge.submitForTranslation(a.knowledgeArticleId, picked.map((p) => p.language), { sobject: sobject() }));
@@ -111,9 +111,9 @@ export function translationCommands(deps: TranslationDeps): Record<Extract<Comma
       const s = await manager.session(orgKey);
       const masters = await s.crm.knowledge.getVersionsOfArticle(master.knowledgeArticleId, { sobject: sobject() });
       const current = masters.find((m) => m.PublishStatus === "Online");
-      if (!current) throw new Error(vscode.l10n.t("'{0}' has no published version.", master.title));
+      if (!current) throw new CommandRefusal(vscode.l10n.t("'{0}' has no published version.", master.title));
       const then = masterAsTranslated(masters, translation);
-      if (!then) throw new Error(vscode.l10n.t("No version of '{0}' published before the {1} translation's last change is kept (a minor publication replaces the version it publishes over). Compare the translation with the master instead.", master.title, languageLabel(translation.Language)));
+      if (!then) throw new CommandRefusal(vscode.l10n.t("No version of '{0}' published before the {1} translation's last change is kept (a minor publication replaces the version it publishes over). Compare the translation with the master instead.", master.title, languageLabel(translation.Language)));
       if (then.Id === current.Id) return void vscode.window.showInformationMessage(vscode.l10n.t("The {0} translation is up to date: the master has not been published since its last change.", languageLabel(translation.Language)));
       await compare(orgKey, { id: then.Id, label: vscode.l10n.t("master v{0} (as translated)", then.VersionNumber) }, { id: current.Id, label: vscode.l10n.t("master v{0} (now)", current.VersionNumber) },
         vscode.l10n.t("{0}: the master since the {1} translation", master.title, languageLabel(translation.Language)));
@@ -124,7 +124,7 @@ export function translationCommands(deps: TranslationDeps): Record<Extract<Comma
       const s = await manager.session(orgKey);
       const [masters, translations] = await Promise.all([s.crm.knowledge.getVersionsOfArticle(a.knowledgeArticleId, { sobject: sobject() }), s.crm.knowledge.getTranslations(a.knowledgeArticleId, { sobject: sobject() })]);
       const others = [...masters, ...translations].filter((v) => v.Id.slice(0, 15) !== a.id.slice(0, 15));
-      if (!others.length) throw new Error(vscode.l10n.t("'{0}' has no other version or translation to compare with.", a.title));
+      if (!others.length) throw new CommandRefusal(vscode.l10n.t("'{0}' has no other version or translation to compare with.", a.title));
       const self = versionLabel({ VersionNumber: a.versionNumber, PublishStatus: a.publishStatus, Language: node instanceof TranslationNode ? node.article.language : undefined });
       const picked = await vscode.window.showQuickPick(others.map((v) => ({ label: versionLabel(v), description: v.Title, v })), { title: vscode.l10n.t("Compare {0} of '{1}' with", self, a.title) });
       if (!picked) throw new UserCancelled();

@@ -1,5 +1,6 @@
 /** Browser sign-in: authorization code with PKCE, a loopback redirect, the state checked, the code exchanged. */
 import * as l10n from "@vscode/l10n";
+import { CommandRefusal } from "../platform/errorMessages";
 import type { HelperConnection } from "../client";
 import { buildAuthorizationUrl, createOAuthState, createPkcePair, exchangeAuthorizationCode, pollDeviceToken, requestDeviceCode, type AuthSession, type DeviceCode } from "../client/auth";
 import { listenForRedirect } from "./loopback";
@@ -24,7 +25,7 @@ export async function browserSignIn(o: BrowserSignInOptions): Promise<HelperConn
   const poster = createTokenPoster();
   try {
     redirect.authorizeUrl = buildAuthorizationUrl({ loginUrl: o.loginUrl, clientId: o.clientId, redirectUri: redirect.redirectUri, codeChallenge: pkce.challenge, state });
-    if (!(await o.openExternal(redirect.startUri))) throw new Error(l10n.t("The browser could not be opened for the sign-in"));
+    if (!(await o.openExternal(redirect.startUri))) throw new CommandRefusal(l10n.t("The browser could not be opened for the sign-in"));
     const code = await redirect.code;
     const session = await exchangeAuthorizationCode(poster.post, { loginUrl: o.loginUrl, clientId: o.clientId, code, redirectUri: redirect.redirectUri, codeVerifier: pkce.verifier });
     return connectionOf(session, o);

@@ -25,6 +25,11 @@ export interface ErrorReport {
   severity: "error" | "warning";
 }
 
+/** A command that cannot go on, for the reason its message gives with the next step: shown as it is. */
+export class CommandRefusal extends Error {
+  override name = "CommandRefusal";
+}
+
 /** Thrown when a person dismisses a prompt; never shown. */
 export class UserCancelled extends Error {
   override name = "UserCancelled";
@@ -65,7 +70,7 @@ export function describeError(err: unknown, context: { orgAlias?: string; redact
     return { message: clean(message), actions: err.status >= 500 ? ["Retry", "Show Log"] : ["Show Log"], severity: "error" };
   }
   if (err instanceof InvalidResponseError) return { message: clean(err.message), actions: ["Retry", "Show Log"], severity: "error" };
-  if (err instanceof MissingRequiredDataError || err instanceof CrmError || err instanceof TypeError || err instanceof RangeError) {
+  if (err instanceof CommandRefusal || err instanceof MissingRequiredDataError || err instanceof CrmError || err instanceof TypeError || err instanceof RangeError) {
     return { message: clean(err.message), actions: ["Show Log"], severity: "error" };
   }
   const message = err instanceof Error ? err.message : String(err);

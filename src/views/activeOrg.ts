@@ -4,6 +4,7 @@
  * that the views' welcome content keys on, and tells views to start over when that changes.
  */
 import * as vscode from "vscode";
+import { CommandRefusal } from "../platform/errorMessages";
 import type { OrgManager } from "../connections/orgManager";
 import type { OrgRecord } from "../connections/orgRegistry";
 import type { OrgSession } from "../connections/orgSession";
@@ -49,7 +50,7 @@ export class ActiveOrg implements vscode.Disposable {
   /** The active org's session (signing in on first use). */
   async session(): Promise<OrgSession> {
     const record = this.record;
-    if (!record) throw new Error(vscode.l10n.t("No org is active. Add one with 'CRM: Add Org'."));
+    if (!record) throw new CommandRefusal(vscode.l10n.t("No org is active. Add one with 'CRM: Add Org'."));
     return this.manager.session(record.key);
   }
 

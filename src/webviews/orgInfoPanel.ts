@@ -1,5 +1,6 @@
 /** The Org Info panel: one per org. */
 import * as vscode from "vscode";
+import { CommandRefusal } from "../platform/errorMessages";
 import { parseOrgInfoRequest, type HostToOrgInfo, type OrgInfoToHost, type OrgInfoView } from "../shared/protocol";
 import { readOrgInfo } from "./orgInfoModel";
 import { PanelSet, type PanelDeps } from "./panels";
@@ -14,7 +15,7 @@ export function orgInfoPanels(deps: PanelDeps): PanelSet<OrgInfoToHost, OrgInfoV
     parseRequest: parseOrgInfoRequest,
     read: async (target) => {
       const org = deps.manager.registry.get(target.orgKey);
-      if (!org) throw new Error(vscode.l10n.t("That org was removed."));
+      if (!org) throw new CommandRefusal(vscode.l10n.t("That org was removed."));
       return readOrgInfo(deps.manager, org);
     },
     update: (info) => ({ type: "orgInfo", info }),

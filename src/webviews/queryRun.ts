@@ -3,6 +3,7 @@
  * more", "Fetch all" with progress and cancel), the rows kept in a ResultTable. No VS Code here.
  */
 import * as l10n from "@vscode/l10n";
+import { CommandRefusal } from "../platform/errorMessages";
 import type { Crm, QueryExplain } from "../client";
 import { get18CharId, isRecordId } from "../client/ids";
 import { ResultTable, type ChildPath, type ChildResult } from "../shared/resultTable";
@@ -148,7 +149,7 @@ export class QueryRun {
    * keeps the pages already fetched. Resolves false when it was cancelled.
    */
   async fetch(options: { all: boolean; onPage?: () => void }): Promise<boolean> {
-    if (this.fetching) throw new Error(l10n.t("Rows are already being fetched; cancel that first."));
+    if (this.fetching) throw new CommandRefusal(l10n.t("Rows are already being fetched; cancel that first."));
     if (!this.nextRecordsUrl) return true;
     const controller = new AbortController();
     this.fetching = controller;

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { APIRequestError, AuthenticationError, CancelledError, InvalidURLError, NetworkError } from "../../src/client";
 import { Redactor } from "../../src/platform/redact";
-import { describeError, UserCancelled } from "../../src/platform/errorMessages";
+import { CommandRefusal, describeError, UserCancelled } from "../../src/platform/errorMessages";
 import { statusText } from "../../src/platform/statusText";
 
 test("redaction masks bearer tokens, session IDs, secrets in forms and JSON, private keys, and remembered values", () => {
@@ -36,6 +36,12 @@ test("errors map to actionable messages; cancellation stays silent", () => {
   assert.match(refused.message!, /REQUIRED_FIELD_MISSING: Required fields are missing: \[LastName\] \(fields: LastName\)/);
   assert.equal(describeError(new UserCancelled()).message, null);
   assert.equal(describeError(new CancelledError("x")).message, null);
+});
+
+test("a command's refusal is shown as it says, with the log to hand; an unexpected error says something went wrong", () => {
+  const refusal = describeError(new CommandRefusal("There is no org yet. Add one with 'CRM: Add Org'."));
+  assert.deepEqual(refusal, { message: "There is no org yet. Add one with 'CRM: Add Org'.", actions: ["Show Log"], severity: "error" });
+  assert.equal(describeError(new Error("socket hang up")).message, "Something went wrong: socket hang up");
 });
 
 test("error messages pass through the redactor", () => {

@@ -18,9 +18,14 @@ export class Driver {
 
   /** Runs a command from the palette by its full title ("CRM: Add Org…"), as a keyboard user does. */
   async runCommand(title: string): Promise<void> {
-    await this.page.keyboard.press("F1");
     const input = this.page.locator(".quick-input-widget .quick-input-box input");
-    await input.waitFor();
+    // F1 can be lost while a panel that was just opened takes the focus (its frame gets the key): press again.
+    for (let attempt = 1; ; attempt++) {
+      await this.page.keyboard.press("F1");
+      const opened = await input.waitFor({ state: "visible", timeout: 5_000 }).then(() => true, () => false);
+      if (opened) break;
+      if (attempt === 3) throw new Error(`F1 did not open the command palette (to run '${title}')`);
+    }
     await input.fill(`>${title}`);
     // Enter runs the focused row: move the focus until it is the exact command.
     const focusedLabel = () => this.page.locator(".quick-input-widget .quick-input-list .monaco-list-row.focused .label-name").first().innerText().catch(() => "");

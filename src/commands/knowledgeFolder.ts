@@ -14,7 +14,7 @@ import { CommandRefusal, UserCancelled } from "../platform/errorMessages";
 import { withCancellableProgress } from "../platform/progress";
 import { readSettings } from "../platform/settings";
 import type { ActiveOrg } from "../views/activeOrg";
-import { isArticleTarget } from "../views/knowledgeModel";
+import { isArticleTarget, publishStatusLabel, type PublishStatus } from "../views/knowledgeModel";
 import { workspaceFolderIO, type KnowledgeFolders } from "../views/knowledgeFolders";
 import type { CommandId } from "./ids";
 
@@ -93,7 +93,7 @@ export function knowledgeFolderCommands(deps: KnowledgeFolderDeps): Record<Extra
       const pages = await Promise.all((["Draft", "Online"] as const).map((s) => crm.knowledge.listArticleVersions({ publishStatus: s, pageSize: 200, sort: "Title", order: "ASC", sobject: sobject() })));
       const seen = new Set<string>();
       return pages.flatMap((p) => p.records).filter((v) => !seen.has(v.KnowledgeArticleId) && !!seen.add(v.KnowledgeArticleId))
-        .map((v) => ({ label: v.Title, description: vscode.l10n.t("#{0} · {1} · v{2}", v.ArticleNumber, v.PublishStatus === "Online" ? vscode.l10n.t("Published") : v.PublishStatus, v.VersionNumber), id: v.KnowledgeArticleId }));
+        .map((v) => ({ label: v.Title, description: vscode.l10n.t("#{0} · {1} · v{2}", v.ArticleNumber, publishStatusLabel(v.PublishStatus as PublishStatus), v.VersionNumber), id: v.KnowledgeArticleId }));
     })();
     const chosen = await vscode.window.showQuickPick(items, { title: vscode.l10n.t("Pull which articles? (the draft where there is one)"), canPickMany: true, matchOnDescription: true });
     if (!chosen?.length) throw new UserCancelled();

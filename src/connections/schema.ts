@@ -5,6 +5,7 @@
  * SOQL completion, diagnostics and hover, record documents and templates, the record pickers and article
  * types. No VS Code here: tested in Node.
  */
+import * as l10n from "@vscode/l10n";
 import type { DescribeGlobal, FieldDescribe, SObjectDescribe } from "../client";
 import { Emitter } from "../shared/events";
 import type { DescribeStore } from "./describeStore";
@@ -33,6 +34,10 @@ export interface FieldSummary {
   picklistValues: string[];
   helpText: string | null;
 }
+
+/** What sets a field apart ("required", "unique", "external ID"), in the display language. */
+export const fieldMarkers = (f: Pick<FieldSummary, "required" | "unique" | "externalId">): string[] =>
+  [f.required && l10n.t("required"), f.unique && l10n.t("unique"), f.externalId && l10n.t("external ID")].filter((m): m is string => !!m);
 
 export interface ChildRelationshipSummary {
   relationshipName: string;

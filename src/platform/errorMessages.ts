@@ -3,7 +3,7 @@
  * is tested in Node; the command wrapper shows it.
  */
 import * as l10n from "@vscode/l10n";
-import { APIRequestError, AuthenticationError, CancelledError, CrmError, InvalidResponseError, InvalidURLError, MissingRequiredDataError, NetworkError } from "../client/errors";
+import { APIRequestError, AuthenticationError, CancelledError, CrmError, InvalidResponseError, InvalidURLError, NetworkError } from "../client/errors";
 import type { Redactor } from "./redact";
 
 export type ErrorAction = "Sign In Again" | "Open Settings" | "Retry" | "Show Log";
@@ -70,7 +70,7 @@ export function describeError(err: unknown, context: { orgAlias?: string; redact
     return { message: clean(message), actions: err.status >= 500 ? ["Retry", "Show Log"] : ["Show Log"], severity: "error" };
   }
   if (err instanceof InvalidResponseError) return { message: clean(err.message), actions: ["Retry", "Show Log"], severity: "error" };
-  if (err instanceof CommandRefusal || err instanceof MissingRequiredDataError || err instanceof CrmError || err instanceof TypeError || err instanceof RangeError) {
+  if (err instanceof CommandRefusal || err instanceof CrmError || err instanceof TypeError || err instanceof RangeError) {
     return { message: clean(err.message), actions: ["Show Log"], severity: "error" };
   }
   const message = err instanceof Error ? err.message : String(err);

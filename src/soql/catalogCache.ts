@@ -1,6 +1,5 @@
 /** An org's schema as the SOQL features need it: synchronous reads of what is loaded, loading on demand. */
 import * as l10n from "@vscode/l10n";
-import { CommandRefusal } from "../platform/errorMessages";
 import type { Uri } from "vscode";
 import type { OrgSchema } from "../connections/schema";
 import type { SoqlCatalog } from "./catalog";
@@ -44,7 +43,7 @@ export class SoqlCatalogCache implements SoqlCatalog {
 }
 
 /** A catalog that never asks an org: only the syntax is checked, keywords offered. */
-const OFFLINE = new SoqlCatalogCache(() => Promise.reject(new CommandRefusal(l10n.t("No org for this document"))));
+const OFFLINE = new SoqlCatalogCache(() => Promise.reject(new Error(l10n.t("No org for this document"))));
 
 /**
  * One catalog per org: a SOQL document completes and checks against the org it runs on — unless `restricted`

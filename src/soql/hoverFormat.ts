@@ -1,5 +1,6 @@
 /** Hover facts and formatting for SOQL: pure, tested in Node. */
 import * as l10n from "@vscode/l10n";
+import { fieldMarkers } from "../connections/schema";
 import { objectOfScope, walkPath, type SoqlCatalog } from "./catalog";
 import { soqlParser } from "./parser";
 import { splitStatements, tokenize } from "./statements";
@@ -31,7 +32,7 @@ export function hoverAt(statement: string, offset: number, catalog: SoqlCatalog)
   const field = walked.object ? catalog.fields(walked.object)?.find((f) => f.name.toLowerCase() === parts[parts.length - 1]!.toLowerCase()) : undefined;
   if (!field) return undefined;
   const lines = [`**${field.label}** \`${walked.object}.${field.name}\``, ""];
-  const type = [field.length ? `${field.type} (${field.length})` : field.type, field.required && l10n.t("required"), field.unique && l10n.t("unique"), field.externalId && l10n.t("external ID")].filter(Boolean).join(" · ");
+  const type = [field.length ? `${field.type} (${field.length})` : field.type, ...fieldMarkers(field)].join(" · ");
   lines.push(l10n.t("- Type: {0}", type));
   const references = field.referenceTo.join(", ");
   if (field.referenceTo.length) lines.push(field.relationshipName ? l10n.t("- References: {0} (as `{1}`)", references, field.relationshipName) : l10n.t("- References: {0}", references));

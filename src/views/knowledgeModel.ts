@@ -2,6 +2,7 @@
  * The Knowledge view's data for one org: Drafts, Published and Archived article versions, each paged
  * (one page per "Load more", never more), sorted and filtered by title. No VS Code here: tested in Node.
  */
+import * as l10n from "@vscode/l10n";
 import type { ArticleSortField, SortOrder } from "../client/constants";
 import type { OrgSession } from "../connections/orgSession";
 import { isTranslationStale } from "../client/versions";
@@ -9,6 +10,15 @@ import { Pager, type Page } from "./pager";
 
 export type PublishStatus = "Draft" | "Online" | "Archived";
 export const KNOWLEDGE_GROUPS: PublishStatus[] = ["Draft", "Online", "Archived"];
+
+/** A version's publication state as people say it ("Online" is the API's word for Published). */
+export function publishStatusLabel(status: PublishStatus): string {
+  switch (status) {
+    case "Draft": return l10n.t("Draft");
+    case "Online": return l10n.t("Published");
+    case "Archived": return l10n.t("Archived");
+  }
+}
 
 export interface ArticleRow {
   id: string;

@@ -5,7 +5,7 @@ import type { OrgChange } from "../connections/changes";
 import { describeError } from "../platform/errorMessages";
 import { ActiveOrg, MessageNode } from "./activeOrg";
 import { languageLabel } from "../shared/languages";
-import { KNOWLEDGE_GROUPS, KnowledgeModel, sessionKnowledgeSource, type ArticleRow, type PublishStatus, type TranslationRow } from "./knowledgeModel";
+import { KNOWLEDGE_GROUPS, KnowledgeModel, publishStatusLabel, sessionKnowledgeSource, type ArticleRow, type PublishStatus, type TranslationRow } from "./knowledgeModel";
 import { PerOrgTreeProvider } from "./perOrgTree";
 
 export class KnowledgeGroupNode {
@@ -151,7 +151,7 @@ export class KnowledgeTreeProvider extends PerOrgTreeProvider<Node, KnowledgeMod
     const tip = new vscode.MarkdownString([
       `**${a.title}**`, "",
       vscode.l10n.t("- Article number: {0}", a.articleNumber),
-      vscode.l10n.t("- Version: {0} ({1})", a.versionNumber, statusWord(a.publishStatus)),
+      vscode.l10n.t("- Version: {0} ({1})", a.versionNumber, publishStatusLabel(a.publishStatus)),
       vscode.l10n.t("- Validation: {0}", a.validationStatus),
       vscode.l10n.t("- URL name: `{0}`", a.urlName),
       vscode.l10n.t("- Last published: {0}", day(a.lastPublishedDate) || vscode.l10n.t("never")),
@@ -165,22 +165,14 @@ export class KnowledgeTreeProvider extends PerOrgTreeProvider<Node, KnowledgeMod
   }
 }
 
-function statusWord(status: PublishStatus): string {
-  switch (status) {
-    case "Draft": return vscode.l10n.t("Draft");
-    case "Online": return vscode.l10n.t("Published");
-    case "Archived": return vscode.l10n.t("Archived");
-  }
-}
-
 function translationItem(node: TranslationNode): vscode.TreeItem {
   const t = node.article;
   const item = new vscode.TreeItem(languageLabel(t.language));
   item.id = `translation:${node.orgKey}:${node.master.publishStatus}:${t.id}`;
-  item.description = [statusWord(t.publishStatus), `v${t.versionNumber}`, t.stale ? vscode.l10n.t("out of date") : "", t.title].filter(Boolean).join(" · ");
+  item.description = [publishStatusLabel(t.publishStatus), `v${t.versionNumber}`, t.stale ? vscode.l10n.t("out of date") : "", t.title].filter(Boolean).join(" · ");
   item.tooltip = new vscode.MarkdownString([
     `**${t.title}** — ${languageLabel(t.language)}`, "",
-    vscode.l10n.t("- {0}, version {1}", statusWord(t.publishStatus), t.versionNumber),
+    vscode.l10n.t("- {0}, version {1}", publishStatusLabel(t.publishStatus), t.versionNumber),
     vscode.l10n.t("- Last changed: {0}", day(t.lastModifiedDate)),
     ...(t.stale ? [vscode.l10n.t("- **Out of date**: the master article was published on {0}, after this translation's last change", day(node.master.lastPublishedDate))] : []),
     vscode.l10n.t("- Version ID: `{0}`", t.id),

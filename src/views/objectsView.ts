@@ -2,7 +2,7 @@
 import * as vscode from "vscode";
 import { ActiveOrg, MessageNode } from "./activeOrg";
 import { PerOrgTreeProvider } from "./perOrgTree";
-import { typeBadge, type FieldSummary, type SobjectSummary } from "../connections/schema";
+import { fieldMarkers, typeBadge, type FieldSummary, type SobjectSummary } from "../connections/schema";
 import { ObjectsModel, type GroupName } from "./objectsModel";
 
 export class ObjectGroupNode {
@@ -107,7 +107,7 @@ export class ObjectsTreeProvider extends PerOrgTreeProvider<Node, ObjectsModel> 
 
   private fieldItem(objectName: string, f: FieldSummary): vscode.TreeItem {
     const item = new vscode.TreeItem(f.label);
-    const markers = [f.required && vscode.l10n.t("required"), f.unique && vscode.l10n.t("unique"), f.externalId && vscode.l10n.t("external ID")].filter(Boolean).join(" · ");
+    const markers = fieldMarkers(f).join(" · ");
     item.description = [f.name === f.label ? "" : f.name, typeBadge(f), markers].filter(Boolean).join(" · ");
     item.iconPath = new vscode.ThemeIcon(fieldIcon(f));
     item.contextValue = "crm.field";

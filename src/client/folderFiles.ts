@@ -9,19 +9,30 @@
  *   <UrlName>/images/<name>        the images the rich text shows, referenced as `images/<name>`
  */
 import { createHash } from "node:crypto";
-import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { constants as fsFlags } from "node:fs";
+import { lstat, mkdir, open, readdir, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { dump, load } from "js-yaml";
 import { CrmError } from "./errors";
+import { isRecordId } from "./ids";
 
-/** Where the sync reads and writes: paths are relative, with `/`. The extension passes VS Code's file system. */
+export type FolderEntryType = "file" | "directory" | "link" | "other";
+
+/**
+ * Where the sync reads and writes: paths are relative, with `/`. The extension passes VS Code's file system.
+ * The sync never trusts what a folder holds (it may come from anyone's pull request): before each read, write
+ * or removal it looks at every part of the path with `stat`, refuses links and files over a size limit, and
+ * keeps every path inside the folder (see `guardFolder`).
+ */
 export interface FolderIO {
   /** The file's bytes, or undefined when there is no such file. */
   read(relativePath: string): Promise<Uint8Array | undefined>;
   write(relativePath: string, data: Uint8Array): Promise<void>;
   remove(relativePath: string): Promise<void>;
-  /** The entries of a folder; none when it does not exist. */
-  list(relativePath: string): Promise<{ name: string; directory: boolean }[]>;
+  /** The entries of a folder (a link is a link, whatever it points at); none when it does not exist. */
+  list(relativePath: string): Promise<{ name: string; type: FolderEntryType }[]>;
+  /** What is at the path itself, a link not followed (`""`: the folder, which may itself be reached through a link); undefined when nothing is. */
+  stat(relativePath: string): Promise<{ type: FolderEntryType; size: number } | undefined>;
 }
 
 export const MANIFEST_FILE = "crm-knowledge.yaml";
@@ -61,31 +72,139 @@ export interface LocalArticle {
   translations: Record<string, { fields: Record<string, unknown>; richText: Record<string, string> }>;
 }
 
+/** Language codes as the org names them (`fr`, `pt_BR`, `zh_TW`, `sr_Latn_ME`): what may stand in a file name. */
+const LANGUAGE_CODE = "[a-z]{2,3}(?:_[A-Za-z0-9]{2,8}){0,2}";
+/** A field's API name (`Answer__c`, `ns__Body__c`). */
+const FIELD_NAME = /^[A-Za-z][A-Za-z0-9_]{0,79}$/;
+/** The org's URL names are at most 255 characters; a folder name leaves room for a "-2" of a duplicate. */
+const MAX_URL_NAME = 255;
+
+/** A name from the org that becomes part of a path, checked against its documented shape (undefined: fine). */
+export function pathNameProblem(kind: "language" | "field" | "urlName", value: unknown): string | undefined {
+  const shown = JSON.stringify(String(value).slice(0, 60)) + (String(value).length > 60 ? "…" : "");
+  if (kind === "language") return typeof value === "string" && new RegExp(`^${LANGUAGE_CODE}$`).test(value) ? undefined : `the language code ${shown} is not a language code (such as fr or pt_BR)`;
+  if (kind === "field") return typeof value === "string" && FIELD_NAME.test(value) ? undefined : `the field name ${shown} is not a field API name`;
+  if (typeof value !== "string" || !value.trim()) return "it has no URL name";
+  return value.length > MAX_URL_NAME ? `its URL name is ${value.length} characters long; the org's URL names have at most ${MAX_URL_NAME}` : undefined;
+}
+
+/** An article folder's name: one plain part of a path, not hidden. */
+export function isArticleFolderName(name: unknown): name is string {
+  return typeof name === "string" && /^[^./\\\0][^/\\\0]{0,254}$/.test(name);
+}
+
 export function checkRelativePath(relativePath: string): string {
   const normal = path.posix.normalize(relativePath);
-  if (!relativePath || path.posix.isAbsolute(normal) || normal === ".." || normal.startsWith("../") || normal.includes("\\")) {
+  if (typeof relativePath !== "string" || !relativePath || relativePath.includes("\0") || path.posix.isAbsolute(normal) || normal === ".." || normal.startsWith("../") || normal.includes("\\")) {
     throw new TypeError(`A knowledge folder path must stay inside the folder, got '${relativePath}'`);
   }
   return normal;
 }
 
-/** The folder on disk, for Node scripts. */
+const entryType = (s: { isSymbolicLink(): boolean; isFile(): boolean; isDirectory(): boolean }): FolderEntryType =>
+  s.isSymbolicLink() ? "link" : s.isFile() ? "file" : s.isDirectory() ? "directory" : "other";
+const absent = (err: NodeJS.ErrnoException) => err.code === "ENOENT" || err.code === "ENOTDIR";
+
+/** The folder on disk, for Node scripts. Files are opened with O_NOFOLLOW: a link put in place after the sync's look is still not followed. */
 export function nodeFolder(root: string): FolderIO {
   if (typeof root !== "string" || !root) throw new TypeError("root must be the folder's path");
   const at = (p: string) => path.join(root, checkRelativePath(p));
+  const noFollow = fsFlags.O_NOFOLLOW ?? 0;
   return {
-    read: (p) => readFile(at(p)).then((b) => new Uint8Array(b), (err: NodeJS.ErrnoException) => (err.code === "ENOENT" ? undefined : Promise.reject(err))),
+    read: async (p) => {
+      const file = await open(at(p), fsFlags.O_RDONLY | noFollow).catch((err: NodeJS.ErrnoException) => (absent(err) ? undefined : Promise.reject(err)));
+      if (!file) return undefined;
+      try {
+        return new Uint8Array(await file.readFile());
+      } finally {
+        await file.close();
+      }
+    },
     write: async (p, data) => {
       await mkdir(path.dirname(at(p)), { recursive: true });
-      await writeFile(at(p), data);
+      const file = await open(at(p), fsFlags.O_WRONLY | fsFlags.O_CREAT | fsFlags.O_TRUNC | noFollow);
+      try {
+        await file.writeFile(data);
+      } finally {
+        await file.close();
+      }
     },
     remove: (p) => rm(at(p), { force: true }),
     list: async (p) => {
       const dir = p === "" || p === "." ? root : at(p);
-      const entries = await readdir(dir, { withFileTypes: true }).catch((err: NodeJS.ErrnoException) => (err.code === "ENOENT" ? [] : Promise.reject(err)));
-      return entries.map((e) => ({ name: e.name, directory: e.isDirectory() }));
+      const entries = await readdir(dir, { withFileTypes: true }).catch((err: NodeJS.ErrnoException) => (absent(err) ? [] : Promise.reject(err)));
+      return entries.map((e) => ({ name: e.name, type: entryType(e) }));
+    },
+    stat: async (p) => {
+      const found = await (p === "" ? stat(root) : lstat(at(p))).catch((err: NodeJS.ErrnoException) => (absent(err) ? undefined : Promise.reject(err)));
+      return found && { type: entryType(found), size: found.size };
     },
   };
+}
+
+// ---- the folder's rules, whatever the FolderIO ---------------------------------------------------------
+
+const MB = 1024 * 1024;
+/** The largest file the sync reads, by kind: generous for what a folder legitimately holds, far below what would hurt. */
+export const FILE_LIMITS = { manifest: 64 * MB, yaml: 1 * MB, html: 4 * MB, other: 16 * MB } as const;
+const limitOf = (relativePath: string) =>
+  relativePath === MANIFEST_FILE ? FILE_LIMITS.manifest : relativePath.endsWith(".yaml") ? FILE_LIMITS.yaml : relativePath.endsWith(".html") ? FILE_LIMITS.html : FILE_LIMITS.other;
+const sizeText = (bytes: number) => (bytes >= MB ? `${(bytes / MB).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`);
+const GUARDED = Symbol("guarded knowledge folder");
+/** What a folder holds, or a name from the org, that the sync refuses: one article is refused, the others go on. */
+export class FolderContentError extends CrmError {
+  override name = "FolderContentError";
+}
+const linkRefused = (relativePath: string) =>
+  new FolderContentError(`${relativePath} is a symbolic link: a knowledge folder's files are read and written only inside the folder, never through a link. Replace it with the file itself.`);
+
+/**
+ * The sync's view of a folder: every path is checked to stay inside it, every part of a path is looked at and a
+ * link anywhere on it is refused (a link could read a private file into an article, or write and delete outside
+ * the folder), and a file over its size limit is refused before it is read.
+ */
+export function guardFolder(io: FolderIO): FolderIO {
+  if (typeof io === "string") throw new TypeError(`io must be a FolderIO, such as knowledgeFolder.nodeFolder('${String(io)}') for a folder on disk, got a string`);
+  if (!io || typeof io !== "object" || !["read", "write", "remove", "list", "stat"].every((m) => typeof (io as unknown as Record<string, unknown>)[m] === "function")) {
+    throw new TypeError("io must be a FolderIO with read, write, remove, list and stat functions (knowledgeFolder.nodeFolder(path) for a folder on disk)");
+  }
+  if ((io as { [GUARDED]?: true })[GUARDED]) return io;
+  /** Refuses a link on any part of the path; returns what is at the path itself. */
+  const inside = async (relativePath: string) => {
+    const parts = checkRelativePath(relativePath).split("/");
+    for (let i = 1; i <= parts.length; i++) {
+      const part = parts.slice(0, i).join("/");
+      const found = await io.stat(part);
+      if (!found) return undefined;
+      if (found.type === "link") throw linkRefused(part);
+      if (i === parts.length) return found;
+    }
+    return undefined;
+  };
+  return {
+    [GUARDED]: true,
+    read: async (p) => {
+      const found = await inside(p);
+      if (!found) return undefined;
+      if (found.type !== "file") throw new CrmError(`${p} is not a file`);
+      const limit = limitOf(p);
+      if (found.size > limit) throw new CrmError(`${p} is ${sizeText(found.size)}: a knowledge folder's ${p === MANIFEST_FILE ? "record" : "file of this kind"} may be at most ${sizeText(limit)}`);
+      return io.read(p);
+    },
+    write: async (p, data) => {
+      await inside(p);
+      return io.write(p, data);
+    },
+    remove: async (p) => {
+      await inside(p);
+      return io.remove(p);
+    },
+    list: async (p) => {
+      if (p !== "" && p !== ".") await inside(p);
+      return io.list(p);
+    },
+    stat: (p) => (p === "" ? io.stat(p) : inside(p)),
+  } as FolderIO;
 }
 
 export const sha256 = (data: Uint8Array) => createHash("sha256").update(data).digest("hex");
@@ -98,7 +217,8 @@ export async function hashArticleFiles(io: FolderIO, name: string): Promise<Reco
   const walk = async (dir: string): Promise<void> => {
     for (const entry of await io.list(`${name}/${dir}`.replace(/\/$/, ""))) {
       const rel = dir ? `${dir}/${entry.name}` : entry.name;
-      if (entry.directory) await walk(rel);
+      if (entry.type === "link") throw linkRefused(`${name}/${rel}`);
+      if (entry.type === "directory") await walk(rel);
       else if (!entry.name.startsWith(".")) out[rel] = sha256((await io.read(`${name}/${rel}`))!);
     }
   };
@@ -136,7 +256,9 @@ export function versionFiles(options: {
   recordType?: string; dataCategories?: string[]; language?: string;
 }): Record<string, string> {
   const suffix = options.language ? `.${options.language}` : "";
-  const header = `# '${options.title}'${options.language ? ` (${options.language})` : ""}: a push sends all but \`org\`, what the org said at the pull.\n`;
+  // A comment ends at a line break: the title is shown on one line, whatever it holds, so it cannot add keys of its own.
+  const title = options.title.replace(/[\r\n\u0085\u2028\u2029]+/g, " ");
+  const header = `# '${title}'${options.language ? ` (${options.language})` : ""}: a push sends all but \`org\`, what the org said at the pull.\n`;
   const body: Record<string, unknown> = { fields: options.fields };
   if (!options.language) {
     if (options.recordType) body.recordType = options.recordType;
@@ -148,13 +270,22 @@ export function versionFiles(options: {
   return files;
 }
 
-function parseYaml(bytes: Uint8Array, where: string): Record<string, unknown> {
-  let parsed: unknown;
+/**
+ * A knowledge folder's YAML is plain data: no anchors or aliases (a few hundred bytes of aliases expand to
+ * gigabytes), no tags beyond the core schema. Errors name the file and the line.
+ */
+function loadData(bytes: Uint8Array, where: string): unknown {
   try {
-    parsed = load(text(bytes));
+    return load(text(bytes), { filename: where, maxAliases: 0, maxDepth: 20 });
   } catch (err) {
-    throw new CrmError(`${where} is not valid YAML: ${(err as Error).message.split("\n")[0]}`);
+    const mark = (err as { mark?: { line?: number } }).mark;
+    const reason = String((err as { reason?: string }).reason ?? (err as Error).message.split("\n")[0]);
+    throw new CrmError(`${where}${mark?.line !== undefined ? `, line ${mark.line + 1}` : ""} is not valid for a knowledge folder: ${reason} (its YAML must be plain data: no anchors, aliases or tags)`);
   }
+}
+
+function parseYaml(bytes: Uint8Array, where: string): Record<string, unknown> {
+  const parsed = loadData(bytes, where);
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new CrmError(`${where} must be a mapping with a 'fields' section`);
   const fields = (parsed as Record<string, unknown>).fields;
   if (!fields || typeof fields !== "object" || Array.isArray(fields)) throw new CrmError(`${where} must have a 'fields' mapping (field API name: value)`);
@@ -163,7 +294,8 @@ function parseYaml(bytes: Uint8Array, where: string): Record<string, unknown> {
 
 /** Reads an article's folder: its fields, categories, rich text (as the org stores it) and translations. */
 export async function readLocalArticle(io: FolderIO, name: string): Promise<LocalArticle> {
-  const entries = (await io.list(name)).filter((e) => !e.directory).map((e) => e.name);
+  // A link is listed too: reading it is refused, never skipped in silence.
+  const entries = (await io.list(name)).filter((e) => e.type !== "directory").map((e) => e.name);
   const master = await io.read(`${name}/${yamlFile("")}`);
   if (!master) throw new CrmError(`${name}/article.yaml is missing: every article folder needs one`);
   const doc = parseYaml(master, `${name}/article.yaml`);
@@ -174,7 +306,7 @@ export async function readLocalArticle(io: FolderIO, name: string): Promise<Loca
   const richTextOf = async (suffix: string) => {
     const out: Record<string, string> = {};
     for (const file of entries) {
-      const m = /^([A-Za-z][\w]*)(\.[a-z]{2,3}(?:_[A-Z]{2})?)?\.html$/.exec(file);
+      const m = new RegExp(`^([A-Za-z]\\w*)(\\.${LANGUAGE_CODE})?\\.html$`).exec(file);
       if (m && (m[2] ?? "") === suffix) out[m[1]!] = storeRichText(text((await io.read(`${name}/${file}`))!));
     }
     return out;
@@ -184,7 +316,7 @@ export async function readLocalArticle(io: FolderIO, name: string): Promise<Loca
     ...(typeof doc.recordType === "string" ? { recordType: doc.recordType } : {}),
   };
   for (const file of entries) {
-    const language = /^article\.([a-z]{2,3}(?:_[A-Z]{2})?)\.yaml$/.exec(file)?.[1];
+    const language = new RegExp(`^article\\.(${LANGUAGE_CODE})\\.yaml$`).exec(file)?.[1];
     if (!language) continue;
     const translation = parseYaml((await io.read(`${name}/${file}`))!, `${name}/${file}`);
     article.translations[language] = { fields: translation.fields as Record<string, unknown>, richText: await richTextOf(`.${language}`) };
@@ -192,11 +324,25 @@ export async function readLocalArticle(io: FolderIO, name: string): Promise<Loca
   return article;
 }
 
+/** The folder's record of the pull, checked entry by entry: a tampered record must not steer a write, a removal or a query. */
 export async function readManifest(io: FolderIO): Promise<FolderManifest | undefined> {
-  const bytes = await io.read(MANIFEST_FILE);
+  const bytes = await guardFolder(io).read(MANIFEST_FILE);
   if (!bytes) return undefined;
-  const parsed = load(text(bytes)) as FolderManifest | undefined;
-  if (!parsed?.org?.id || !parsed.articles || typeof parsed.articles !== "object") throw new CrmError(`${MANIFEST_FILE} is not a knowledge folder's record of a pull: pull the articles again`);
+  const parsed = loadData(bytes, MANIFEST_FILE) as FolderManifest | undefined;
+  const broken = (what: string) => new CrmError(`${MANIFEST_FILE} ${what}: it is not a knowledge folder's record of a pull as CRM Explorer writes it. Pull the articles again.`);
+  if (!parsed || typeof parsed !== "object" || !parsed.org || typeof parsed.org.id !== "string" || !parsed.org.id) throw broken("has no org");
+  if (!parsed.articles || typeof parsed.articles !== "object" || Array.isArray(parsed.articles)) throw broken("has no articles");
+  if (typeof parsed.sobject !== "string" || !/^[A-Za-z][A-Za-z0-9_]*__kav$/.test(parsed.sobject)) throw broken(`names ${JSON.stringify(String(parsed.sobject))} as the article type (an API name ending in __kav)`);
+  for (const [name, entry] of Object.entries(parsed.articles)) {
+    if (!isArticleFolderName(name)) throw broken(`names ${JSON.stringify(name)} as an article folder (one folder of this folder)`);
+    if (!entry || typeof entry !== "object" || !entry.files || typeof entry.files !== "object") throw broken(`has no files for '${name}'`);
+    for (const file of Object.keys(entry.files)) {
+      const normal = path.posix.normalize(file);
+      if (file.includes("\0") || file.includes("\\") || path.posix.isAbsolute(normal) || normal === ".." || normal.startsWith("../") || normal !== file) throw broken(`lists ${JSON.stringify(file)} under '${name}' (a file inside that article's folder)`);
+    }
+    if (!isRecordId(entry.knowledgeArticleId)) throw broken(`has no article ID for '${name}'`);
+    for (const language of Object.keys(entry.translations ?? {})) if (pathNameProblem("language", language)) throw broken(`lists ${JSON.stringify(language)} as a language of '${name}'`);
+  }
   return parsed;
 }
 

@@ -7,16 +7,17 @@ import { DEFAULT_KNOWLEDGE_SOBJECT } from "./constants";
 import type { Crm } from "./crm";
 import { isRichText, type FieldDescribe, type SObjectDescribe } from "./describe";
 import { CrmError } from "./errors";
+import { requireSobjectName } from "./ids";
 import {
-  type FolderIO, type FolderManifest, type LocalArticle, type ManifestArticle, type PulledVersion, IMAGES_DIR,
-  changedFiles, checkRelativePath, encodeText, hashArticleFiles, readLocalArticle, readManifest, versionFiles, writeManifest,
+  type FolderIO, type FolderManifest, type LocalArticle, type ManifestArticle, type PulledVersion, FolderContentError, IMAGES_DIR,
+  changedFiles, checkRelativePath, encodeText, guardFolder, hashArticleFiles, pathNameProblem, readLocalArticle, readManifest, versionFiles, writeManifest,
 } from "./folderFiles";
 import { createArticle, createDraftFromOnlineArticle, createDraftFromOnlineTranslation, deleteArticleDraft, deleteTranslation, getDataCategoryGroups, publishMultipleArticles, publishTranslations, submitForTranslation, updateArticle, type DataCategory } from "./knowledge";
 import { soqlLiteral } from "./soql-text";
 import { richTextImageUrls } from "./urls";
 import { preflightPublish } from "./versions";
 
-export { nodeFolder, checkRelativePath, layOutRichText, readManifest, storeRichText, type FolderIO, type FolderManifest, type LocalArticle } from "./folderFiles";
+export { nodeFolder, checkRelativePath, guardFolder, layOutRichText, readManifest, storeRichText, FILE_LIMITS, FolderContentError, type FolderEntryType, type FolderIO, type FolderManifest, type LocalArticle } from "./folderFiles";
 
 type Row = Record<string, unknown>;
 /** Read-only facts written under `org:`; the other readable fields are not kept. */
@@ -33,6 +34,11 @@ const selectionObject = (sobject: string) => sobject.replace(/__kav$/, "__DataCa
 /** The article type's fields the folder carries: writable fields (not references), and which of them hold rich text. */
 function carriedFields(describe: SObjectDescribe): { plain: FieldDescribe[]; rich: FieldDescribe[] } {
   const writable = describe.fields.filter((f) => (f.createable || f.updateable) && !f.calculated && f.type !== "reference" && !NOT_CARRIED.has(f.name));
+  // A rich-text field's name becomes a file name: one that is not an API name is refused before anything is written.
+  for (const f of writable.filter(isRichText)) {
+    const problem = pathNameProblem("field", f.name);
+    if (problem) throw new CrmError(`The org's describe of ${describe.name} is not usable for a knowledge folder: ${problem}. Nothing was pulled.`);
+  }
   return { plain: writable.filter((f) => !isRichText(f)), rich: writable.filter(isRichText) };
 }
 
@@ -58,7 +64,7 @@ const pulled = (r: Row): PulledVersion => ({ versionId: String(r.Id), publishSta
 
 /** A folder name from a URL name: letters, digits and hyphens, as URL names are. */
 function folderName(urlName: string, taken: Set<string>): string {
-  const base = urlName.replace(/[^A-Za-z0-9-]+/g, "-").replace(/^-+|-+$/g, "") || "article";
+  const base = urlName.replace(/[^A-Za-z0-9-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 240) || "article";
   let name = base;
   for (let n = 2; taken.has(lower(name)); n++) name = `${base}-${n}`;
   taken.add(lower(name));
@@ -89,12 +95,15 @@ export interface PullOptions {
 }
 
 export interface PulledArticle {
+  /** The article's folder (for a refused article, its URL name as the org gave it, shortened). */
   name: string;
   title: string;
   versionId: string;
   publishStatus: string;
   images: number;
   translations: string[];
+  /** Set when the article was not pulled: why (a name from the org that cannot be a file name, a link in its folder). */
+  refused?: string;
 }
 
 function descendants(categories: DataCategory[], name: string, found = false): string[] {
@@ -129,8 +138,9 @@ async function selectedArticleIds(crm: Crm, sobject: string, selection: PullSele
  * record (crm-knowledge.yaml) keeps each article's version and LastModifiedDate for the status and the push.
  * A folder holds one org's pull: pulling another org into it is refused.
  */
-export async function pullArticles(crm: Crm, io: FolderIO, selection: PullSelection = {}, options: PullOptions = {}): Promise<PulledArticle[]> {
-  const sobject = options.sobject ?? DEFAULT_KNOWLEDGE_SOBJECT;
+export async function pullArticles(crm: Crm, folder: FolderIO, selection: PullSelection = {}, options: PullOptions = {}): Promise<PulledArticle[]> {
+  const io = guardFolder(folder);
+  const sobject = requireSobjectName(options.sobject ?? DEFAULT_KNOWLEDGE_SOBJECT, "options.sobject");
   await crm.apiPath(); // signed in, so the org's ID is known
   const previous = await readManifest(io);
   if (previous && previous.org.id !== crm.orgId) throw new CrmError(`This folder holds articles pulled from ${previous.org.instanceUrl}: pull into another folder (a folder can be pushed into any org)`);
@@ -147,7 +157,7 @@ export async function pullArticles(crm: Crm, io: FolderIO, selection: PullSelect
   const recordTypes = await recordTypeNames(crm, describe);
 
   const manifest: FolderManifest = { org: { id: crm.orgId ?? "", instanceUrl: crm.instanceUrl ?? "" }, sobject, pulledAt: new Date().toISOString(), articles: { ...previous?.articles } };
-  const taken = new Set((await io.list("")).filter((e) => e.directory).map((e) => lower(e.name)));
+  const taken = new Set((await io.list("")).filter((e) => e.type !== "file").map((e) => lower(e.name)));
   const out: PulledArticle[] = [];
   // A cancelled or failed pull still records the articles it finished (each is written whole before it is recorded).
   try {
@@ -162,46 +172,58 @@ export async function pullArticles(crm: Crm, io: FolderIO, selection: PullSelect
     for (const [done, master] of masters.entries()) {
       options.onProgress?.(done, masters.length, String(master.Title));
       options.signal?.throwIfAborted();
-      const already = Object.entries(manifest.articles).find(([, a]) => a.knowledgeArticleId === master.KnowledgeArticleId)?.[0];
-      const name = already ?? folderName(String(master.UrlName), taken);
       const translations = [...groupBy((byArticle.get(String(master.KnowledgeArticleId)) ?? []).filter((r) => r.IsMasterLanguage === false && r.PublishStatus !== "Archived"), (r) => String(r.Language)).values()]
         .map((versions) => current(versions)!);
-      const images = new Map<string, string>();
-      const localImages = async (version: Row) => {
-        const html: Record<string, string> = {};
-        for (const field of rich.map((f) => f.name)) {
-          let value = String(version[field] ?? "");
-          for (const url of richTextImageUrls(value)) {
-            if (!images.has(url)) {
-              const image = await crm.fetchRichTextImage(url.replace(/&amp;/g, "&"), String(version.Id), field, { sobject });
-              const file = `${IMAGES_DIR}/${image.refid}.${Object.keys(IMAGE_TYPES).find((ext) => IMAGE_TYPES[ext] === image.contentType) ?? "bin"}`;
-              await io.write(`${name}/${file}`, new Uint8Array(image.bytes));
-              images.set(url, file);
-            }
-            value = value.split(url).join(images.get(url)!);
-          }
-          if (version[field] !== undefined && version[field] !== null) html[field] = value;
-        }
-        return html;
-      };
-      const pick = (r: Row, names: string[]) => Object.fromEntries(names.filter((n) => n in r).map((n) => [n, r[n]]));
-      const files = versionFiles({
-        title: String(master.Title), fields: pick(master, plain.map((f) => f.name)), richText: await localImages(master), facts: pick(master, FACTS),
-        recordType: recordTypes.get(String(master.RecordTypeId)), dataCategories: (categories.get(String(master.Id)) ?? []).map((c) => `${String(c.DataCategoryGroupName)}/${String(c.DataCategoryName)}`).sort(),
-      });
-      for (const t of translations) {
-        Object.assign(files, versionFiles({ title: String(master.Title), fields: pick(t, plain.map((f) => f.name)), richText: await localImages(t), facts: pick(t, FACTS), language: String(t.Language) }));
+      try {
+        out.push(await pullOne(master, translations));
+      } catch (err) {
+        if (!(err instanceof FolderContentError)) throw err;
+        out.push({ name: String(master.UrlName).slice(0, 80), title: String(master.Title), versionId: String(master.Id), publishStatus: String(master.PublishStatus), images: 0, translations: [], refused: err.message });
       }
-      const written = new Set([...Object.keys(files), ...images.values()]);
-      for (const [file, content] of Object.entries(files)) await io.write(`${name}/${file}`, encodeText(content));
-      // Files of an earlier pull that this one no longer has (a translation deleted, an image removed).
-      for (const stale of Object.keys(manifest.articles[name]?.files ?? {})) if (!written.has(stale)) await io.remove(`${name}/${stale}`);
-      manifest.articles[name] = {
-        ...pulled(master), articleNumber: String(master.ArticleNumber), knowledgeArticleId: String(master.KnowledgeArticleId),
-        files: await hashArticleFiles(io, name), translations: Object.fromEntries(translations.map((t) => [String(t.Language), pulled(t)])),
-      };
-      out.push({ name, title: String(master.Title), versionId: String(master.Id), publishStatus: String(master.PublishStatus), images: images.size, translations: translations.map((t) => String(t.Language)) });
     }
+  }
+
+  async function pullOne(master: Row, translations: Row[]): Promise<PulledArticle> {
+    // Names from the org that become paths are checked first: a refused article writes nothing.
+    const problem = pathNameProblem("urlName", master.UrlName) ?? translations.map((t) => pathNameProblem("language", t.Language)).find(Boolean);
+    if (problem) throw new FolderContentError(`'${String(master.Title)}' (${String(master.ArticleNumber)}) was not pulled: ${problem}`);
+    const already = Object.entries(manifest.articles).find(([, a]) => a.knowledgeArticleId === master.KnowledgeArticleId)?.[0];
+    const name = already ?? folderName(String(master.UrlName), taken);
+    const images = new Map<string, string>();
+    const localImages = async (version: Row) => {
+      const html: Record<string, string> = {};
+      for (const field of rich.map((f) => f.name)) {
+        let value = String(version[field] ?? "");
+        for (const url of richTextImageUrls(value)) {
+          if (!images.has(url)) {
+            const image = await crm.fetchRichTextImage(url.replace(/&amp;/g, "&"), String(version.Id), field, { sobject });
+            const file = `${IMAGES_DIR}/${image.refid}.${Object.keys(IMAGE_TYPES).find((ext) => IMAGE_TYPES[ext] === image.contentType) ?? "bin"}`;
+            await io.write(`${name}/${file}`, new Uint8Array(image.bytes));
+            images.set(url, file);
+          }
+          value = value.split(url).join(images.get(url)!);
+        }
+        if (version[field] !== undefined && version[field] !== null) html[field] = value;
+      }
+      return html;
+    };
+    const pick = (r: Row, names: string[]) => Object.fromEntries(names.filter((n) => n in r).map((n) => [n, r[n]]));
+    const files = versionFiles({
+      title: String(master.Title), fields: pick(master, plain.map((f) => f.name)), richText: await localImages(master), facts: pick(master, FACTS),
+      recordType: recordTypes.get(String(master.RecordTypeId)), dataCategories: (categories.get(String(master.Id)) ?? []).map((c) => `${String(c.DataCategoryGroupName)}/${String(c.DataCategoryName)}`).sort(),
+    });
+    for (const t of translations) {
+      Object.assign(files, versionFiles({ title: String(master.Title), fields: pick(t, plain.map((f) => f.name)), richText: await localImages(t), facts: pick(t, FACTS), language: String(t.Language) }));
+    }
+    const written = new Set([...Object.keys(files), ...images.values()]);
+    for (const [file, content] of Object.entries(files)) await io.write(`${name}/${file}`, encodeText(content));
+    // Files of an earlier pull that this one no longer has (a translation deleted, an image removed).
+    for (const stale of Object.keys(manifest.articles[name]?.files ?? {})) if (!written.has(stale)) await io.remove(`${name}/${stale}`);
+    manifest.articles[name] = {
+      ...pulled(master), articleNumber: String(master.ArticleNumber), knowledgeArticleId: String(master.KnowledgeArticleId),
+      files: await hashArticleFiles(io, name), translations: Object.fromEntries(translations.map((t) => [String(t.Language), pulled(t)])),
+    };
+    return { name, title: String(master.Title), versionId: String(master.Id), publishStatus: String(master.PublishStatus), images: images.size, translations: translations.map((t) => String(t.Language)) };
   }
 }
 
@@ -221,7 +243,7 @@ export interface ArticleStatus {
 }
 
 async function articleFolders(io: FolderIO): Promise<string[]> {
-  const dirs = (await io.list("")).filter((e) => e.directory && !e.name.startsWith("."));
+  const dirs = (await io.list("")).filter((e) => e.type === "directory" && !e.name.startsWith("."));
   const withFile = await Promise.all(dirs.map(async (d) => ((await io.read(`${d.name}/article.yaml`)) ? d.name : undefined)));
   return withFile.filter((n): n is string => !!n).sort();
 }
@@ -261,7 +283,8 @@ function orgMovedOn(entry: ManifestArticle, rows: Row[] | undefined): OrgState {
  * hashes), new locally (a folder the pull did not write), changed in the org since the pull, or both. Reading
  * the folder sends nothing; with a client of the pulled org, one query per 200 articles says what the org changed.
  */
-export async function folderStatus(io: FolderIO, options: { crm?: Crm; signal?: AbortSignal } = {}): Promise<{ manifest?: FolderManifest; articles: ArticleStatus[] }> {
+export async function folderStatus(folder: FolderIO, options: { crm?: Crm; signal?: AbortSignal } = {}): Promise<{ manifest?: FolderManifest; articles: ArticleStatus[] }> {
+  const io = guardFolder(folder);
   const manifest = await readManifest(io);
   const changes = await localChanges(io, manifest);
   const names = [...changes.keys()];
@@ -317,12 +340,20 @@ export interface PushOptions {
 
 const titleOf = (a: LocalArticle) => String(a.fields.Title ?? a.name);
 
+/** A folder to push from must be there: a mistyped path is an error, not an empty push. */
+async function existingFolder(folder: FolderIO): Promise<FolderIO> {
+  const io = guardFolder(folder);
+  if ((await io.stat(""))?.type !== "directory") throw new CrmError("The knowledge folder does not exist (or is not a folder): check its path");
+  return io;
+}
+
 /** What a push would do, article by article, without writing anything: a dry run. */
-export async function planPush(crm: Crm, io: FolderIO, options: PushOptions = {}): Promise<PushPlan> {
+export async function planPush(crm: Crm, folder: FolderIO, options: PushOptions = {}): Promise<PushPlan> {
+  const io = await existingFolder(folder);
   await crm.apiPath(); // signed in, so the org's ID is known
   const manifest = await readManifest(io);
   const changes = await localChanges(io, manifest);
-  const sobject = options.sobject ?? manifest?.sobject ?? DEFAULT_KNOWLEDGE_SOBJECT;
+  const sobject = requireSobjectName(options.sobject ?? manifest?.sobject ?? DEFAULT_KNOWLEDGE_SOBJECT, "options.sobject");
   const sameOrg = !!manifest && manifest.org.id === crm.orgId;
   const chosen = [...changes.keys()].filter((name) => !options.only || options.only.includes(name)).map((name) => ({ name, local: localState(changes.get(name)) }));
   const unknown = options.only?.filter((n) => !changes.has(n));
@@ -436,11 +467,12 @@ function categoryExists(groups: { name: string; topCategories: DataCategory[] }[
  * are confirmed once as a batch (the client's `beforeWrite`). Into the pulled org the folder's record follows,
  * so the next push of an unchanged folder sends nothing.
  */
-export async function pushFolder(crm: Crm, io: FolderIO, options: PushRunOptions = {}): Promise<PushResult[]> {
+export async function pushFolder(crm: Crm, folder: FolderIO, options: PushRunOptions = {}): Promise<PushResult[]> {
+  const io = await existingFolder(folder);
   const plan = options.plan ?? (await planPush(crm, io, options));
   if (plan.orgId !== crm.orgId) throw new CrmError("The plan was made for another org: plan the push again");
   const manifest = await readManifest(io);
-  const sobject = options.sobject ?? manifest?.sobject ?? DEFAULT_KNOWLEDGE_SOBJECT;
+  const sobject = requireSobjectName(options.sobject ?? manifest?.sobject ?? DEFAULT_KNOWLEDGE_SOBJECT, "options.sobject");
   const overwrite = (name: string) => options.overwrite === true || (Array.isArray(options.overwrite) && options.overwrite.includes(name));
   const idle = (e: PushPlanEntry) => e.action === "nothing" && !e.translations.length;
   const refused = (e: PushPlanEntry) => !!e.conflict && !overwrite(e.name);

@@ -172,10 +172,18 @@ export function knowledgeFolderCommands(deps: KnowledgeFolderDeps): Record<Extra
       const selection = await selectionFor(orgKey, node, nodes);
       const root = await destination();
       const session = await manager.session(orgKey);
-      const pulled = await withCancellableProgress(vscode.l10n.t("Pulling articles from {0}", session.record.alias), (signal, progress) =>
+      const answered = await withCancellableProgress(vscode.l10n.t("Pulling articles from {0}", session.record.alias), (signal, progress) =>
         session.crm.knowledgeFolder.pullArticles(workspaceFolderIO(root), selection, { sobject: sobject(), signal, onProgress: countReport(progress) }));
       await folders.track(root, session.crm);
-      if (!pulled.length) return void vscode.window.showInformationMessage(vscode.l10n.t("No article of {0} matched: nothing was pulled.", session.record.alias));
+      const pulled = answered.filter((p) => !p.refused);
+      const refused = answered.filter((p) => p.refused);
+      for (const p of refused) log.warn(`Pull from ${session.record.alias}: ${p.refused}`);
+      if (refused.length) {
+        const showLog = vscode.l10n.t("Show Log");
+        const text = refused.length === 1 ? vscode.l10n.t("1 article was not pulled: {0}", refused[0]!.refused!) : vscode.l10n.t("{0} articles were not pulled (each is named in the log): {1}", refused.length, refused[0]!.refused!);
+        void vscode.window.showWarningMessage(text, showLog).then((choice) => choice === showLog && log.show());
+      }
+      if (!pulled.length) return void (refused.length || vscode.window.showInformationMessage(vscode.l10n.t("No article of {0} matched: nothing was pulled.", session.record.alias)));
       await vscode.commands.executeCommand("revealInExplorer", vscode.Uri.joinPath(root, pulled[0]!.name));
       const images = pulled.reduce((n, p) => n + p.images, 0);
       const translations = pulled.reduce((n, p) => n + p.translations.length, 0);

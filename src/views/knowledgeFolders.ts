@@ -22,9 +22,20 @@ export function workspaceFolderIO(root: vscode.Uri): knowledgeFolder.FolderIO {
     remove: (p) => Promise.resolve(vscode.workspace.fs.delete(at(p), { useTrash: false })).catch((err: unknown) => (missing(err) ? undefined : Promise.reject(err))),
     list: async (p) => {
       const entries = await Promise.resolve(vscode.workspace.fs.readDirectory(p === "" ? root : at(p))).catch((err: unknown) => (missing(err) ? [] : Promise.reject(err)));
-      return entries.map(([name, type]) => ({ name, directory: (type & vscode.FileType.Directory) !== 0 }));
+      return entries.map(([name, type]) => ({ name, type: entryType(type) }));
+    },
+    stat: async (p) => {
+      const found = await Promise.resolve(vscode.workspace.fs.stat(p === "" ? root : at(p))).catch((err: unknown) => (missing(err) ? undefined : Promise.reject(err)));
+      // The folder itself may be reached through a link (a workspace opened through one); what is in it may not.
+      return found && { type: p === "" && found.type & vscode.FileType.Directory ? "directory" : entryType(found.type), size: found.size };
     },
   };
+}
+
+/** VS Code marks a link with SymbolicLink beside the kind of what it points at. */
+function entryType(type: vscode.FileType): knowledgeFolder.FolderEntryType {
+  if (type & vscode.FileType.SymbolicLink) return "link";
+  return type & vscode.FileType.Directory ? "directory" : type & vscode.FileType.File ? "file" : "other";
 }
 
 /** The letter, words and colour an article folder shows in the Explorer (none when it is as pulled). */

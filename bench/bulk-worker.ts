@@ -54,7 +54,7 @@ async function run(): Promise<{ rows: number; finished: boolean }> {
   if (work === "import") {
     const result = await crm.bulk.ingest({ object: "Obj_0001__c", operation: "insert" }, Readable.from(importLines()), { poll });
     crm.close();
-    return { rows: result.successfulRows.length, finished: true };
+    return { rows: result.successful, finished: true };
   }
   const soql = `${SOQL}${limit < 1_000_000 ? ` LIMIT ${limit}` : ""}`;
   // The product's export path: REST pages, or a Bulk job's rows typed as REST's, through the same writer.

@@ -7,12 +7,20 @@
  * jobs take one CSV upload each (at most `maxUploadBytes`, 100 MB by default, as the docs advise for the
  * 150 MB base64 limit); larger inputs are split over several jobs. An AbortSignal aborts the job at the org.
  */
+import { once } from "node:events";
+import { createReadStream, createWriteStream, type WriteStream } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { create as createRecords, remove as removeRecords, update as updateRecords, type SaveResult } from "./collections";
+import { DEFAULT_TIMEOUT_MS } from "./constants";
 import type { Crm } from "./crm";
-import { bulkValue, csvLine, csvRows } from "./csv";
+import { bulkValue, csvField, csvLine, csvRecordStream, csvRows } from "./csv";
 import { delay } from "./delay";
-import { BulkJobError, CancelledError, MissingRequiredDataError } from "./errors";
-import { requireRecordId, requireSobjectName } from "./ids";
+import { BulkJobError, CancelledError, IngestCountError, InvalidResponseError, MissingRequiredDataError } from "./errors";
+import { isRecordId, requireRecordId, requireSobjectName } from "./ids";
 import type { CrmResponse } from "./transport";
+import { pageLinks } from "./urls";
 
 export type BulkJobState = "Open" | "UploadComplete" | "InProgress" | "JobComplete" | "Failed" | "Aborted";
 export type BulkJobKind = "query" | "ingest";
@@ -51,6 +59,8 @@ export interface BulkProgress {
   /** Ingest: rows the org processed and failed (for the job that runs now). */
   processed?: number;
   failed?: number;
+  /** Set when a small load goes through sObject Collections rather than a Bulk job (`jobId` is then empty). */
+  via?: "collections";
 }
 
 export interface BulkQueryOptions {
@@ -82,14 +92,17 @@ export async function getJob(crm: Crm, jobId: string, kind: BulkJobKind = "query
   return crm.getJson(await jobsPath(crm, kind, `/${jobIdOf(jobId)}`));
 }
 
-/** Every job of a kind the org keeps (it keeps them seven days). */
-export async function jobs(crm: Crm, kind: BulkJobKind = "query"): Promise<BulkJobInfo[]> {
+/** Every job of a kind the org keeps (it keeps them seven days), page by page. */
+export async function jobs(crm: Crm, kind: BulkJobKind = "query", options: { signal?: AbortSignal } = {}): Promise<BulkJobInfo[]> {
   const all: BulkJobInfo[] = [];
+  const next = pageLinks(kind === "query" ? /^\/jobs\/query\/?$/ : /^\/jobs\/ingest\/?$/);
   let endpoint: string | null = await jobsPath(crm, kind);
   while (endpoint) {
-    const page: { records: BulkJobInfo[]; nextRecordsUrl?: string | null } = await crm.getJson(endpoint);
-    all.push(...page.records);
-    endpoint = page.nextRecordsUrl ?? null;
+    options.signal?.throwIfAborted();
+    const page: { records: BulkJobInfo[]; nextRecordsUrl?: string | null } = await crm.getJson(endpoint, { signal: options.signal });
+    if (!Array.isArray(page?.records)) throw new InvalidResponseError(`GET ${endpoint} answered no records list`, 200, "GET", endpoint);
+    for (const job of page.records) all.push(job);
+    endpoint = page.nextRecordsUrl ? next(page.nextRecordsUrl) : null;
   }
   return all;
 }
@@ -227,9 +240,11 @@ export interface IngestJobSpec {
 
 /**
  * Rows to load: objects (`null` empties a field, a missing or empty value leaves it), CSV text with a header
- * line, or a stream of CSV text (a file) read piece by piece.
+ * line, or a stream of CSV text (a file) read piece by piece. Blank lines of CSV text are skipped.
  */
 export type IngestInput = readonly Record<string, unknown>[] | string | AsyncIterable<string | Buffer>;
+
+export type IngestResultKind = "successful" | "failed" | "unprocessed";
 
 export interface IngestOptions {
   signal?: AbortSignal;
@@ -237,143 +252,361 @@ export interface IngestOptions {
   poll?: PollOptions;
   /** Largest CSV upload per job; more data goes to further jobs. Default 100 MB (the documented limit). */
   maxUploadBytes?: number;
+  /**
+   * Each result row as it is read: `successful` (`sf__Id`, `sf__Created` and the row as sent), `failed`
+   * (`sf__Id`, `sf__Error`, the row) or `unprocessed` (the row). Rows are never all held; a promise it returns
+   * is awaited before the next row is read.
+   */
+  onResult?(kind: IngestResultKind, row: BulkRow): void | Promise<void>;
+  /**
+   * Writes the results as CSV while they are read: `<resultFiles>.success.csv` and `<resultFiles>.failed.csv`
+   * always, `<resultFiles>.unprocessed.csv` when the org left rows unprocessed.
+   */
+  resultFiles?: string;
+  /**
+   * Below this many rows an insert, update or delete goes through sObject Collections (200 records a request)
+   * instead of a Bulk job, as Salesforce advises for small loads: same results, same counts check. Default
+   * 2,000; 0 always uses Bulk (upsert and hardDelete always do).
+   */
+  collectionsBelow?: number;
 }
 
 export interface IngestResult {
-  /** One job per upload, in order. */
+  /** How the rows went: Bulk jobs, or sObject Collections requests for a small load. */
+  via: "bulk" | "collections";
+  /** One job per upload, in order (none through Collections). */
   jobIds: string[];
+  /** Rows sent. */
+  rows: number;
+  /** Rows the org processed (successful and failed). */
   processed: number;
+  successful: number;
   failed: number;
-  /** `sf__Id`, `sf__Created` and the row as sent. */
-  successfulRows: BulkRow[];
-  /** `sf__Id`, `sf__Error` (the org's reason) and the row as sent. */
-  failedRows: BulkRow[];
-  /** Rows the org never processed (a job aborted or failed), as sent. */
-  unprocessedRows: BulkRow[];
+  /** Rows the org never processed (a job aborted or failed). */
+  unprocessed: number;
+  /** The result files written (with `resultFiles`). */
+  files?: { successful: string; failed: string; unprocessed?: string };
 }
 
 const OPERATIONS: IngestOperation[] = ["insert", "update", "upsert", "delete", "hardDelete"];
+/** Salesforce advises Bulk API for loads of more than about 2,000 records; below, Collections are quicker. */
+const DEFAULT_COLLECTIONS_BELOW = 2_000;
+const BULK_JOB_ID = /^750[A-Za-z0-9]{12}(?:[A-Za-z0-9]{3})?$/;
+
+/** An ID of a Bulk job as the org answered it: checked before it becomes part of a path. */
+function jobIdFromOrg(value: unknown): string {
+  if (typeof value !== "string" || !BULK_JOB_ID.test(value)) {
+    throw new InvalidResponseError(`The org answered ${JSON.stringify(String(value)).slice(0, 80)} as a new Bulk job's ID, which is not a job ID (750…, 15 or 18 characters): nothing was uploaded`, 200, "POST", "/jobs/ingest");
+  }
+  return value;
+}
+
+/** A value of an upload: empty values are quoted, so that a row of one empty column is a row, not a blank line the org skips. */
+const uploadLine = (values: string[]) => values.map((v) => (v === "" ? '""' : csvField(v))).join(",");
 
 /** CSV records (header first) of any input, each as one line of CSV text. */
 async function* csvRecords(input: IngestInput): AsyncGenerator<string> {
   if (typeof input === "string") {
-    yield* splitRecords([input]);
+    yield* csvRecordStream([input]);
     return;
   }
   if (Array.isArray(input)) {
     const rows = input as readonly Record<string, unknown>[];
-    const header = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+    const columns = new Set<string>();
+    rows.forEach((row, i) => {
+      if (!row || typeof row !== "object" || Array.isArray(row)) throw new TypeError(`input[${i}] must be an object of field values (column → value), got ${row === null ? "null" : Array.isArray(row) ? "an array" : typeof row}`);
+      for (const column of Object.keys(row)) columns.add(column);
+    });
+    const header = [...columns];
     if (!header.length) return;
     yield csvLine(header);
-    for (const row of rows) yield csvLine(header.map((column) => bulkValue(row[column])));
+    for (const row of rows) yield uploadLine(header.map((column) => bulkValue(row[column])));
     return;
   }
-  yield* splitRecords(input as AsyncIterable<string | Buffer>);
-}
-
-/** Splits CSV text arriving in pieces into whole records (a quoted field may hold line breaks). */
-async function* splitRecords(pieces: Iterable<string | Buffer> | AsyncIterable<string | Buffer>): AsyncGenerator<string> {
-  let pending = "";
-  let quoted = false;
-  let scanned = 0;
-  for await (const piece of pieces) {
-    pending += typeof piece === "string" ? piece : piece.toString("utf8");
-    let start = 0;
-    for (let i = scanned; i < pending.length; i++) {
-      const c = pending[i];
-      if (c === '"') quoted = !quoted;
-      else if (!quoted && (c === "\n" || c === "\r")) {
-        const record = pending.slice(start, i);
-        if (c === "\r" && pending[i + 1] === "\n") i++;
-        start = i + 1;
-        if (record.trim()) yield record;
-      }
-    }
-    pending = pending.slice(start);
-    scanned = pending.length;
+  if (!input || typeof (input as AsyncIterable<unknown>)[Symbol.asyncIterator] !== "function") {
+    throw new TypeError(`input must be an array of row objects, CSV text, or a stream of CSV text (such as fs.createReadStream), got ${input === null ? "null" : typeof input}`);
   }
-  if (quoted) throw new SyntaxError("The CSV ends inside a quoted field");
-  if (pending.trim()) yield pending;
+  yield* csvRecordStream(input as AsyncIterable<string | Buffer>);
 }
 
-/** Groups records into uploads of at most `maxBytes` each, every upload starting with the header. */
-async function* uploads(records: AsyncGenerator<string>, maxBytes: number): AsyncGenerator<{ csv: string; rows: number }> {
-  const first = await records.next();
-  if (first.done) return;
-  const header = first.value;
-  const headerBytes = Buffer.byteLength(header) + 1;
-  let lines: string[] = [];
-  let bytes = headerBytes;
-  for await (const record of records) {
-    const size = Buffer.byteLength(record) + 1;
-    if (headerBytes + size > maxBytes) throw new RangeError(`A CSV row is larger than one upload may be (${maxBytes} bytes)`);
-    if (bytes + size > maxBytes && lines.length) {
-      yield { csv: `${header}\n${lines.join("\n")}\n`, rows: lines.length };
-      lines = [];
-      bytes = headerBytes;
-    }
-    lines.push(record);
-    bytes += size;
-  }
-  if (lines.length) yield { csv: `${header}\n${lines.join("\n")}\n`, rows: lines.length };
-}
-
-async function resultRows(crm: Crm, jobId: string, resource: "successfulResults" | "failedResults" | "unprocessedrecords"): Promise<BulkRow[]> {
-  const response = await crm.request("GET", await jobsPath(crm, "ingest", `/${jobId}/${resource}`), undefined, { headers: { Accept: "text/csv" } });
-  return [...bulkRows(response.body.toString("utf8"))];
+/** One upload: its CSV spooled to a file, so that memory stays flat whatever the job's size. */
+interface Upload {
+  file: string;
+  bytes: number;
+  rows: number;
 }
 
 /**
- * Loads rows with Bulk ingest jobs: insert, update (an `Id` column), upsert (by `externalIdFieldName`),
- * delete or hardDelete (an `Id` column). Each upload is one job: created (the write the production guard
- * asks about, once), uploaded, closed, polled; then its successful, failed and unprocessed rows are read.
+ * Groups records into uploads of at most `maxBytes` each, every upload starting with the header, each written
+ * to a file in `dir` as it is read (the upload then streams it with its exact length).
+ */
+async function* uploads(header: string, records: AsyncIterable<string>, maxBytes: number, dir: string): AsyncGenerator<Upload> {
+  const headerBytes = Buffer.byteLength(header) + 1;
+  let current: { writer: FileWriter; upload: Upload } | undefined;
+  let count = 0;
+  for await (const record of records) {
+    const size = Buffer.byteLength(record) + 1;
+    if (headerBytes + size > maxBytes) throw new RangeError(`A CSV row is larger than one upload may be (${maxBytes} bytes)`);
+    if (current && current.upload.bytes + size > maxBytes) {
+      await current.writer.close();
+      yield current.upload;
+      current = undefined;
+    }
+    if (!current) {
+      const file = path.join(dir, `upload-${++count}.csv`);
+      current = { writer: new FileWriter(file), upload: { file, bytes: headerBytes, rows: 0 } };
+      await current.writer.line(header);
+    }
+    await current.writer.line(record);
+    current.upload.bytes += size;
+    current.upload.rows++;
+  }
+  if (current) {
+    await current.writer.close();
+    yield current.upload;
+  }
+}
+
+/** Lines to a file through a buffer, waiting when the disk is behind. */
+class FileWriter {
+  private readonly stream: WriteStream;
+  private buffered = "";
+  constructor(readonly file: string) {
+    this.stream = createWriteStream(file);
+  }
+  async line(text: string): Promise<void> {
+    this.buffered += `${text}\n`;
+    if (this.buffered.length >= 64 * 1024) await this.flush();
+  }
+  private async flush(): Promise<void> {
+    const chunk = this.buffered;
+    this.buffered = "";
+    if (chunk && !this.stream.write(chunk)) await once(this.stream, "drain");
+  }
+  async close(): Promise<void> {
+    await this.flush();
+    await new Promise<void>((resolve, reject) => this.stream.end((err?: Error | null) => (err ? reject(err) : resolve())));
+  }
+}
+
+const RESULT_FILES: Record<IngestResultKind, string> = { successful: "success", failed: "failed", unprocessed: "unprocessed" };
+
+/** Where result rows go as they are read: counted, written to the result files, handed to `onResult`. */
+class ResultSink {
+  readonly counts: Record<IngestResultKind, number> = { successful: 0, failed: 0, unprocessed: 0 };
+  private readonly writers = new Map<IngestResultKind, FileWriter>();
+  constructor(private readonly options: IngestOptions) {}
+
+  /** The rows of one result resource, as CSV records (the header first). */
+  async take(kind: IngestResultKind, records: AsyncIterable<string>): Promise<number> {
+    let header: string[] | undefined;
+    let headerLine = "";
+    let taken = 0;
+    for await (const record of records) {
+      if (!header) {
+        headerLine = record;
+        header = [...csvRows(record)][0] ?? [];
+        continue;
+      }
+      await this.row(kind, headerLine, record, header);
+      taken++;
+    }
+    return taken;
+  }
+
+  /** One row: `line` as CSV (for the file), `header` its columns (for `onResult`). */
+  async row(kind: IngestResultKind, headerLine: string, line: string, header: string[], parsed?: BulkRow): Promise<void> {
+    this.counts[kind]++;
+    if (this.options.resultFiles) await (await this.writer(kind, headerLine)).line(line);
+    if (this.options.onResult) await this.options.onResult(kind, parsed ?? rowOf(header, [...csvRows(line)][0] ?? []));
+  }
+
+  private async writer(kind: IngestResultKind, headerLine: string): Promise<FileWriter> {
+    let writer = this.writers.get(kind);
+    if (!writer) {
+      writer = new FileWriter(`${this.options.resultFiles}.${RESULT_FILES[kind]}.csv`);
+      this.writers.set(kind, writer);
+      await writer.line(headerLine);
+    }
+    return writer;
+  }
+
+  /** Closes the files; the success and failed files exist even when empty (a header-less empty file). */
+  async close(): Promise<IngestResult["files"]> {
+    if (!this.options.resultFiles) return undefined;
+    for (const kind of ["successful", "failed"] as const) if (!this.writers.has(kind)) this.writers.set(kind, new FileWriter(`${this.options.resultFiles}.${RESULT_FILES[kind]}.csv`));
+    await Promise.all([...this.writers.values()].map((w) => w.close()));
+    const file = (kind: IngestResultKind) => `${this.options.resultFiles}.${RESULT_FILES[kind]}.csv`;
+    return { successful: file("successful"), failed: file("failed"), ...(this.writers.has("unprocessed") ? { unprocessed: file("unprocessed") } : {}) };
+  }
+}
+
+const rowOf = (header: string[], values: string[]): BulkRow => {
+  const row: BulkRow = {};
+  header.forEach((column, i) => (row[column] = values[i] === undefined || values[i] === "" ? null : values[i]!));
+  return row;
+};
+
+/** A job's result resource, read as a stream of CSV records. */
+async function* resultRecords(crm: Crm, jobId: string, resource: "successfulResults" | "failedResults" | "unprocessedrecords", signal?: AbortSignal): AsyncGenerator<string> {
+  const response = await crm.requestStream("GET", await jobsPath(crm, "ingest", `/${jobId}/${resource}`), { headers: { Accept: "text/csv" }, signal });
+  yield* csvRecordStream(response.stream);
+}
+
+/**
+ * Loads rows: insert, update (an `Id` column), upsert (by `externalIdFieldName`), delete or hardDelete (an
+ * `Id` column). A small load (under `collectionsBelow` rows) of an insert, update or delete goes through sObject
+ * Collections; anything else through Bulk ingest jobs, one per upload: created (the write the production guard
+ * asks about, once), uploaded, closed, polled; then its results are read as a stream — counted, written to the
+ * result files, handed to `onResult` — and never held whole. After every job the successful, failed and
+ * unprocessed rows must add up to the rows uploaded: when they do not, IngestCountError names the job.
  */
 export async function ingest(crm: Crm, job: IngestJobSpec, input: IngestInput, options: IngestOptions = {}): Promise<IngestResult> {
   if (!job || typeof job !== "object") throw new TypeError("job must be { object, operation }");
   requireSobjectName(job.object, "job.object");
   if (!OPERATIONS.includes(job.operation)) throw new RangeError(`job.operation must be one of ${OPERATIONS.join(", ")}, got ${JSON.stringify(job.operation)}`);
   if (job.operation === "upsert" && !job.externalIdFieldName) throw new MissingRequiredDataError("An upsert needs job.externalIdFieldName", "externalIdFieldName");
+  if (job.externalIdFieldName !== undefined) requireSobjectName(job.externalIdFieldName, "job.externalIdFieldName");
   const maxBytes = options.maxUploadBytes ?? MAX_UPLOAD_BYTES;
   if (!Number.isInteger(maxBytes) || maxBytes < 1 || maxBytes > MAX_UPLOAD_BYTES) throw new RangeError(`maxUploadBytes must be a whole number from 1 to ${MAX_UPLOAD_BYTES}, got ${String(options.maxUploadBytes)}`);
-
-  const result: IngestResult = { jobIds: [], processed: 0, failed: 0, successfulRows: [], failedRows: [], unprocessedRows: [] };
-  let uploaded = 0;
-  for await (const upload of uploads(csvRecords(input), maxBytes)) {
-    if (options.signal?.aborted) throw new CancelledError("The import was cancelled");
-    const body = { object: job.object, operation: job.operation, contentType: "CSV", lineEnding: "LF", ...(job.externalIdFieldName ? { externalIdFieldName: job.externalIdFieldName } : {}) };
-    // The first job is the write a production guard asks about; the rest of the import is that same write.
-    const created = (await crm.request<BulkJobInfo>("POST", await jobsPath(crm, "ingest"), body, { write: result.jobIds.length ? "confirmed" : undefined })).data!;
-    result.jobIds.push(created.id);
-    const jobPath = await jobsPath(crm, "ingest", `/${created.id}`);
-    try {
-      await crm.request("PUT", `${jobPath}/batches`, undefined, { rawBody: { data: upload.csv, contentType: "text/csv" }, write: "confirmed", retryable: false, signal: options.signal });
-      await crm.request("PATCH", jobPath, { state: "UploadComplete" }, { write: "confirmed", signal: options.signal });
-    } catch (err) {
-      await abortJob(crm, created.id, "ingest").catch(() => undefined);
-      throw err;
-    }
-    uploaded += upload.rows;
-    const report = (j: BulkJobInfo) => options.onProgress?.({ jobId: j.id, state: j.state, rows: uploaded, processed: result.processed + (j.numberRecordsProcessed ?? 0), failed: result.failed + (j.numberRecordsFailed ?? 0) });
-    let ended: BulkJobInfo;
-    try {
-      ended = await waitForJob(crm, created.id, "ingest", { signal: options.signal, poll: options.poll, onState: report });
-    } catch (err) {
-      // What the earlier jobs did, and this job's rows that were never processed, go with the error.
-      if (err instanceof BulkJobError) {
-        result.unprocessedRows.push(...(await resultRows(crm, created.id, "unprocessedrecords").catch(() => [])));
-        err.partial = result;
-      }
-      throw err;
-    }
-    const [ok, bad, unprocessed] = await Promise.all([
-      resultRows(crm, created.id, "successfulResults"), resultRows(crm, created.id, "failedResults"), resultRows(crm, created.id, "unprocessedrecords"),
-    ]);
-    result.successfulRows.push(...ok);
-    result.failedRows.push(...bad);
-    result.unprocessedRows.push(...unprocessed);
-    result.processed += ended.numberRecordsProcessed ?? ok.length + bad.length;
-    result.failed += ended.numberRecordsFailed ?? bad.length;
+  const threshold = options.collectionsBelow ?? DEFAULT_COLLECTIONS_BELOW;
+  if (!Number.isInteger(threshold) || threshold < 0) throw new RangeError(`collectionsBelow must be a whole number of rows of 0 or more, got ${String(options.collectionsBelow)}`);
+  if (options.onResult !== undefined && typeof options.onResult !== "function") throw new TypeError("onResult must be a function (kind, row)");
+  if (options.resultFiles !== undefined && (typeof options.resultFiles !== "string" || !options.resultFiles)) throw new TypeError("resultFiles must be a path to write the result files beside (`<path>.success.csv`, …)");
+  if (input === null || input === undefined || (typeof input !== "string" && !Array.isArray(input) && typeof (input as AsyncIterable<unknown>)[Symbol.asyncIterator] !== "function")) {
+    throw new TypeError(`input must be an array of row objects, CSV text, or a stream of CSV text (such as fs.createReadStream), got ${input === null ? "null" : typeof input}`);
   }
-  if (!result.jobIds.length) throw new MissingRequiredDataError("There are no rows to load: the input is empty or has only a header", "input");
+
+  const records = csvRecords(input)[Symbol.asyncIterator]();
+  const first = await records.next();
+  if (first.done) throw new MissingRequiredDataError("There are no rows to load: the input is empty or has only a header", "input");
+  const header = first.value;
+  // A small load is read ahead to learn that it is small: at most `threshold` records are held.
+  const ahead: string[] = [];
+  let ended = false;
+  if (threshold > 0 && ["insert", "update", "delete"].includes(job.operation)) {
+    while (ahead.length < threshold) {
+      const next = await records.next();
+      if (next.done) {
+        ended = true;
+        break;
+      }
+      ahead.push(next.value);
+    }
+  }
+  if (ended && !ahead.length) throw new MissingRequiredDataError("There are no rows to load: the input is empty or has only a header", "input");
+  const sink = new ResultSink(options);
+  if (ended) return viaCollections(crm, job, header, ahead, sink, options);
+  const rest = (async function* () {
+    yield* ahead;
+    for (let next = await records.next(); !next.done; next = await records.next()) yield next.value;
+  })();
+  return viaBulk(crm, job, header, rest, sink, options, maxBytes);
+}
+
+async function viaBulk(crm: Crm, job: IngestJobSpec, header: string, records: AsyncIterable<string>, sink: ResultSink, options: IngestOptions, maxBytes: number): Promise<IngestResult> {
+  const result: IngestResult = { via: "bulk", jobIds: [], rows: 0, processed: 0, successful: 0, failed: 0, unprocessed: 0 };
+  const settle = async () => {
+    Object.assign(result, sink.counts);
+    const files = await sink.close();
+    if (files) result.files = files;
+  };
+  const dir = await mkdtemp(path.join(tmpdir(), "crm-bulk-"));
+  try {
+    for await (const upload of uploads(header, records, maxBytes, dir)) {
+      if (options.signal?.aborted) throw new CancelledError("The import was cancelled");
+      const body = { object: job.object, operation: job.operation, contentType: "CSV", lineEnding: "LF", ...(job.externalIdFieldName ? { externalIdFieldName: job.externalIdFieldName } : {}) };
+      // The first job is the write a production guard asks about; the rest of the import is that same write.
+      const created = (await crm.request<BulkJobInfo>("POST", await jobsPath(crm, "ingest"), body, { write: result.jobIds.length ? "confirmed" : undefined })).data;
+      const jobId = jobIdFromOrg(created?.id);
+      result.jobIds.push(jobId);
+      const jobPath = await jobsPath(crm, "ingest", `/${jobId}`);
+      try {
+        const data = { stream: () => createReadStream(upload.file), bytes: upload.bytes };
+        await crm.request("PUT", `${jobPath}/batches`, undefined, { rawBody: { data, contentType: "text/csv" }, write: "confirmed", retryable: false, signal: options.signal, timeoutMs: uploadTimeout(upload.bytes) });
+        await crm.request("PATCH", jobPath, { state: "UploadComplete" }, { write: "confirmed", signal: options.signal });
+      } catch (err) {
+        await abortJob(crm, jobId, "ingest").catch(() => undefined);
+        throw err;
+      }
+      await rm(upload.file, { force: true });
+      result.rows += upload.rows;
+      const report = (j: BulkJobInfo) => options.onProgress?.({ jobId: j.id, state: j.state, rows: result.rows, processed: result.processed + (j.numberRecordsProcessed ?? 0), failed: result.failed + (j.numberRecordsFailed ?? 0) });
+      let done: BulkJobInfo;
+      try {
+        done = await waitForJob(crm, jobId, "ingest", { signal: options.signal, poll: options.poll, onState: report });
+      } catch (err) {
+        // What the earlier jobs did, and this job's rows that were never processed, go with the error.
+        if (err instanceof BulkJobError) {
+          await sink.take("unprocessed", resultRecords(crm, jobId, "unprocessedrecords")).catch(() => 0);
+          await settle();
+          err.partial = { ...result };
+        }
+        throw err;
+      }
+      const before = { ...sink.counts };
+      for (const [kind, resource] of [["successful", "successfulResults"], ["failed", "failedResults"], ["unprocessed", "unprocessedrecords"]] as const) {
+        await sink.take(kind, resultRecords(crm, jobId, resource, options.signal));
+      }
+      const got = (kind: IngestResultKind) => sink.counts[kind] - before[kind];
+      result.processed += done.numberRecordsProcessed ?? got("successful") + got("failed");
+      if (got("successful") + got("failed") + got("unprocessed") !== upload.rows) {
+        await settle();
+        throw new IngestCountError(jobId, upload.rows, got("successful"), got("failed"), got("unprocessed"));
+      }
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  await settle();
   return result;
+}
+
+/** The time an upload of this size may take: the client's usual deadline, and a minute more per 10 MB. */
+const uploadTimeout = (bytes: number) => Math.max(DEFAULT_TIMEOUT_MS, DEFAULT_TIMEOUT_MS + Math.ceil(bytes / (10 * 1024 * 1024)) * 60_000);
+
+/** A small load through sObject Collections, with the same result rows, files and counts as a Bulk job's. */
+async function viaCollections(crm: Crm, job: IngestJobSpec, header: string, records: string[], sink: ResultSink, options: IngestOptions): Promise<IngestResult> {
+  const columns = [...csvRows(header)][0] ?? [];
+  const rows = records.map((record) => [...csvRows(record)][0] ?? []);
+  const idColumn = columns.findIndex((c) => c.toLowerCase() === "id");
+  if (job.operation !== "insert" && idColumn < 0) throw new MissingRequiredDataError(`An ${job.operation} needs an Id column`, "input");
+  const types = job.operation === "delete" ? new Map<string, string>() : new Map((await crm.getSobject(job.object, { describe: true })).fields.map((f) => [f.name.toLowerCase(), f.type]));
+  const value = (column: string, text: string): unknown => {
+    if (text === "#N/A") return null;
+    const type = types.get(column.toLowerCase());
+    if (type === "boolean") return /^(true|1|yes)$/i.test(text) ? true : /^(false|0|no)$/i.test(text) ? false : text;
+    if (type === "int" || type === "double" || type === "currency" || type === "percent") return text.trim() !== "" && Number.isFinite(Number(text)) ? Number(text) : text;
+    return text;
+  };
+  // A malformed Id fails its row here, as the org fails it in a Bulk job: the others still go.
+  const valid = (values: string[]) => job.operation === "insert" || isRecordId(values[idColumn]);
+  const indexed = rows.map((values, i) => ({ i, values }));
+  const sendable = indexed.filter((r) => valid(r.values));
+  const results = new Map<number, SaveResult>();
+  for (const { i, values } of indexed) {
+    if (!valid(values)) results.set(i, { success: false, errors: [{ statusCode: "MALFORMED_ID", message: `Id: malformed id ${values[idColumn] ?? ""}`, fields: ["Id"] }] });
+  }
+  const fieldsOf = (values: string[]) => Object.fromEntries(columns.flatMap((c, k) => (k === idColumn || values[k] === undefined || values[k] === "" ? [] : [[c, value(c, values[k]!)]])));
+  const progress = (done: number) => options.onProgress?.({ jobId: "", state: done === sendable.length ? "JobComplete" : "InProgress", rows: rows.length, processed: done, failed: 0, via: "collections" });
+  const collectionOptions = { signal: options.signal, onProgress: progress };
+  const answers = !sendable.length ? []
+    : job.operation === "insert" ? await createRecords(crm, job.object, sendable.map((r) => fieldsOf(r.values)), collectionOptions)
+    : job.operation === "update" ? await updateRecords(crm, sendable.map((r) => ({ type: job.object, id: r.values[idColumn]!, fields: fieldsOf(r.values) })), collectionOptions)
+    : await removeRecords(crm, sendable.map((r) => r.values[idColumn]!), collectionOptions);
+  sendable.forEach((r, k) => results.set(r.i, answers[k]!));
+  const successHeader = uploadLine(["sf__Id", "sf__Created", ...columns]);
+  const failedHeader = uploadLine(["sf__Id", "sf__Error", ...columns]);
+  for (const [i, values] of rows.entries()) {
+    const saved = results.get(i)!;
+    const id = saved.id ?? (idColumn >= 0 ? values[idColumn] ?? "" : "");
+    const line = saved.success
+      ? [id, String(job.operation === "insert"), ...values]
+      : [id, saved.errors.map((e) => `${e.statusCode}:${e.message}`).join("; ") || "UNKNOWN_ERROR:the org gave no reason", ...values];
+    const lineHeader = saved.success ? successHeader : failedHeader;
+    await sink.row(saved.success ? "successful" : "failed", lineHeader, uploadLine(line), [...csvRows(lineHeader)][0]!);
+  }
+  if (sink.counts.successful + sink.counts.failed !== rows.length) throw new IngestCountError("", rows.length, sink.counts.successful, sink.counts.failed, 0);
+  const files = await sink.close();
+  return { via: "collections", jobIds: [], rows: rows.length, processed: rows.length, successful: sink.counts.successful, failed: sink.counts.failed, unprocessed: 0, ...(files ? { files } : {}) };
 }

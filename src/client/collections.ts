@@ -64,10 +64,15 @@ async function send(items: unknown[], options: CollectionOptions, request: (chun
 
 const path = (crm: Crm) => crm.apiPath("/composite/sobjects");
 
+function requireList<T>(value: T[], argument: string, expected: string): T[] {
+  if (!Array.isArray(value)) throw new TypeError(`${argument} must be an array of ${expected}, got ${value === null ? "null" : typeof value}`);
+  return value;
+}
+
 /** Creates records of one object (at most 200 a request). */
 export async function create(crm: Crm, sobject: string, records: Record<string, unknown>[], options: CollectionOptions = {}): Promise<SaveResult[]> {
   requireSobjectName(sobject);
-  const body = records.map((fields, i) => {
+  const body = requireList(records, "records", "objects of field values").map((fields, i) => {
     if (!fields || typeof fields !== "object" || Array.isArray(fields)) throw new TypeError(`records[${i}] must be an object of field values`);
     return { attributes: { type: sobject }, ...fields };
   });
@@ -78,8 +83,9 @@ export async function create(crm: Crm, sobject: string, records: Record<string, 
 
 /** Updates records (of one or several objects; at most 200 a request). */
 export async function update(crm: Crm, records: RecordUpdate[], options: CollectionOptions = {}): Promise<SaveResult[]> {
-  const body = records.map((r, i) => {
-    requireSobjectName(r?.type, `records[${i}].type`);
+  const body = requireList(records, "records", "{ type, id, fields } updates").map((r, i) => {
+    if (!r || typeof r !== "object") throw new TypeError(`records[${i}] must be an object { type, id, fields }, got ${r === null ? "null" : typeof r}`);
+    requireSobjectName(r.type, `records[${i}].type`);
     requireRecordId(r.id, `records[${i}].id`);
     if (!r.fields || typeof r.fields !== "object") throw new TypeError(`records[${i}].fields must be an object of field values`);
     return { attributes: { type: r.type }, ...r.fields, Id: r.id };
@@ -91,7 +97,7 @@ export async function update(crm: Crm, records: RecordUpdate[], options: Collect
 
 /** Deletes records by ID (at most 200 a request). */
 export async function remove(crm: Crm, ids: string[], options: CollectionOptions = {}): Promise<SaveResult[]> {
-  ids.forEach((id, i) => requireRecordId(id, `ids[${i}]`));
+  requireList(ids, "ids", "record IDs").forEach((id, i) => requireRecordId(id, `ids[${i}]`));
   const endpoint = await path(crm);
   return send(ids, options, async (chunk, confirmed) =>
     (await crm.request<SaveResult[]>("DELETE", endpoint, undefined, { params: { ids: chunk.join(","), allOrNone: String(!!options.allOrNone) }, write: confirmed ? "confirmed" : undefined, writeCount: ids.length, signal: options.signal })).data);

@@ -28,10 +28,15 @@ export interface CompositeResult<T = unknown> {
 
 const MAX = 25;
 const READS = new Set(["GET", "HEAD"]);
+const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]);
 
-async function fullUrl(crm: Crm, url: string, argument: string): Promise<string> {
-  if (typeof url !== "string" || !url.startsWith("/")) throw new TypeError(`${argument} must be a resource path starting with '/', got ${JSON.stringify(url)}`);
-  return url.startsWith("/services/") ? url : crm.apiPath(url);
+/** A subrequest's method and full URL, checked before anything is sent. */
+async function checked(crm: Crm, s: unknown, i: number): Promise<{ method: HttpMethod; url: string }> {
+  if (!s || typeof s !== "object" || Array.isArray(s)) throw new TypeError(`subrequests[${i}] must be an object { method, url, … }, got ${s === null ? "null" : Array.isArray(s) ? "an array" : typeof s}`);
+  const { method, url } = s as { method?: unknown; url?: unknown };
+  if (typeof method !== "string" || !METHODS.has(method)) throw new TypeError(`subrequests[${i}].method must be one of ${[...METHODS].join(", ")}, got ${JSON.stringify(method)}`);
+  if (typeof url !== "string" || !url.startsWith("/")) throw new TypeError(`subrequests[${i}].url must be a resource path starting with '/', got ${JSON.stringify(url)}`);
+  return { method: method as HttpMethod, url: url.startsWith("/services/") ? url : await crm.apiPath(url) };
 }
 
 function checkCount(list: unknown, argument: string): asserts list is unknown[] {
@@ -57,7 +62,7 @@ export async function run(crm: Crm, subrequests: CompositeSubrequest[], options:
     if (!s || typeof s.referenceId !== "string" || !/^[A-Za-z][A-Za-z0-9_]*$/.test(s.referenceId)) throw new TypeError(`subrequests[${i}].referenceId must start with a letter (then letters, digits, _), got ${JSON.stringify(s?.referenceId)}`);
     if (seen.has(s.referenceId)) throw new TypeError(`subrequests[${i}].referenceId '${s.referenceId}' is used twice`);
     seen.add(s.referenceId);
-    return { method: s.method, url: await fullUrl(crm, s.url, `subrequests[${i}].url`), referenceId: s.referenceId, ...(s.body === undefined ? {} : { body: s.body }), ...(s.httpHeaders ? { httpHeaders: s.httpHeaders } : {}) };
+    return { ...(await checked(crm, s, i)), referenceId: s.referenceId, ...(s.body === undefined ? {} : { body: s.body }), ...(s.httpHeaders ? { httpHeaders: s.httpHeaders } : {}) };
   }));
   const writes = compositeRequest.filter((s) => !READS.has(s.method)).length;
   const response = await crm.request<{ compositeResponse: CompositeResult[] }>("POST", await crm.apiPath("/composite"), {
@@ -82,7 +87,7 @@ export interface BatchSubrequest {
  */
 export async function batch(crm: Crm, subrequests: BatchSubrequest[], options: { haltOnError?: boolean; signal?: AbortSignal } = {}): Promise<{ hasErrors: boolean; results: { statusCode: number; result: unknown }[] }> {
   checkCount(subrequests, "subrequests");
-  const sent = await Promise.all(subrequests.map(async (s, i) => ({ method: s.method, url: await fullUrl(crm, s.url, `subrequests[${i}].url`), body: s.body })));
+  const sent = await Promise.all(subrequests.map(async (s, i) => ({ ...(await checked(crm, s, i)), body: s.body })));
   const writes = sent.filter((s) => !READS.has(s.method)).length;
   const response = await crm.request<{ hasErrors: boolean; results: { statusCode: number; result: unknown }[] }>("POST", await crm.apiPath("/composite/batch"), {
     haltOnError: options.haltOnError ?? false,
@@ -110,12 +115,20 @@ export async function updateAndRead(crm: Crm, sobject: string, recordId: string,
   requireRecordId(recordId, "recordId");
   if (!payload || typeof payload !== "object" || Array.isArray(payload)) throw new TypeError("payload must be an object of field values");
   const url = `/sobjects/${sobject}/${recordId}`;
+  const readUrl = options.fields ? `${url}?fields=${options.fields.map(encodeURIComponent).join(",")}` : url;
+  const conditional = options.ifUnmodifiedSince ? { "If-Unmodified-Since": options.ifUnmodifiedSince.toUTCString() } : undefined;
+  // In a composite body the org reads `@{…}` as a reference to another subrequest: a value holding it is the
+  // user's text, so the update goes alone (one round trip more) and the text is saved as written.
+  if (JSON.stringify(payload).includes("@{")) {
+    await crm.request("PATCH", await crm.apiPath(url), payload, { headers: conditional });
+    return crm.getJson(await crm.apiPath(readUrl));
+  }
   const subrequests: CompositeSubrequest[] = [
-    { method: "PATCH", url, referenceId: "update", body: payload, ...(options.ifUnmodifiedSince ? { httpHeaders: { "If-Unmodified-Since": options.ifUnmodifiedSince.toUTCString() } } : {}) },
-    { method: "GET", url: options.fields ? `${url}?fields=${options.fields.map(encodeURIComponent).join(",")}` : url, referenceId: "read" },
+    { method: "PATCH", url, referenceId: "update", body: payload, ...(conditional ? { httpHeaders: conditional } : {}) },
+    { method: "GET", url: readUrl, referenceId: "read" },
   ];
   const [updated, read] = await run(crm, subrequests);
-  if (updated!.httpStatusCode >= 300) throw subrequestError({ method: "PATCH", url: await crm.apiPath(url) }, updated!);
-  if (read!.httpStatusCode >= 300) throw subrequestError({ method: "GET", url: await crm.apiPath(url) }, read!);
+  if (updated!.httpStatusCode >= 300) throw crm.redact(subrequestError({ method: "PATCH", url: await crm.apiPath(url) }, updated!));
+  if (read!.httpStatusCode >= 300) throw crm.redact(subrequestError({ method: "GET", url: await crm.apiPath(url) }, read!));
   return read!.body as Record<string, unknown>;
 }

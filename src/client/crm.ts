@@ -16,7 +16,8 @@ import { get18CharId, requireRecordId, requireSobjectName } from "./ids";
 import * as knowledgeModule from "./knowledge";
 import { pullArticles, planPush, pushFolder } from "./knowledgeFolder";
 import { escapeSoslTerm, replaceDoubleQuotes, soqlLiteral } from "./soql-text";
-import { type ApiUsage, type CompletedWrite, type CrmResponse, type HttpMethod, type Logger, type PendingWrite, type RequestInfo, type RequestOptions, type RetryOptions, Transport } from "./transport";
+import { pageLinks } from "./urls";
+import { type ApiUsage, type CompletedWrite, type CrmResponse, type HttpMethod, type Logger, type PendingWrite, type RequestInfo, type RequestOptions, type RetryOptions, type CrmStreamResponse, Transport } from "./transport";
 
 /** The folder sync operations a client runs on its org. */
 const folderSync = { pullArticles, planPush, pushFolder };
@@ -42,8 +43,14 @@ export interface CrmOptions {
   accessToken?: string;
   instanceUrl?: string;
   refreshToken?: string;
-  /** Per-request timeout; default 30 s (DEFAULT_TIMEOUT_MS). */
+  /**
+   * A deadline for each request, from sending it to the last byte of its answer (not an idle limit: an answer
+   * that trickles still ends); default 30 s (DEFAULT_TIMEOUT_MS). A streamed Bulk result instead ends after this
+   * long without a byte.
+   */
   timeoutMs?: number;
+  /** The largest answer read whole, once inflated; default 64 MB. Streamed Bulk results have no such cap. */
+  maxResponseBytes?: number;
   retry?: RetryOptions;
   /** Silent by default. Receives no tokens, passwords or secrets. */
   logger?: Logger;
@@ -152,6 +159,9 @@ function requirePayload(payload: unknown, argument = "payload"): Record<string, 
   return payload as Record<string, unknown>;
 }
 
+/** Where a query's next pages are: the query resources of the data API and of the Tooling API. */
+const QUERY_PAGES = /^\/(?:tooling\/)?query(?:All)?\/[^/]+$/;
+
 function normalizeVersion(value: string | number): string {
   const text = String(value).replace(/^v/i, "");
   const normalized = /^\d+$/.test(text) ? `${text}.0` : text;
@@ -173,7 +183,12 @@ type Bound<M> = { [K in keyof M]: BoundFunction<M[K]> };
 function bindGroup<M extends object>(crm: Crm, module: M): Bound<M> {
   const group: Record<string, unknown> = {};
   for (const [name, fn] of Object.entries(module)) {
-    if (typeof fn === "function") group[name] = (...args: unknown[]) => (fn as (c: Crm, ...a: unknown[]) => unknown)(crm, ...args);
+    if (typeof fn !== "function") continue;
+    group[name] = (...args: unknown[]) => {
+      const result = (fn as (c: Crm, ...a: unknown[]) => unknown)(crm, ...args);
+      // An error a module builds from the org's words never carries the client's own token either.
+      return result instanceof Promise ? result.catch((err: unknown) => Promise.reject(crm.redact(err))) : result;
+    };
   }
   return group as Bound<M>;
 }
@@ -228,7 +243,7 @@ export class Crm extends EventEmitter<CrmEvents> {
         onSessionRejected: (error) => this.rejectSession(error),
         beforeWrite: options.beforeWrite,
       },
-      { timeoutMs: options.timeoutMs, retry: options.retry, logger: this.logger, captureBodies: options.captureBodies },
+      { timeoutMs: options.timeoutMs, maxResponseBytes: options.maxResponseBytes, retry: options.retry, logger: this.logger, captureBodies: options.captureBodies },
     );
     this.knowledge = bindGroup(this, knowledgeModule);
     this.feed = bindGroup(this, feedModule);
@@ -408,6 +423,16 @@ export class Crm extends EventEmitter<CrmEvents> {
    */
   withConfirmedWrites<T>(batch: PendingWrite, work: () => Promise<T>): Promise<T> {
     return this.transport.withConfirmedWrites(batch, work);
+  }
+
+  /** Takes this client's own access and refresh tokens out of an error's text (for errors built from the org's words). */
+  redact<E>(err: E): E {
+    return this.transport.redact(err);
+  }
+
+  /** A request whose answer is read as it arrives (a Bulk result of any size); raises APIRequestError for an error status. */
+  requestStream(method: HttpMethod, endpoint: string, options: HelperCallOptions & { streamIdleMs?: number } = {}): Promise<CrmStreamResponse> {
+    return this.transport.stream({ method, endpoint, params: options.params, headers: options.headers, timeoutMs: options.timeoutMs, signal: options.signal, streamIdleMs: options.streamIdleMs });
   }
 
   // ---- generic HTTP helpers ---------------------------------------------------------------
@@ -604,11 +629,12 @@ export class Crm extends EventEmitter<CrmEvents> {
    */
   async *queryPages<R = Record<string, unknown>>(query: string, options: QueryOptions & { tooling?: boolean; completeChildren?: boolean } = {}): AsyncGenerator<QueryResult<R>, void, undefined> {
     let page = options.tooling ? await this.toolingQuery<R>(query, { signal: options.signal }) : await this.soqlQuery<R>(query, { ...options, replaceQuotes: false });
+    const next = pageLinks(QUERY_PAGES);
     for (;;) {
       if (options.completeChildren) await this.completeChildren(page.records, options.signal);
       yield page;
       if (page.done || !page.nextRecordsUrl) return;
-      page = await this.soqlQuery<R>(page.nextRecordsUrl, { nextRecordsUrl: true, signal: options.signal, batchSize: options.batchSize });
+      page = await this.soqlQuery<R>(next(page.nextRecordsUrl), { nextRecordsUrl: true, signal: options.signal, batchSize: options.batchSize });
     }
   }
 
@@ -620,8 +646,9 @@ export class Crm extends EventEmitter<CrmEvents> {
         // A cheap synchronous test first: most rows have no child cursor, and need no await.
         if (!child || typeof child !== "object" || child.done !== false || !child.nextRecordsUrl || !Array.isArray(child.records)) continue;
         let next: string | undefined = child.nextRecordsUrl;
+        const follow = pageLinks(QUERY_PAGES);
         while (next) {
-          const more: QueryResult = await this.soqlQuery(next, { nextRecordsUrl: true, signal });
+          const more: QueryResult = await this.soqlQuery(follow(next), { nextRecordsUrl: true, signal });
           child.records.push(...more.records);
           next = more.done ? undefined : more.nextRecordsUrl;
         }
@@ -638,6 +665,7 @@ export class Crm extends EventEmitter<CrmEvents> {
     const records: R[] = [];
     let page = await this.soqlQuery<R>(query, { ...options, replaceQuotes: false });
     const totalSize = page.totalSize;
+    const next = pageLinks(QUERY_PAGES);
     for (;;) {
       const room = max - records.length;
       const taken = page.records.length > room ? page.records.slice(0, room) : page.records;
@@ -648,7 +676,7 @@ export class Crm extends EventEmitter<CrmEvents> {
         return { totalSize, done: false, records, truncated: true, nextRecordsUrl: page.nextRecordsUrl };
       }
       if (!more) return { totalSize, done: true, records, truncated: false };
-      page = await this.soqlQuery<R>(page.nextRecordsUrl!, { nextRecordsUrl: true, signal: options.signal, batchSize: options.batchSize });
+      page = await this.soqlQuery<R>(next(page.nextRecordsUrl), { nextRecordsUrl: true, signal: options.signal, batchSize: options.batchSize });
     }
   }
 

@@ -63,6 +63,39 @@ export function* csvRows(text: string): Generator<string[]> {
   }
 }
 
+/** Splits CSV text arriving in pieces (a file read as a stream) into whole records, each one line of CSV text (a quoted field may hold line breaks); blank lines are skipped. */
+export async function* csvRecordStream(pieces: Iterable<string | Buffer> | AsyncIterable<string | Buffer>): AsyncGenerator<string> {
+  let pending = "";
+  let quoted = false;
+  let scanned = 0;
+  const decoder = new TextDecoder();
+  for await (const piece of pieces) {
+    if (typeof piece !== "string" && !(piece instanceof Uint8Array)) throw new TypeError(`The CSV stream must yield text or bytes, got ${piece === null ? "null" : typeof piece}`);
+    pending += typeof piece === "string" ? piece : decoder.decode(piece, { stream: true });
+    let start = 0;
+    for (let i = scanned; i < pending.length; i++) {
+      const c = pending.charCodeAt(i);
+      if (c === 34) quoted = !quoted;
+      else if (!quoted && (c === 10 || c === 13)) {
+        const record = pending.slice(start, i);
+        if (c === 13 && pending.charCodeAt(i + 1) === 10) i++;
+        start = i + 1;
+        if (record.trim()) yield record;
+      }
+    }
+    pending = pending.slice(start);
+    scanned = pending.length;
+  }
+  pending += decoder.decode();
+  if (quoted) throw new SyntaxError("The CSV ends inside a quoted field");
+  if (pending.trim()) yield pending;
+}
+
+/** The rows of CSV text arriving in pieces, one at a time (see csvRecordStream). */
+export async function* csvRowStream(pieces: Iterable<string | Buffer> | AsyncIterable<string | Buffer>): AsyncGenerator<string[]> {
+  for await (const record of csvRecordStream(pieces)) yield* csvRows(record);
+}
+
 /** Reads CSV text into rows of fields (see csvRows). */
 export function parseCsv(text: string): string[][] {
   return [...csvRows(text)];
@@ -80,7 +113,10 @@ export function csvField(value: string): string {
 export function bulkValue(value: unknown): string {
   if (value === null) return "#N/A";
   if (value === undefined) return "";
-  if (value instanceof Date) return value.toISOString();
+  if (value instanceof Date) {
+    if (Number.isNaN(value.getTime())) throw new TypeError("A Bulk API row holds a Date that is not a valid date (Invalid Date)");
+    return value.toISOString();
+  }
   if (typeof value === "object") throw new TypeError(`A Bulk API row holds plain values, got an object: ${JSON.stringify(value).slice(0, 80)}`);
   return String(value);
 }

@@ -1,3 +1,4 @@
+import type { IngestResult } from "./bulk";
 /** Every error the client raises on purpose derives from CrmError. */
 export class CrmError extends Error {
   override name = "CrmError";
@@ -129,20 +130,51 @@ export class InvalidResponseError extends CrmError {
 /** A Bulk API job that ended Failed or Aborted, with the org's words. */
 export class BulkJobError extends CrmError {
   override name = "BulkJobError";
-  /** An import: what its jobs did before this one ended (successful, failed and unprocessed rows). */
-  partial?: {
-    jobIds: string[];
-    processed: number;
-    failed: number;
-    successfulRows: Record<string, string | null>[];
-    failedRows: Record<string, string | null>[];
-    unprocessedRows: Record<string, string | null>[];
-  };
+  /** An import: what its jobs did before this one ended (counts, and the result files written). */
+  partial?: IngestResult;
   constructor(readonly jobId: string, readonly state: string, readonly errorMessage: string | undefined) {
     super(`Bulk job ${jobId} ${state === "Aborted" ? "was aborted" : "failed"}${errorMessage ? `: ${errorMessage}` : ""}`);
   }
 }
 
+/**
+ * A job's results do not add up to the rows uploaded to it: a row is unaccounted for. The rows the org wrote
+ * stay written; check the job before loading anything again.
+ */
+export class IngestCountError extends CrmError {
+  override name = "IngestCountError";
+  constructor(readonly jobId: string, readonly uploaded: number, readonly successful: number, readonly failed: number, readonly unprocessed: number) {
+    super(`${jobId ? `Bulk job ${jobId}` : "The import"} was sent ${uploaded} rows, but its results list ${successful} successful, ${failed} failed and ${unprocessed} unprocessed: ${Math.abs(uploaded - successful - failed - unprocessed)} ${uploaded > successful + failed + unprocessed ? "are unaccounted for" : "too many"}. Check the job's results in the org (Setup, Bulk Data Load Jobs) before loading these rows again.`);
+  }
+}
+
 export class CancelledError extends CrmError {
   override name = "CancelledError";
+}
+
+const REDACTED = "[redacted]";
+
+/**
+ * Takes the given secrets (the client's own tokens) out of an error's text wherever the error carries it: its
+ * message and stack, and the strings it holds (an org or proxy that echoes the request's headers puts the
+ * bearer token in its error body). Changes the error in place and returns it.
+ */
+export function redactSecrets<E>(err: E, secrets: Iterable<string | undefined>): E {
+  const list = [...secrets].filter((s): s is string => typeof s === "string" && s.length >= 8);
+  if (!list.length || !err || typeof err !== "object") return err;
+  const clean = (text: string) => (list.some((s) => text.includes(s)) ? list.reduce((t, s) => t.split(s).join(REDACTED), text) : text);
+  const seen = new Set<object>();
+  const scrub = (value: object, depth: number) => {
+    if (seen.has(value) || depth > 4) return;
+    seen.add(value);
+    for (const key of Object.getOwnPropertyNames(value)) {
+      const field = (value as Record<string, unknown>)[key];
+      if (typeof field === "string") {
+        const cleaned = clean(field);
+        if (cleaned !== field) Object.defineProperty(value, key, { value: cleaned, writable: true, configurable: true, enumerable: Object.prototype.propertyIsEnumerable.call(value, key) });
+      } else if (field && typeof field === "object") scrub(field, depth + 1);
+    }
+  };
+  scrub(err, 0);
+  return err;
 }

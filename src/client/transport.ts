@@ -5,12 +5,13 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import http from "node:http";
 import https from "node:https";
+import type { Readable } from "node:stream";
 import axios, { type AxiosInstance, type AxiosResponse, isAxiosError } from "axios";
 import type { AuthSession, TokenPoster } from "./auth";
 import { DEFAULT_TIMEOUT_MS } from "./constants";
 import { delay } from "./delay";
-import { createNodeAdapter } from "./node-adapter";
-import { APIRequestError, CancelledError, InvalidResponseError, NetworkError, type ApiErrorEntry } from "./errors";
+import { createNodeAdapter, TOO_LARGE, type StreamConfig } from "./node-adapter";
+import { APIRequestError, CancelledError, InvalidResponseError, NetworkError, redactSecrets, type ApiErrorEntry } from "./errors";
 import { pathOnly, resolveEndpoint } from "./urls";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD";
@@ -36,8 +37,8 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** A JSON body. */
   body?: unknown;
-  /** A body sent as it is (a Bulk API CSV upload) instead of `body`. */
-  rawBody?: { data: string | Buffer; contentType: string };
+  /** A body sent as it is (a Bulk API CSV upload) instead of `body`: text, bytes, or a stream of known length (a spooled file). */
+  rawBody?: { data: RawBody; contentType: string };
   /**
    * What the request does to the org's data when its method says "write": `none` — nothing (creating a Bulk
    * query job): neither guarded nor announced; `confirmed` — part of a write already confirmed (a Bulk upload
@@ -45,6 +46,12 @@ export interface RequestOptions {
    * what changed (a composite request, each write subrequest as if sent alone).
    */
   write?: "none" | "confirmed" | "unannounced";
+  /**
+   * The answer's body as a stream, handed over when its headers arrive (a Bulk result of any size): no size
+   * cap, and instead of the deadline an idle limit (`streamIdleMs`, default the client's timeout).
+   */
+  stream?: boolean;
+  streamIdleMs?: number;
   /** A write spread over several requests (sObject Collections): how many records the whole call writes. */
   writeCount?: number;
   timeoutMs?: number;
@@ -54,6 +61,13 @@ export interface RequestOptions {
   /** Statuses below 400 (and these) are returned; others raise APIRequestError. */
   acceptStatus?: number[];
   showFullError?: boolean;
+}
+
+export type RawBody = string | Buffer | StreamBody;
+export interface StreamBody {
+  /** Opens the body (once per attempt). */
+  stream(): Readable;
+  bytes: number;
 }
 
 /** A response as the client returns it when JSON conversion is off or the body is empty. */
@@ -67,6 +81,11 @@ export interface CrmResponse<T = unknown> {
   method: HttpMethod;
   /** Path of the call, without the query string. */
   path: string;
+}
+
+/** A response whose body is read as it arrives (`RequestOptions.stream`): `body` is empty, `stream` holds it. */
+export interface CrmStreamResponse extends CrmResponse<undefined> {
+  stream: Readable;
 }
 
 export interface ApiUsage {
@@ -130,6 +149,8 @@ const READS = new Set<HttpMethod>(["GET", "HEAD"]);
 /** Failures that mean the request never reached the org, so even a write certainly did not happen. */
 const NOT_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
 const RETRY_STATUS = new Set([502, 503, 504]);
+/** The largest answer read whole (inflated size): far above any page the org sends, far below what would hurt. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 const LIMIT_RE = /api-usage=(\d+)\/(\d+)/;
 
 /**
@@ -180,6 +201,32 @@ export function parseErrorBody(status: number, contentType: string, body: Buffer
   return [{ message: text.trim().slice(0, 500) || `HTTP ${status} with an empty body`, errorCode: text.trim() && !/\s/.test(text.trim()) ? text.trim() : `HTTP_${status}`, fields: [] }];
 }
 
+const formatBytes = (bytes: number) => (bytes >= 1048576 ? `${Math.round(bytes / 1048576)} MB` : `${Math.round(bytes / 1024)} KB`);
+
+/** A JSON body; a value JSON cannot carry (a circular object, a BigInt) is named before anything is sent. */
+function jsonBody(body: unknown): string {
+  try {
+    return JSON.stringify(body);
+  } catch (err) {
+    throw new TypeError(`The request body cannot be sent as JSON: ${(err as Error).message.split("\n")[0]}`, { cause: err });
+  }
+}
+
+/** A small stream read whole, up to `max` bytes (an error answer to a stream request). */
+async function readCapped(stream: Readable, max: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    size += (chunk as Buffer).length;
+    if (size > max) {
+      stream.destroy();
+      break;
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
 function formatSeconds(ms: number): string {
   return ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`;
 }
@@ -196,12 +243,18 @@ export class Transport {
   private readonly baseDelayMs: number;
   private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: 16 });
   private readonly httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 16 });
+  /** The tokens of the sessions used lately: never in an error's text, whatever the org echoes. */
+  private readonly secrets = new Set<string>();
+  private readonly maxResponseBytes: number;
 
   constructor(
     private readonly hooks: TransportHooks,
-    private readonly options: { timeoutMs?: number; retry?: RetryOptions; logger?: Logger; userAgent?: string; captureBodies?: () => boolean } = {},
+    private readonly options: { timeoutMs?: number; maxResponseBytes?: number; retry?: RetryOptions; logger?: Logger; userAgent?: string; captureBodies?: () => boolean } = {},
   ) {
     if (options.timeoutMs !== undefined) requireTimeoutMs(options.timeoutMs);
+    const max = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    if (!Number.isInteger(max) || max < 1024) throw new RangeError(`maxResponseBytes must be a whole number of bytes of at least 1024, got ${String(options.maxResponseBytes)}`);
+    this.maxResponseBytes = max;
     this.retries = Math.max(0, options.retry?.retries ?? 2);
     this.baseDelayMs = Math.max(0, options.retry?.baseDelayMs ?? 250);
     this.http = axios.create({
@@ -227,7 +280,7 @@ export class Transport {
       const started = performance.now();
       let res: AxiosResponse<Buffer>;
       try {
-        res = await this.http.post<Buffer>(url, new URLSearchParams(form).toString(), { headers, timeout });
+        res = await this.http.post<Buffer>(url, new URLSearchParams(form).toString(), { headers, timeout, maxContentLength: this.maxResponseBytes });
       } catch (err) {
         const failure = this.networkError(err, "POST", path, timeout, true);
         if (failure instanceof NetworkError && failure.code !== "ETIMEDOUT" && attempt < this.retries) {
@@ -273,7 +326,7 @@ export class Transport {
     // A read asked for after a write must see it: it never joins a read sent before.
     if (!READS.has(o.method)) this.inFlight.clear();
     // A request made while another is being sent (the sign-in a first call starts) never waits on one in flight: it could be waiting on itself.
-    if (o.method !== "GET" || o.signal || this.sending.getStore()) return this.send<T>(o);
+    if (o.method !== "GET" || o.signal || o.stream || this.sending.getStore()) return this.send<T>(o);
     const key = JSON.stringify([o.endpoint, o.params ?? null, o.headers ?? null, o.acceptStatus ?? null, o.timeoutMs ?? null, o.showFullError ?? null]);
     const shared = this.inFlight.get(key);
     if (shared) return shared.follow() as Promise<CrmResponse<T>>;
@@ -286,8 +339,38 @@ export class Transport {
     return sent;
   }
 
+  /** A request whose answer is read as it arrives (see `RequestOptions.stream`); error answers raise as usual. */
+  stream(o: Omit<RequestOptions, "stream">): Promise<CrmStreamResponse> {
+    return this.send<undefined>({ ...o, stream: true }) as Promise<CrmStreamResponse>;
+  }
+
+  /** Takes the tokens of the sessions used lately out of an error's text (see `redactSecrets`). */
+  redact<E>(err: E): E {
+    return redactSecrets(err, this.secrets);
+  }
+
+  private remember(session: AuthSession): void {
+    // The newest few: a request sent with the token before a refresh may fail after it.
+    for (const secret of [session.accessToken, session.refreshToken]) {
+      if (!secret || this.secrets.has(secret)) continue;
+      this.secrets.add(secret);
+      if (this.secrets.size > 8) this.secrets.delete(this.secrets.values().next().value!);
+    }
+  }
+
   private async send<T>(o: RequestOptions): Promise<CrmResponse<T>> {
+    try {
+      return await this.sendOnce<T>(o);
+    } catch (err) {
+      throw this.redact(err);
+    }
+  }
+
+  private async sendOnce<T>(o: RequestOptions): Promise<CrmResponse<T>> {
+    // Serialized first: a body JSON cannot carry is refused before a write is asked about or anything is sent.
+    const payload = o.rawBody ? o.rawBody.data : o.body === undefined ? undefined : jsonBody(o.body);
     let session = await this.hooks.session();
+    this.remember(session);
     const writes = !READS.has(o.method) && o.write !== "none";
     if (writes && o.write !== "confirmed" && !this.confirmedBatch.getStore() && this.hooks.beforeWrite) {
       await this.hooks.beforeWrite({ method: o.method, path: pathOnly(resolveEndpoint(session.instanceUrl, o.endpoint)), body: o.body, ...(o.writeCount ? { records: o.writeCount } : {}) });
@@ -305,8 +388,9 @@ export class Transport {
       let res: AxiosResponse<Buffer>;
       try {
         res = await this.http.request<Buffer>({
-          method: o.method, url, headers, timeout, signal: o.signal,
-          data: o.rawBody ? o.rawBody.data : o.body === undefined ? undefined : JSON.stringify(o.body),
+          method: o.method, url, headers, timeout, signal: o.signal, maxContentLength: this.maxResponseBytes,
+          data: payload,
+          ...(o.stream ? ({ responseType: "stream", streamIdleMs: o.streamIdleMs ?? timeout } satisfies StreamConfig & { responseType: "stream" }) : {}),
         });
       } catch (err) {
         const failure = this.networkError(err, o.method, path, timeout, idempotent);
@@ -321,17 +405,21 @@ export class Transport {
       const responseHeaders = headerRecord(res);
       const limit = LIMIT_RE.exec(responseHeaders["sforce-limit-info"] ?? "");
       if (limit) this.hooks.onApiUsage?.({ used: Number(limit[1]), max: Number(limit[2]) });
-      const body = Buffer.from(res.data ?? []);
+      const streamed = o.stream && res.status < 300 ? (res.data as unknown as Readable) : undefined;
+      // An error answer to a stream request is read like any other (it is small): its text makes the error.
+      const body = o.stream && !streamed ? await readCapped(res.data as unknown as Readable, this.maxResponseBytes) : streamed ? Buffer.alloc(0) : Buffer.from(res.data ?? []);
       const bodies = this.options.captureBodies?.()
         ? { requestBody: o.body === undefined ? undefined : JSON.stringify(o.body), responseBody: body.toString("utf8").slice(0, 10_000) }
         : undefined;
       this.hooks.onRequest?.({ method: o.method, path, status: res.status, durationMs, attempt, ...bodies });
       this.options.logger?.debug?.(`${o.method} ${path} → ${res.status} (${durationMs.toFixed(1)} ms)`);
 
+      if (streamed) return { status: res.status, headers: responseHeaders, body, data: undefined, method: o.method, path, stream: streamed } as CrmStreamResponse as CrmResponse<T>;
       if (res.status === 401 && !refreshed) {
         // Any 401 from the data API means the token is no longer good: refresh once, then retry once.
         refreshed = true;
         session = await this.hooks.refresh(session);
+        this.remember(session);
         attempt--;
         continue;
       }
@@ -364,6 +452,9 @@ export class Transport {
   private networkError(err: unknown, method: string, path: string, timeoutMs: number, repeatable: boolean): Error {
     if (axios.isCancel(err) || (err as Error)?.name === "CanceledError" || (err as Error)?.name === "AbortError") {
       return new CancelledError(`${method} ${path} was cancelled`);
+    }
+    if (isAxiosError(err) && err.code === TOO_LARGE) {
+      return new InvalidResponseError(`${method} ${path}: the answer is larger than the client reads whole (maxResponseBytes, ${formatBytes(this.maxResponseBytes)}); it was not read. Ask for less (fewer rows or fields), or raise maxResponseBytes`, err.response?.status ?? 0, method, path);
     }
     if (isAxiosError(err)) {
       const raw = err.code === "ECONNABORTED" && /timeout/i.test(err.message) ? "ETIMEDOUT" : err.code ?? "ENETWORK";

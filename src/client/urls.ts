@@ -89,3 +89,21 @@ export function pathOnly(url: string): string {
 export function richTextImageUrls(html: string): string[] {
   return [...new Set([...html.matchAll(/<img\b[^>]*\bsrc="([^"]*rtaImage[^"]*)"/gi)].map((m) => m[1]!))];
 }
+
+/**
+ * The org's paging links (`nextRecordsUrl`) as they are followed: each must be a path under `resource` of the
+ * data API (`/services/data/vNN.N/query`, `…/jobs/ingest`), and a link answered before is refused — one that
+ * points at itself would otherwise be followed forever.
+ */
+export function pageLinks(resource: RegExp): (link: unknown) => string {
+  const seen = new Set<string>();
+  return (link) => {
+    const path = typeof link === "string" ? link.split("?")[0]! : "";
+    if (typeof link !== "string" || CONTROL.test(link) || !/^\/services\/data\/v\d+\.\d\//.test(link) || path.split("/").includes("..") || !resource.test(path.replace(/^\/services\/data\/v\d+\.\d/, ""))) {
+      throw new InvalidURLError(`The org answered a next page link that is not one of this resource's pages: ${quoted(String(link))}`, String(link));
+    }
+    if (seen.has(link)) throw new InvalidURLError(`The org answered the next page link ${quoted(link)} a second time: following it would never end`, link);
+    seen.add(link);
+    return link;
+  };
+}

@@ -1,16 +1,21 @@
 /**
- * CRM: Import Data… — a CSV file loaded into an object through Bulk API 2.0: columns matched to fields (the
- * match can be changed), a dry run against the describe before anything is sent, a job with progress and
- * cancel, and the org's successful and failed rows written beside the file.
+ * CRM: Import Data… — a CSV file loaded into an object through Bulk API 2.0 (or sObject Collections for a
+ * small file): columns matched to fields (the match can be changed), a dry run against the describe before
+ * anything is sent, a job with progress and cancel, and the org's successful and failed rows written beside
+ * the file. The file is read as a stream, twice (the dry run, then the upload), and the results are written as
+ * they are read: a file of a million rows keeps the extension host's memory flat.
  */
+import { createReadStream } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { IngestOperation, IngestResult, SObjectDescribe } from "../client";
 // The errors module, not the client's entry: loading the extension must not load the HTTP stack.
 import { BulkJobError, CancelledError } from "../client/errors";
-import { parseCsv } from "../client/csv";
+import { csvRowStream } from "../client/csv";
 import type { OrgChange } from "../connections/changes";
-import { dryRun, loadableFields, mapColumns, mappedCsv, resultCsv, type ColumnMapping } from "../connections/dataImport";
+import { loadableFields, mapColumns, mappedLines, rowChecker, type ColumnMapping, type RowProblem } from "../connections/dataImport";
 import type { Log } from "../platform/log";
 import { formatCount } from "../platform/numbers";
 import { CommandRefusal, UserCancelled } from "../platform/errorMessages";
@@ -60,17 +65,21 @@ export function importCommands(active: ActiveOrg, log: Log): Record<Extract<Comm
       const file = arg instanceof vscode.Uri ? arg : (await vscode.window.showOpenDialog({ title: vscode.l10n.t("Import which CSV file?"), filters: { CSV: ["csv"] }, canSelectMany: false, openLabel: vscode.l10n.t("Import") }))?.[0];
       if (!file) throw new UserCancelled();
       const name = path.basename(file.fsPath);
-      let table: string[][];
+      const rowsOf = () => csvRows(file);
+      let header: string[] | undefined;
+      let rowCount = 0;
       try {
-        table = parseCsv(new TextDecoder().decode(await vscode.workspace.fs.readFile(file)).replace(/^\uFEFF/, ""));
+        for await (const row of rowsOf()) {
+          if (!header) header = row;
+          else rowCount++;
+        }
       } catch (err) {
         throw new CommandRefusal(vscode.l10n.t("{0} is not a CSV file that can be read: {1}", name, (err as Error).message), { cause: err });
       }
-      const [header, ...rows] = table;
-      if (!header || !rows.length) throw new CommandRefusal(vscode.l10n.t("{0} has no rows under its header line.", name));
+      if (!header || !rowCount) throw new CommandRefusal(vscode.l10n.t("{0} has no rows under its header line.", name));
       const session = await active.session();
       const objects = (await session.schema.objects()).filter((o) => o.createable || o.updateable);
-      const object = await vscode.window.showQuickPick(objects.map((o) => ({ label: o.label, description: o.name, name: o.name })), { title: rows.length === 1 ? vscode.l10n.t("Import the row of {0} into which object?", name) : vscode.l10n.t("Import {0} rows of {1} into which object?", formatCount(rows.length), name), matchOnDescription: true });
+      const object = await vscode.window.showQuickPick(objects.map((o) => ({ label: o.label, description: o.name, name: o.name })), { title: rowCount === 1 ? vscode.l10n.t("Import the row of {0} into which object?", name) : vscode.l10n.t("Import {0} rows of {1} into which object?", formatCount(rowCount), name), matchOnDescription: true });
       if (!object) throw new UserCancelled();
       const operation = (await vscode.window.showQuickPick(operations(), { title: vscode.l10n.t("What should each row do to {0}?", object.name) }))?.operation;
       if (!operation) throw new UserCancelled();
@@ -83,15 +92,15 @@ export function importCommands(active: ActiveOrg, log: Log): Record<Extract<Comm
       }
       const mapping = await confirmMapping(mapColumns(header, describe, operation), describe, operation);
 
-      // The dry run: every row checked against the describe before anything is sent.
-      const problems = dryRun(rows, mapping, describe, operation, externalIdFieldName);
-      if (problems.length) {
+      // The dry run: every row checked against the describe before anything is sent (the file read again, a row at a time).
+      const { problems, count: problemCount, lines } = await checkRows(rowsOf(), rowChecker(mapping, describe, operation, externalIdFieldName));
+      if (problemCount) {
         for (const p of problems) log.warn(`Import of ${name}: line ${p.line}${p.column ? `, ${p.column}` : ""}: ${p.message}`);
-        const lines = new Set(problems.map((p) => p.line)).size;
+        if (problemCount > problems.length) log.warn(`Import of ${name}: ${problemCount - problems.length} more problems not logged`);
         const shown = problems.slice(0, 8).map((p) => (p.column ? vscode.l10n.t("Line {0} ({1}): {2}", p.line, p.column, p.message) : vscode.l10n.t("Line {0}: {1}", p.line, p.message)));
-        if (problems.length > 8) shown.push(vscode.l10n.t("… and {0} more (all in the CRM Explorer log).", formatCount(problems.length - 8)));
+        if (problemCount > 8) shown.push(vscode.l10n.t("… and {0} more (all in the CRM Explorer log).", formatCount(problemCount - 8)));
         const importAnyway = vscode.l10n.t("Import Anyway");
-        const choice = await vscode.window.showWarningMessage(problemsText(problems.length, lines, name), {
+        const choice = await vscode.window.showWarningMessage(problemsText(problemCount, lines, name), {
           modal: true,
           detail: `${shown.join("\n")}\n\n${vscode.l10n.t("Import anyway: the org refuses what it must, row by row, and those rows go to {0}.", `${name.replace(/\.csv$/i, "")}.failed.csv`)}`,
         }, importAnyway);
@@ -100,38 +109,47 @@ export function importCommands(active: ActiveOrg, log: Log): Record<Extract<Comm
       if (operation === "delete") {
         const alias = session.record.alias;
         const typed = await vscode.window.showInputBox({
-          title: rows.length === 1 ? vscode.l10n.t("Delete 1 {0} record", object.name) : vscode.l10n.t("Delete {0} {1} records", formatCount(rows.length), object.name),
+          title: rowCount === 1 ? vscode.l10n.t("Delete 1 {0} record", object.name) : vscode.l10n.t("Delete {0} {1} records", formatCount(rowCount), object.name),
           prompt: vscode.l10n.t("Type the org's name, {0}, to delete them", alias), ignoreFocusOut: true,
           validateInput: (v) => (v === alias ? undefined : vscode.l10n.t("Type {0} exactly", alias)),
         });
         if (typed !== alias) throw new UserCancelled();
       }
 
+      const results = await resultsBeside(file);
       let result: IngestResult;
+      // The IDs written, for the views that show them; past a few thousand the change is the object's as a whole.
+      const ids: string[] = [];
       try {
         result = await withCancellableProgress(vscode.l10n.t("Importing {0} into {1}", name, object.name), (signal, progress) =>
-          session.crm.bulk.ingest({ object: object.name, operation, externalIdFieldName }, mappedCsv(rows, mapping), {
+          session.crm.bulk.ingest({ object: object.name, operation, externalIdFieldName }, mappedLines(skipHeader(rowsOf()), mapping), {
             signal,
-            onProgress: (p) => progress.report({ message: vscode.l10n.t("Bulk API job {0} · {1} of {2} rows processed", p.state, formatCount(p.processed ?? 0), formatCount(rows.length)) }),
+            resultFiles: results.base,
+            onResult: (kind, row) => void (kind === "successful" && row.sf__Id && ids.length <= MAX_ANNOUNCED_IDS && ids.push(row.sf__Id)),
+            onProgress: (p) => progress.report({
+              message: p.via === "collections"
+                ? vscode.l10n.t("{0} of {1} rows sent", formatCount(p.processed ?? 0), formatCount(rowCount))
+                : vscode.l10n.t("Bulk API job {0} · {1} of {2} rows processed", p.state, formatCount(p.processed ?? 0), formatCount(rowCount)),
+            }),
           }));
       } catch (err) {
-        if (err instanceof BulkJobError && err.partial) await writeResults(file, err.partial);
+        if (err instanceof BulkJobError && err.partial) await results.publish(err.partial);
+        else await results.discard();
         if (err instanceof CancelledError) {
           void vscode.window.showInformationMessage(vscode.l10n.t("Import of {0} cancelled: the job was aborted at the org. Rows it had already processed stay.", name));
           return;
         }
         throw err;
       }
-      const written = await writeResults(file, result);
-      const ids = result.successfulRows.map((r) => r.sf__Id).filter((id): id is string => !!id);
-      session.announce({ kind: operation === "insert" ? "created" : operation === "delete" ? "deleted" : "updated", area: "records", object: object.name, ids, method: "POST", path: "/jobs/ingest" } satisfies OrgChange);
-      const ok = result.successfulRows.length;
-      const failed = result.failedRows.length;
+      const written = await results.publish(result);
+      session.announce({ kind: operation === "insert" ? "created" : operation === "delete" ? "deleted" : "updated", area: "records", object: object.name, ids: ids.length > MAX_ANNOUNCED_IDS ? [] : ids, method: "POST", path: "/jobs/ingest" } satisfies OrgChange);
+      const ok = result.successful;
+      const failed = result.failed;
       const [openFailed, openSuccessful] = [vscode.l10n.t("Open Failed Rows"), vscode.l10n.t("Open Successful Rows")];
       const buttons = [...(failed ? [openFailed] : []), ...(ok ? [openSuccessful] : [])];
       const summary = failed
-        ? vscode.l10n.t("Imported {0} of {1} rows of {2} into {3}; {4} failed.", formatCount(ok), formatCount(rows.length), name, object.name, formatCount(failed))
-        : vscode.l10n.t("Imported {0} of {1} rows of {2} into {3}.", formatCount(ok), formatCount(rows.length), name, object.name);
+        ? vscode.l10n.t("Imported {0} of {1} rows of {2} into {3}; {4} failed.", formatCount(ok), formatCount(rowCount), name, object.name, formatCount(failed))
+        : vscode.l10n.t("Imported {0} of {1} rows of {2} into {3}.", formatCount(ok), formatCount(rowCount), name, object.name);
       const choice = await (failed ? vscode.window.showWarningMessage(summary, ...buttons) : vscode.window.showInformationMessage(summary, ...buttons));
       if (choice === openFailed) await vscode.window.showTextDocument(written.failed);
       if (choice === openSuccessful) await vscode.window.showTextDocument(written.success);
@@ -139,16 +157,72 @@ export function importCommands(active: ActiveOrg, log: Log): Record<Extract<Comm
   };
 }
 
-/** `<name>.success.csv` and `<name>.failed.csv` (and `.unprocessed.csv` when the org left rows) beside the input. */
-async function writeResults(input: vscode.Uri, result: IngestResult): Promise<{ success: vscode.Uri; failed: vscode.Uri }> {
-  const base = input.fsPath.replace(/\.csv$/i, "");
-  const write = async (suffix: string, rows: Record<string, string | null>[]) => {
-    const uri = vscode.Uri.file(`${base}.${suffix}.csv`);
-    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(resultCsv(rows)));
-    return uri;
+/** Past this many written IDs a change event names the object, not each record (a million IDs would be held for nothing). */
+const MAX_ANNOUNCED_IDS = 2_000;
+/** The dry run's problems kept to show and log; more are only counted. */
+const MAX_KEPT_PROBLEMS = 500;
+
+/** The rows of a CSV file as they are read: a local file as a stream, any other (a virtual workspace) read whole. */
+async function* csvRows(file: vscode.Uri): AsyncGenerator<string[]> {
+  const pieces: AsyncIterable<string | Buffer> | Iterable<string | Buffer> = file.scheme === "file" ? createReadStream(file.fsPath) : [Buffer.from(await vscode.workspace.fs.readFile(file))];
+  let first = true;
+  for await (const row of csvRowStream(pieces)) {
+    if (first && row[0]?.startsWith("\uFEFF")) row[0] = row[0].slice(1);
+    first = false;
+    yield row;
+  }
+}
+
+async function* skipHeader(rows: AsyncIterable<string[]>): AsyncGenerator<string[]> {
+  let header = true;
+  for await (const row of rows) {
+    if (!header) yield row;
+    header = false;
+  }
+}
+
+async function checkRows(rows: AsyncIterable<string[]>, checker: ReturnType<typeof rowChecker>): Promise<{ problems: RowProblem[]; count: number; lines: number }> {
+  const problems = [...checker.header];
+  let count = problems.length;
+  let lines = problems.length ? 1 : 0;
+  if (!checker.checksRows) return { problems, count, lines };
+  let line = 1;
+  for await (const row of skipHeader(rows)) {
+    const found = checker.row(row, ++line);
+    if (!found.length) continue;
+    count += found.length;
+    lines++;
+    for (const p of found) if (problems.length < MAX_KEPT_PROBLEMS) problems.push(p);
+  }
+  return { problems, count, lines };
+}
+
+/**
+ * `<name>.success.csv` and `<name>.failed.csv` (and `.unprocessed.csv` when the org left rows) beside the input,
+ * written by the client as the results are read: straight beside a local file, else in a temporary folder and
+ * then copied (a virtual workspace).
+ */
+async function resultsBeside(input: vscode.Uri): Promise<{ base: string; publish(result: IngestResult): Promise<{ success: vscode.Uri; failed: vscode.Uri }>; discard(): Promise<void> }> {
+  const target = (suffix: string) => input.with({ path: `${input.path.replace(/\.csv$/i, "")}.${suffix}.csv` });
+  if (input.scheme === "file") {
+    return { base: input.fsPath.replace(/\.csv$/i, ""), publish: async () => ({ success: target("success"), failed: target("failed") }), discard: async () => undefined };
+  }
+  const dir = await mkdtemp(path.join(tmpdir(), "crm-import-"));
+  const base = path.join(dir, "results");
+  const discard = () => rm(dir, { recursive: true, force: true });
+  return {
+    base,
+    discard,
+    publish: async (result) => {
+      try {
+        for (const [kind, suffix] of [["successful", "success"], ["failed", "failed"], ["unprocessed", "unprocessed"]] as const) {
+          const written = result.files?.[kind];
+          if (written) await vscode.workspace.fs.copy(vscode.Uri.file(written), target(suffix), { overwrite: true });
+        }
+      } finally {
+        await discard();
+      }
+      return { success: target("success"), failed: target("failed") };
+    },
   };
-  const success = await write("success", result.successfulRows);
-  const failed = await write("failed", result.failedRows);
-  if (result.unprocessedRows.length) await write("unprocessed", result.unprocessedRows);
-  return { success, failed };
 }

@@ -68,43 +68,57 @@ function checkValue(field: FieldDescribe, text: string): string | undefined {
   }
 }
 
+/** The dry run, a row at a time (a file of any size is checked as it is read): the header's problems, then each row's. */
+export interface RowChecker {
+  /** Problems of the mapping as a whole (line 1): a missing key column, required fields no column loads. Empty when it can go on. */
+  header: RowProblem[];
+  /** Whether the rows can be checked at all (a missing key column makes every row moot). */
+  checksRows: boolean;
+  row(row: string[], line: number): RowProblem[];
+}
+
 /**
- * Checks every row as the org would, before anything is sent: each value against its field, the fields an
- * insert requires, and the Id (or external ID) that names the record for update, upsert and delete.
+ * Checks rows as the org would, before anything is sent: each value against its field, the fields an insert
+ * requires, and the Id (or external ID) that names the record for update, upsert and delete.
  */
-export function dryRun(rows: string[][], mapping: ColumnMapping[], describe: SObjectDescribe, operation: IngestOperation, externalIdFieldName?: string): RowProblem[] {
+export function rowChecker(mapping: ColumnMapping[], describe: SObjectDescribe, operation: IngestOperation, externalIdFieldName?: string): RowChecker {
   const fields = new Map(describe.fields.map((f) => [f.name, f]));
-  const problems: RowProblem[] = [];
   const mapped = mapping.map((m, index) => ({ ...m, index })).filter((m): m is ColumnMapping & { field: string; index: number } => !!m.field);
   const key = operation === "upsert" ? externalIdFieldName : operation === "insert" ? undefined : "Id";
-  if (key && !mapped.some((m) => m.field === key)) return [{ line: 1, message: l10n.t("No column loads {0}, which names the record to {1}", key, operation) }];
+  if (key && !mapped.some((m) => m.field === key)) return { header: [{ line: 1, message: l10n.t("No column loads {0}, which names the record to {1}", key, operation) }], checksRows: false, row: () => [] };
   const required = operation === "insert" ? describe.fields.filter(isRequiredOnCreate).filter((f) => !mapped.some((m) => m.field === f.name)) : [];
-  if (required.length) problems.push({ line: 1, message: l10n.t("No column loads {0}, required to create a record", required.map((f) => f.label).join(", ")) });
-  rows.forEach((row, i) => {
-    const line = i + 2;
-    for (const m of mapped) {
-      const text = row[m.index] ?? "";
-      const field = fields.get(m.field)!;
-      if (text === "") {
-        if (m.field === key) problems.push({ line, column: m.column, message: l10n.t("{0} is empty: it names the record to {1}", field.label, operation) });
-        else if (operation === "insert" && isRequiredOnCreate(field)) problems.push({ line, column: m.column, message: l10n.t("{0} is required", field.label) });
-        continue;
+  const header = required.length ? [{ line: 1, message: l10n.t("No column loads {0}, required to create a record", required.map((f) => f.label).join(", ")) }] : [];
+  return {
+    header,
+    checksRows: true,
+    row: (row, line) => {
+      const problems: RowProblem[] = [];
+      for (const m of mapped) {
+        const text = row[m.index] ?? "";
+        const field = fields.get(m.field)!;
+        if (text === "") {
+          if (m.field === key) problems.push({ line, column: m.column, message: l10n.t("{0} is empty: it names the record to {1}", field.label, operation) });
+          else if (operation === "insert" && isRequiredOnCreate(field)) problems.push({ line, column: m.column, message: l10n.t("{0} is required", field.label) });
+          continue;
+        }
+        const problem = checkValue(field, text);
+        if (problem) problems.push({ line, column: m.column, message: problem });
       }
-      const problem = checkValue(field, text);
-      if (problem) problems.push({ line, column: m.column, message: problem });
-    }
-  });
-  return problems;
+      return problems;
+    },
+  };
 }
 
-/** The CSV a Bulk job loads: the mapped columns under their fields' API names, rows in the file's order. */
-export function mappedCsv(rows: string[][], mapping: ColumnMapping[]): string {
+/** The dry run of rows held in memory (see rowChecker). */
+export function dryRun(rows: string[][], mapping: ColumnMapping[], describe: SObjectDescribe, operation: IngestOperation, externalIdFieldName?: string): RowProblem[] {
+  const checker = rowChecker(mapping, describe, operation, externalIdFieldName);
+  if (!checker.checksRows) return checker.header;
+  return [...checker.header, ...rows.flatMap((row, i) => checker.row(row, i + 2))];
+}
+
+/** The CSV a Bulk job loads, a line at a time from rows read as they come (a file of any size): the mapped columns under their fields' API names, the header line first, rows in the file's order. */
+export async function* mappedLines(rows: AsyncIterable<string[]>, mapping: ColumnMapping[]): AsyncGenerator<string> {
   const used = mapping.map((m, index) => ({ ...m, index })).filter((m) => m.field);
-  return [csvLine(used.map((m) => m.field!)), ...rows.map((row) => csvLine(used.map((m) => row[m.index] ?? "")))].join("\n") + "\n";
-}
-
-/** Rows of a Bulk result as a CSV file: the `sf__` columns first, then the row as it was sent. */
-export function resultCsv(rows: Record<string, string | null>[]): string {
-  const header = [...new Set(rows.flatMap((r) => Object.keys(r)))].sort((a, b) => Number(b.startsWith("sf__")) - Number(a.startsWith("sf__")));
-  return [csvLine(header), ...rows.map((r) => csvLine(header.map((h) => r[h] ?? "")))].join("\n") + (rows.length || header.length ? "\n" : "");
+  yield `${csvLine(used.map((m) => m.field!))}\n`;
+  for await (const row of rows) yield `${csvLine(used.map((m) => row[m.index] ?? ""))}\n`;
 }

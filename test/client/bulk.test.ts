@@ -9,6 +9,11 @@ const emu = useEmulator({ bulkLatencyMs: 40 });
 let client: Promise<Crm> | undefined;
 const crm = () => (client ??= demoClient(emu()));
 const poll = { intervalMs: 20, maxIntervalMs: 50 };
+/** Bulk jobs whatever the size (small loads would otherwise go through Collections), with every result row collected. */
+function bulkOptions() {
+  const rows: Record<"successful" | "failed" | "unprocessed", Record<string, string | null>[]> = { successful: [], failed: [], unprocessed: [] };
+  return { rows, poll, collectionsBelow: 0, onResult: (kind: keyof typeof rows, row: Record<string, string | null>) => void rows[kind].push(row) };
+}
 const bulkRequests = (since: number, pattern: RegExp) => emu().requests.slice(since).filter((r) => pattern.test(r.path));
 
 test("CSV: quotes, doubled quotes, commas and line breaks inside fields, CRLF and LF; a quote left open names its line", () => {
@@ -99,15 +104,17 @@ test("ingest inserts rows; a row the org refuses fails alone, with its reason, a
     { LastName: "Bulk Three", Email: null },
   ];
   const progress: BulkProgress[] = [];
-  const result = await c.bulk.ingest({ object: "Contact", operation: "insert" }, rows, { poll, onProgress: (p: BulkProgress) => progress.push(p) });
+  const options = bulkOptions();
+  const result = await c.bulk.ingest({ object: "Contact", operation: "insert" }, rows, { ...options, onProgress: (p: BulkProgress) => progress.push(p) });
   assert.equal(result.processed, 3);
   assert.equal(result.failed, 1);
-  assert.deepEqual(result.successfulRows.map((r) => [r.LastName, r.sf__Created]), [["Bulk One", "true"], ["Bulk Three", "true"]]);
-  assert.equal(result.failedRows[0]!.LastName, "Bulk Two");
-  assert.match(result.failedRows[0]!.sf__Error!, /^INVALID_EMAIL_ADDRESS:.*not an email/);
+  assert.equal(result.successful, 2);
+  assert.deepEqual(options.rows.successful.map((r) => [r.LastName, r.sf__Created]), [["Bulk One", "true"], ["Bulk Three", "true"]]);
+  assert.equal(options.rows.failed[0]!.LastName, "Bulk Two");
+  assert.match(options.rows.failed[0]!.sf__Error!, /^INVALID_EMAIL_ADDRESS:.*not an email/);
   const inOrg = emu().seeded.store.liveRecords("Contact").filter((k) => String(k.LastName).startsWith("Bulk "));
   assert.deepEqual(inOrg.map((k) => k.LastName).sort(), ["Bulk One", "Bulk Three"]);
-  assert.equal(inOrg.find((k) => k.LastName === "Bulk One")!.Id, result.successfulRows[0]!.sf__Id);
+  assert.equal(inOrg.find((k) => k.LastName === "Bulk One")!.Id, options.rows.successful[0]!.sf__Id);
   assert.equal(progress.at(-1)!.state, "JobComplete");
   assert.equal(progress.at(-1)!.rows, 3);
 });
@@ -115,22 +122,24 @@ test("ingest inserts rows; a row the org refuses fails alone, with its reason, a
 test("update, upsert by an external ID, delete and hardDelete, from CSV text and from a stream", async () => {
   const c = await crm();
   const accounts = emu().seeded.store.liveRecords("Account").slice(0, 2);
-  const update = await c.bulk.ingest({ object: "Account", operation: "update" }, `Id,Phone\n${accounts[0]!.Id},+1 555 0100\n${accounts[1]!.Id},+1 555 0101\n`, { poll });
+  const update = await c.bulk.ingest({ object: "Account", operation: "update" }, `Id,Phone\n${accounts[0]!.Id},+1 555 0100\n${accounts[1]!.Id},+1 555 0101\n`, bulkOptions());
   assert.equal(update.failed, 0);
   assert.equal(accounts[0]!.Phone, "+1 555 0100");
   // A file read in pieces, split inside a quoted field.
   const csv = 'AccountNumber,Name\nBULK-1,"Upserted, new"\nBULK-2,"Second ""one"""\n';
   const stream = Readable.from([csv.slice(0, 30), csv.slice(30)]);
-  const upsert = await c.bulk.ingest({ object: "Account", operation: "upsert", externalIdFieldName: "AccountNumber" }, stream, { poll });
-  assert.deepEqual(upsert.successfulRows.map((r) => [r.AccountNumber, r.sf__Created]), [["BULK-1", "true"], ["BULK-2", "true"]]);
-  const again = await c.bulk.ingest({ object: "Account", operation: "upsert", externalIdFieldName: "AccountNumber" }, [{ AccountNumber: "BULK-1", Name: "Upserted again" }], { poll });
-  assert.equal(again.successfulRows[0]!.sf__Created, "false", "the second upsert updates");
+  const upsert = bulkOptions();
+  await c.bulk.ingest({ object: "Account", operation: "upsert", externalIdFieldName: "AccountNumber" }, stream, upsert);
+  assert.deepEqual(upsert.rows.successful.map((r) => [r.AccountNumber, r.sf__Created]), [["BULK-1", "true"], ["BULK-2", "true"]]);
+  const again = bulkOptions();
+  await c.bulk.ingest({ object: "Account", operation: "upsert", externalIdFieldName: "AccountNumber" }, [{ AccountNumber: "BULK-1", Name: "Upserted again" }], again);
+  assert.equal(again.rows.successful[0]!.sf__Created, "false", "the second upsert updates");
   const made = emu().seeded.store.liveRecords("Account").filter((a) => String(a.AccountNumber).startsWith("BULK-"));
   assert.deepEqual(made.map((a) => a.Name).sort(), ['Second "one"', "Upserted again"]);
-  const removed = await c.bulk.ingest({ object: "Account", operation: "delete" }, made.slice(0, 1).map((a) => ({ Id: a.Id })), { poll });
+  const removed = await c.bulk.ingest({ object: "Account", operation: "delete" }, made.slice(0, 1).map((a) => ({ Id: a.Id })), bulkOptions());
   assert.equal(removed.failed, 0);
   assert.equal(emu().seeded.store.liveRecords("Account").some((a) => a.Id === made[0]!.Id), false);
-  await c.bulk.ingest({ object: "Account", operation: "hardDelete" }, [{ Id: made[1]!.Id }], { poll });
+  await c.bulk.ingest({ object: "Account", operation: "hardDelete" }, [{ Id: made[1]!.Id }], bulkOptions());
   assert.equal(emu().seeded.store.table("Account").has(String(made[1]!.Id)), false, "hard-deleted: gone from the recycle bin too");
 });
 
@@ -138,9 +147,9 @@ test("an input larger than one upload allows is split over several jobs, each wi
   const c = await crm();
   const rows = Array.from({ length: 30 }, (_, i) => ({ LastName: `Split ${i}` }));
   const before = emu().requests.length;
-  const result = await c.bulk.ingest({ object: "Contact", operation: "insert" }, rows, { poll, maxUploadBytes: 100 });
+  const result = await c.bulk.ingest({ object: "Contact", operation: "insert" }, rows, { ...bulkOptions(), maxUploadBytes: 100 });
   assert.ok(result.jobIds.length >= 3, `${result.jobIds.length} jobs`);
-  assert.equal(result.successfulRows.length, 30);
+  assert.equal(result.successful, 30);
   const uploads = bulkRequests(before, /\/batches$/);
   assert.equal(uploads.length, result.jobIds.length);
   assert.ok(uploads.every((u) => u.body.startsWith("LastName\n") && Buffer.byteLength(u.body) <= 100));
@@ -149,11 +158,13 @@ test("an input larger than one upload allows is split over several jobs, each wi
 
 test("a bad column fails the job with the org's message naming it; its rows come back unprocessed", async () => {
   const c = await crm();
-  const failure = await c.bulk.ingest({ object: "Contact", operation: "insert" }, "LastName,Nope__c\nA,b\n", { poll }).catch((e: unknown) => e);
+  const options = bulkOptions();
+  const failure = await c.bulk.ingest({ object: "Contact", operation: "insert" }, "LastName,Nope__c\nA,b\n", options).catch((e: unknown) => e);
   assert.ok(failure instanceof BulkJobError, String(failure));
   assert.equal(failure.state, "Failed");
   assert.match(failure.message, /Field name not found : Nope__c/);
-  assert.deepEqual(failure.partial?.unprocessedRows, [{ LastName: "A", Nope__c: "b" }]);
+  assert.equal(failure.partial?.unprocessed, 1);
+  assert.deepEqual(options.rows.unprocessed, [{ LastName: "A", Nope__c: "b" }]);
 });
 
 test("bad ingest input is named before anything is sent", async () => {
@@ -172,7 +183,7 @@ test("the production guard asks once per import, and never for a query job", asy
   const c = await demoClient(emu(), { beforeWrite: (w: PendingWrite) => void asked.push(w) });
   for await (const _ of c.bulk.query("SELECT Id FROM Account", { poll })) void _;
   assert.equal(asked.length, 0, "an export changes nothing");
-  await c.bulk.ingest({ object: "Contact", operation: "insert" }, Array.from({ length: 10 }, (_, i) => ({ LastName: `Guarded ${i}` })), { poll, maxUploadBytes: 60 });
+  await c.bulk.ingest({ object: "Contact", operation: "insert" }, Array.from({ length: 10 }, (_, i) => ({ LastName: `Guarded ${i}` })), { ...bulkOptions(), maxUploadBytes: 60 });
   assert.equal(asked.length, 1, "several jobs, one question");
   assert.deepEqual(asked[0]!.body, { object: "Contact", operation: "insert", contentType: "CSV", lineEnding: "LF" });
   c.close();

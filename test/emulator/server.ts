@@ -28,6 +28,15 @@ export interface Faults {
   usersListUnavailable: boolean;
   /** Every data API request answers 403 REQUEST_LIMIT_EXCEEDED while true. */
   requestLimitExceeded: boolean;
+  /**
+   * Requests whose path matches `path` (a regular expression) are answered as a broken org or proxy would:
+   * `trickle` — a JSON body one byte every 300 ms, never ending; `endless` — a body sent as fast as it is read,
+   * never ending; `gzipBomb` — 100 KB of gzip that inflates to 100 MB; `echoHeaders` — a 400 whose error body
+   * repeats the request's headers, Authorization included. `times` answers (default: until cleared with null).
+   */
+  hostileAnswer: { path: string; kind: "trickle" | "endless" | "gzipBomb" | "echoHeaders"; times?: number } | null;
+  /** Fields merged into the JSON answer of requests whose path matches (an odd job ID; `"$self"` stands for the request's own path and query). */
+  answerPatch: { path: string; patch: Record<string, unknown> } | null;
 }
 
 export type FaultName = keyof Faults | "expireTokens";
@@ -106,6 +115,10 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
+let bomb: Buffer | undefined;
+/** 100 MB of spaces, gzipped (about 100 KB): made once, when first asked for. */
+const gzipBomb = () => (bomb ??= gzipSync(Buffer.alloc(100 * 1024 * 1024, " "), { level: 9 }));
+
 function errorBody(err: ApiError) {
   const entry: Record<string, unknown> = { message: err.message, errorCode: err.errorCode };
   if (err.fields) entry.fields = err.fields;
@@ -113,7 +126,7 @@ function errorBody(err: ApiError) {
 }
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
-  const faults: Faults = { latencyMs: 0, unavailable: 0, drop: 0, malformedJson: 0, maintenancePage: 0, usersListUnavailable: false, requestLimitExceeded: false, ...options.faults };
+  const faults: Faults = { latencyMs: 0, unavailable: 0, drop: 0, malformedJson: 0, maintenancePage: 0, usersListUnavailable: false, requestLimitExceeded: false, hostileAnswer: null, answerPatch: null, ...options.faults };
   const sockets = new Set<Socket>();
   let url = "";
   const baseUrl = () => url;
@@ -198,6 +211,34 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     res.end(payload);
   }
 
+  /** A broken org or proxy's answer (see Faults.hostileAnswer). The never-ending ones stop when the client hangs up. */
+  function answerHostile(kind: NonNullable<Faults["hostileAnswer"]>["kind"], req: IncomingMessage, res: ServerResponse, logged: LoggedRequest) {
+    logged.status = kind === "echoHeaders" ? 400 : 200;
+    logged.answeredAt = performance.now();
+    if (kind === "echoHeaders") {
+      const echoed = Object.entries(req.headers).map(([k, v]) => `${k}: ${String(v)}`).join("\n");
+      res.writeHead(400, { "content-type": "application/json;charset=UTF-8" });
+      return void res.end(JSON.stringify([{ errorCode: "BAD_REQUEST", message: `The proxy refused the request:\n${echoed}` }]));
+    }
+    if (kind === "gzipBomb") {
+      res.writeHead(200, { "content-type": "application/json;charset=UTF-8", "content-encoding": "gzip" });
+      return void res.end(gzipBomb());
+    }
+    res.writeHead(200, { "content-type": "application/json;charset=UTF-8" });
+    let stopped = false;
+    res.on("close", () => (stopped = true));
+    if (kind === "trickle") {
+      const timer = setInterval(() => (stopped ? clearInterval(timer) : res.write(" ")), 300);
+      return void res.write("[");
+    }
+    const chunk = Buffer.alloc(64 * 1024, " ");
+    const pump = () => {
+      while (!stopped && res.write(chunk));
+      if (!stopped) res.once("drain", pump);
+    };
+    pump();
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const parsed = new URL(req.url ?? "/", url);
     const method = (req.method ?? "GET").toUpperCase();
@@ -220,6 +261,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     if (faults.unavailable > 0 && parsed.pathname.startsWith("/services/")) {
       faults.unavailable--;
       return send(res, { status: 503, body: [{ message: "Server is temporarily unavailable. Try again later.", errorCode: "SERVER_UNAVAILABLE" }] }, logged, false);
+    }
+    const hostile = faults.hostileAnswer;
+    if (hostile && new RegExp(hostile.path).test(parsed.pathname)) {
+      if (hostile.times !== undefined && --hostile.times <= 0) faults.hostileAnswer = null;
+      return answerHostile(hostile.kind, req, res, logged);
     }
     if (faults.usersListUnavailable && /\/chatter\/users\/?$/.test(parsed.pathname)) {
       return send(res, { status: 404, body: [{ errorCode: "NOT_FOUND", message: "The requested resource does not exist" }] }, logged, false);
@@ -249,6 +295,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       const user = seeded.store.find(session.userId)!.rec;
       const ctx: Ctx = { method, path, version, query: parsed.searchParams, headers: req.headers, body, session, user, org, store: seeded.store };
       const reply = await dispatch(ctx);
+      const patch = faults.answerPatch;
+      if (patch && new RegExp(patch.path).test(parsed.pathname) && reply.body && typeof reply.body === "object" && !Buffer.isBuffer(reply.body)) {
+        const self = `${parsed.pathname}${parsed.search}`;
+        Object.assign(reply.body, Object.fromEntries(Object.entries(patch.patch).map(([k, v]) => [k, v === "$self" ? self : v])));
+      }
       send(res, reply, logged, true, /\bgzip\b/.test(String(req.headers["accept-encoding"] ?? "")));
     } catch (err) {
       if (err instanceof ApiError) return send(res, { status: err.status, body: errorBody(err) }, logged, err.status !== 401);

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { SObjectDescribe } from "../../src/client";
 import { parseCsv } from "../../src/client/csv";
-import { dryRun, mapColumns, mappedCsv, resultCsv } from "../../src/connections/dataImport";
+import { dryRun, mapColumns, mappedLines } from "../../src/connections/dataImport";
 import { demoClient, useEmulator } from "../helpers/emulator";
 
 const emu = useEmulator();
@@ -36,9 +36,10 @@ test("the dry run names each problem by line and column before anything is sent"
   assert.deepEqual(dryRun(rows.slice(0, 1), mapColumns(header!, d, "insert"), d, "insert"), [], "a good row passes");
 });
 
-test("the job's CSV carries the mapped columns under API names; results files put the org's columns first", async () => {
+test("the job's CSV carries the mapped columns under API names, a line at a time", async () => {
   const d = await describeContact();
   const mapping = mapColumns(["Last Name", "Shoe size", "email"], d, "insert");
-  assert.equal(mappedCsv([["O'Neil, Jr.", "44", "a@b.co"]], mapping), 'LastName,Email\n"O\'Neil, Jr.",a@b.co\n');
-  assert.equal(resultCsv([{ LastName: "A", sf__Id: "003000000000001AAA", sf__Created: "true" }]), "sf__Id,sf__Created,LastName\n003000000000001AAA,true,A\n");
+  const lines: string[] = [];
+  for await (const line of mappedLines((async function* () { yield ["O'Neil, Jr.", "44", "a@b.co"]; })(), mapping)) lines.push(line);
+  assert.equal(lines.join(""), 'LastName,Email\n"O\'Neil, Jr.",a@b.co\n');
 });

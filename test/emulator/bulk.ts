@@ -93,7 +93,7 @@ function rowError(err: unknown): string {
   return `UNKNOWN_EXCEPTION:${(err as Error).message}: --`;
 }
 
-export function bulkRoutes(options: { latencyMs: number; hooks: WriteHooks }): Route[] {
+export function bulkRoutes(options: { latencyMs: number; hooks: WriteHooks; faults: { loseResultRows: number } }): Route[] {
   const jobs = new Map<string, Job>();
 
   /** Jobs run in the background: each state lasts `latencyMs`, so a client sees UploadComplete, InProgress, then the end. */
@@ -347,7 +347,7 @@ export function bulkRoutes(options: { latencyMs: number; hooks: WriteHooks }): R
         return { status: 201 };
       },
     },
-    { method: "GET", pattern: /^\/jobs\/ingest\/([^/]+)\/successfulResults\/?$/, handler: (_ctx, [id]) => { const job = jobOr404("ingest", id!); return resultsOf(job, job.successful, ["sf__Id", "sf__Created", ...job.columns]); } },
+    { method: "GET", pattern: /^\/jobs\/ingest\/([^/]+)\/successfulResults\/?$/, handler: (_ctx, [id]) => { const job = jobOr404("ingest", id!); const lose = options.faults.loseResultRows > 0 && options.faults.loseResultRows--; return resultsOf(job, lose ? job.successful.slice(0, -1) : job.successful, ["sf__Id", "sf__Created", ...job.columns]); } },
     { method: "GET", pattern: /^\/jobs\/ingest\/([^/]+)\/failedResults\/?$/, handler: (_ctx, [id]) => { const job = jobOr404("ingest", id!); return resultsOf(job, job.failed, ["sf__Id", "sf__Error", ...job.columns]); } },
     {
       method: "GET", pattern: /^\/jobs\/ingest\/([^/]+)\/unprocessedrecords\/?$/,

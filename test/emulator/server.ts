@@ -35,6 +35,8 @@ export interface Faults {
    * repeats the request's headers, Authorization included. `times` answers (default: until cleared with null).
    */
   hostileAnswer: { path: string; kind: "trickle" | "endless" | "gzipBomb" | "echoHeaders"; times?: number } | null;
+  /** The next N successfulResults answers of ingest jobs leave out their last row (a result set that does not add up). */
+  loseResultRows: number;
   /** Fields merged into the JSON answer of requests whose path matches (an odd job ID; `"$self"` stands for the request's own path and query). */
   answerPatch: { path: string; patch: Record<string, unknown> } | null;
 }
@@ -126,7 +128,7 @@ function errorBody(err: ApiError) {
 }
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
-  const faults: Faults = { latencyMs: 0, unavailable: 0, drop: 0, malformedJson: 0, maintenancePage: 0, usersListUnavailable: false, requestLimitExceeded: false, hostileAnswer: null, answerPatch: null, ...options.faults };
+  const faults: Faults = { latencyMs: 0, unavailable: 0, drop: 0, malformedJson: 0, maintenancePage: 0, usersListUnavailable: false, requestLimitExceeded: false, hostileAnswer: null, answerPatch: null, loseResultRows: 0, ...options.faults };
   const sockets = new Set<Socket>();
   let url = "";
   const baseUrl = () => url;
@@ -164,7 +166,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     ...dataRoutes(writeHooks),
     ...knowledgeRoutes(),
     ...chatterRoutes(),
-    ...bulkRoutes({ latencyMs: options.bulkLatencyMs ?? 150, hooks: writeHooks }),
+    ...bulkRoutes({ latencyMs: options.bulkLatencyMs ?? 150, hooks: writeHooks, faults }),
     ...compositeRoutes((ctx, method, url, body) => {
       const [path, query = ""] = url.split("?");
       return dispatch({ ...ctx, method, path: path!, query: new URLSearchParams(query), body });

@@ -15,7 +15,7 @@ import path from "node:path";
 import { create as createRecords, remove as removeRecords, update as updateRecords, type SaveResult } from "./collections";
 import { DEFAULT_TIMEOUT_MS } from "./constants";
 import type { Crm } from "./crm";
-import { bulkValue, csvField, csvLine, csvRecordStream, csvRows } from "./csv";
+import { bulkValue, csvField, csvLine, csvRecordBatches, csvRows } from "./csv";
 import { delay } from "./delay";
 import { BulkJobError, CancelledError, IngestCountError, InvalidResponseError, MissingRequiredDataError } from "./errors";
 import { isRecordId, requireRecordId, requireSobjectName } from "./ids";
@@ -304,10 +304,10 @@ function jobIdFromOrg(value: unknown): string {
 /** A value of an upload: empty values are quoted, so that a row of one empty column is a row, not a blank line the org skips. */
 const uploadLine = (values: string[]) => values.map((v) => (v === "" ? '""' : csvField(v))).join(",");
 
-/** CSV records (header first) of any input, each as one line of CSV text. */
-async function* csvRecords(input: IngestInput): AsyncGenerator<string> {
+/** CSV records (header first) of any input, each as one line of CSV text, a batch at a time. */
+async function* csvRecords(input: IngestInput): AsyncGenerator<string[]> {
   if (typeof input === "string") {
-    yield* csvRecordStream([input]);
+    yield* csvRecordBatches([input]);
     return;
   }
   if (Array.isArray(input)) {
@@ -319,14 +319,14 @@ async function* csvRecords(input: IngestInput): AsyncGenerator<string> {
     });
     const header = [...columns];
     if (!header.length) return;
-    yield csvLine(header);
-    for (const row of rows) yield uploadLine(header.map((column) => bulkValue(row[column])));
+    yield [csvLine(header)];
+    for (let i = 0; i < rows.length; i += 1000) yield rows.slice(i, i + 1000).map((row) => uploadLine(header.map((column) => bulkValue(row[column]))));
     return;
   }
   if (!input || typeof (input as AsyncIterable<unknown>)[Symbol.asyncIterator] !== "function") {
     throw new TypeError(`input must be an array of row objects, CSV text, or a stream of CSV text (such as fs.createReadStream), got ${input === null ? "null" : typeof input}`);
   }
-  yield* csvRecordStream(input as AsyncIterable<string | Buffer>);
+  yield* csvRecordBatches(input as AsyncIterable<string | Buffer>);
 }
 
 /** One upload: its CSV spooled to a file, so that memory stays flat whatever the job's size. */
@@ -340,11 +340,11 @@ interface Upload {
  * Groups records into uploads of at most `maxBytes` each, every upload starting with the header, each written
  * to a file in `dir` as it is read (the upload then streams it with its exact length).
  */
-async function* uploads(header: string, records: AsyncIterable<string>, maxBytes: number, dir: string): AsyncGenerator<Upload> {
+async function* uploads(header: string, batches: AsyncIterable<string[]>, maxBytes: number, dir: string): AsyncGenerator<Upload> {
   const headerBytes = Buffer.byteLength(header) + 1;
   let current: { writer: FileWriter; upload: Upload } | undefined;
   let count = 0;
-  for await (const record of records) {
+  for await (const batch of batches) for (const record of batch) {
     const size = Buffer.byteLength(record) + 1;
     if (headerBytes + size > maxBytes) throw new RangeError(`A CSV row is larger than one upload may be (${maxBytes} bytes)`);
     if (current && current.upload.bytes + size > maxBytes) {
@@ -355,9 +355,10 @@ async function* uploads(header: string, records: AsyncIterable<string>, maxBytes
     if (!current) {
       const file = path.join(dir, `upload-${++count}.csv`);
       current = { writer: new FileWriter(file), upload: { file, bytes: headerBytes, rows: 0 } };
-      await current.writer.line(header);
+      void current.writer.line(header);
     }
-    await current.writer.line(record);
+    const writing = current.writer.line(record);
+    if (writing) await writing;
     current.upload.bytes += size;
     current.upload.rows++;
   }
@@ -367,16 +368,19 @@ async function* uploads(header: string, records: AsyncIterable<string>, maxBytes
   }
 }
 
-/** Lines to a file through a buffer, waiting when the disk is behind. */
+/**
+ * Lines to a file through a buffer, waiting when the disk is behind. `line` returns a promise only when it
+ * wrote to the disk (once per 64 KB): a million lines are not a million awaits.
+ */
 class FileWriter {
   private readonly stream: WriteStream;
   private buffered = "";
   constructor(readonly file: string) {
     this.stream = createWriteStream(file);
   }
-  async line(text: string): Promise<void> {
+  line(text: string): Promise<void> | undefined {
     this.buffered += `${text}\n`;
-    if (this.buffered.length >= 64 * 1024) await this.flush();
+    return this.buffered.length >= 64 * 1024 ? this.flush() : undefined;
   }
   private async flush(): Promise<void> {
     const chunk = this.buffered;
@@ -397,36 +401,38 @@ class ResultSink {
   private readonly writers = new Map<IngestResultKind, FileWriter>();
   constructor(private readonly options: IngestOptions) {}
 
-  /** The rows of one result resource, as CSV records (the header first). */
-  async take(kind: IngestResultKind, records: AsyncIterable<string>): Promise<number> {
+  /** The rows of one result resource, as batches of CSV records (the header first). */
+  async take(kind: IngestResultKind, batches: AsyncIterable<string[]>): Promise<number> {
     let header: string[] | undefined;
     let headerLine = "";
     let taken = 0;
-    for await (const record of records) {
+    for await (const batch of batches) for (const record of batch) {
       if (!header) {
         headerLine = record;
         header = [...csvRows(record)][0] ?? [];
         continue;
       }
-      await this.row(kind, headerLine, record, header);
+      const writing = this.row(kind, headerLine, record, header);
+      if (writing) await writing;
       taken++;
     }
     return taken;
   }
 
-  /** One row: `line` as CSV (for the file), `header` its columns (for `onResult`). */
-  async row(kind: IngestResultKind, headerLine: string, line: string, header: string[], parsed?: BulkRow): Promise<void> {
+  /** One row: `line` as CSV (for the file), `header` its columns (for `onResult`). A promise only when there is something to wait for. */
+  row(kind: IngestResultKind, headerLine: string, line: string, header: string[], parsed?: BulkRow): Promise<void> | undefined {
     this.counts[kind]++;
-    if (this.options.resultFiles) await (await this.writer(kind, headerLine)).line(line);
-    if (this.options.onResult) await this.options.onResult(kind, parsed ?? rowOf(header, [...csvRows(line)][0] ?? []));
+    const written = this.options.resultFiles ? this.writer(kind, headerLine).line(line) : undefined;
+    const handed = this.options.onResult?.(kind, parsed ?? rowOf(header, [...csvRows(line)][0] ?? []));
+    return written || handed ? Promise.all([written, handed]).then(() => undefined) : undefined;
   }
 
-  private async writer(kind: IngestResultKind, headerLine: string): Promise<FileWriter> {
+  private writer(kind: IngestResultKind, headerLine: string): FileWriter {
     let writer = this.writers.get(kind);
     if (!writer) {
       writer = new FileWriter(`${this.options.resultFiles}.${RESULT_FILES[kind]}.csv`);
       this.writers.set(kind, writer);
-      await writer.line(headerLine);
+      void writer.line(headerLine);
     }
     return writer;
   }
@@ -447,10 +453,10 @@ const rowOf = (header: string[], values: string[]): BulkRow => {
   return row;
 };
 
-/** A job's result resource, read as a stream of CSV records. */
-async function* resultRecords(crm: Crm, jobId: string, resource: "successfulResults" | "failedResults" | "unprocessedrecords", signal?: AbortSignal): AsyncGenerator<string> {
+/** A job's result resource, read as a stream of CSV records, a batch at a time. */
+async function* resultRecords(crm: Crm, jobId: string, resource: "successfulResults" | "failedResults" | "unprocessedrecords", signal?: AbortSignal): AsyncGenerator<string[]> {
   const response = await crm.requestStream("GET", await jobsPath(crm, "ingest", `/${jobId}/${resource}`), { headers: { Accept: "text/csv" }, signal });
-  yield* csvRecordStream(response.stream);
+  yield* csvRecordBatches(response.stream);
 }
 
 /**
@@ -477,34 +483,31 @@ export async function ingest(crm: Crm, job: IngestJobSpec, input: IngestInput, o
     throw new TypeError(`input must be an array of row objects, CSV text, or a stream of CSV text (such as fs.createReadStream), got ${input === null ? "null" : typeof input}`);
   }
 
-  const records = csvRecords(input)[Symbol.asyncIterator]();
-  const first = await records.next();
-  if (first.done) throw new MissingRequiredDataError("There are no rows to load: the input is empty or has only a header", "input");
-  const header = first.value;
-  // A small load is read ahead to learn that it is small: at most `threshold` records are held.
+  const batches = csvRecords(input)[Symbol.asyncIterator]();
   const ahead: string[] = [];
   let ended = false;
-  if (threshold > 0 && ["insert", "update", "delete"].includes(job.operation)) {
-    while (ahead.length < threshold) {
-      const next = await records.next();
-      if (next.done) {
-        ended = true;
-        break;
-      }
-      ahead.push(next.value);
-    }
-  }
+  const readBatch = async () => {
+    const next = await batches.next();
+    if (next.done) ended = true;
+    else for (const record of next.value) ahead.push(record);
+  };
+  while (!ended && !ahead.length) await readBatch();
+  const header = ahead.shift();
+  if (header === undefined) throw new MissingRequiredDataError("There are no rows to load: the input is empty or has only a header", "input");
+  // A small load is read ahead to learn that it is small: about `threshold` records are held at most.
+  const small = threshold > 0 && ["insert", "update", "delete"].includes(job.operation);
+  while (small && !ended && ahead.length < threshold) await readBatch();
   if (ended && !ahead.length) throw new MissingRequiredDataError("There are no rows to load: the input is empty or has only a header", "input");
   const sink = new ResultSink(options);
-  if (ended) return viaCollections(crm, job, header, ahead, sink, options);
+  if (small && ended && ahead.length < threshold) return viaCollections(crm, job, header, ahead, sink, options);
   const rest = (async function* () {
-    yield* ahead;
-    for (let next = await records.next(); !next.done; next = await records.next()) yield next.value;
+    yield ahead;
+    if (!ended) for (let next = await batches.next(); !next.done; next = await batches.next()) yield next.value;
   })();
   return viaBulk(crm, job, header, rest, sink, options, maxBytes);
 }
 
-async function viaBulk(crm: Crm, job: IngestJobSpec, header: string, records: AsyncIterable<string>, sink: ResultSink, options: IngestOptions, maxBytes: number): Promise<IngestResult> {
+async function viaBulk(crm: Crm, job: IngestJobSpec, header: string, records: AsyncIterable<string[]>, sink: ResultSink, options: IngestOptions, maxBytes: number): Promise<IngestResult> {
   const result: IngestResult = { via: "bulk", jobIds: [], rows: 0, processed: 0, successful: 0, failed: 0, unprocessed: 0 };
   const settle = async () => {
     Object.assign(result, sink.counts);
@@ -545,9 +548,10 @@ async function viaBulk(crm: Crm, job: IngestJobSpec, header: string, records: As
         throw err;
       }
       const before = { ...sink.counts };
-      for (const [kind, resource] of [["successful", "successfulResults"], ["failed", "failedResults"], ["unprocessed", "unprocessedrecords"]] as const) {
-        await sink.take(kind, resultRecords(crm, jobId, resource, options.signal));
-      }
+      // A job that processed every row has none unprocessed: that resource is asked for only when the counts say so.
+      const resources: [IngestResultKind, "successfulResults" | "failedResults" | "unprocessedrecords"][] = [["successful", "successfulResults"], ["failed", "failedResults"]];
+      if (done.numberRecordsProcessed !== upload.rows) resources.push(["unprocessed", "unprocessedrecords"]);
+      for (const [kind, resource] of resources) await sink.take(kind, resultRecords(crm, jobId, resource, options.signal));
       const got = (kind: IngestResultKind) => sink.counts[kind] - before[kind];
       result.processed += done.numberRecordsProcessed ?? got("successful") + got("failed");
       if (got("successful") + got("failed") + got("unprocessed") !== upload.rows) {

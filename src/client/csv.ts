@@ -65,6 +65,11 @@ export function* csvRows(text: string): Generator<string[]> {
 
 /** Splits CSV text arriving in pieces (a file read as a stream) into whole records, each one line of CSV text (a quoted field may hold line breaks); blank lines are skipped. */
 export async function* csvRecordStream(pieces: Iterable<string | Buffer> | AsyncIterable<string | Buffer>): AsyncGenerator<string> {
+  for await (const batch of csvRecordBatches(pieces)) yield* batch;
+}
+
+/** The same records a batch at a time (those each piece completes): one step per piece, not per record, for loads of millions. */
+export async function* csvRecordBatches(pieces: Iterable<string | Buffer> | AsyncIterable<string | Buffer>): AsyncGenerator<string[]> {
   let pending = "";
   let quoted = false;
   let scanned = 0;
@@ -73,22 +78,42 @@ export async function* csvRecordStream(pieces: Iterable<string | Buffer> | Async
     if (typeof piece !== "string" && !(piece instanceof Uint8Array)) throw new TypeError(`The CSV stream must yield text or bytes, got ${piece === null ? "null" : typeof piece}`);
     pending += typeof piece === "string" ? piece : decoder.decode(piece, { stream: true });
     let start = 0;
-    for (let i = scanned; i < pending.length; i++) {
-      const c = pending.charCodeAt(i);
-      if (c === 34) quoted = !quoted;
-      else if (!quoted && (c === 10 || c === 13)) {
-        const record = pending.slice(start, i);
-        if (c === 13 && pending.charCodeAt(i + 1) === 10) i++;
-        start = i + 1;
-        if (record.trim()) yield record;
+    let i = scanned;
+    const batch: string[] = [];
+    // The next quote, LF and CR at or after i, found with indexOf and kept until passed (-1: none in this text).
+    let quote = -2;
+    let lf = -2;
+    let cr = -2;
+    const next = (char: string, cached: number) => (cached === -1 || cached >= i ? cached : pending.indexOf(char, i));
+    for (;;) {
+      quote = next('"', quote);
+      if (quoted) {
+        if (quote < 0) break;
+        quoted = false;
+        i = quote + 1;
+        continue;
       }
+      lf = next("\n", lf);
+      cr = next("\r", cr);
+      const end = lf < 0 ? cr : cr < 0 ? lf : Math.min(lf, cr);
+      if (quote >= 0 && (end < 0 || quote < end)) {
+        quoted = true;
+        i = quote + 1;
+        continue;
+      }
+      if (end < 0) break;
+      const record = pending.slice(start, end);
+      i = end + (pending.charCodeAt(end) === 13 && pending.charCodeAt(end + 1) === 10 ? 2 : 1);
+      start = i;
+      if (record.trim()) batch.push(record);
     }
     pending = pending.slice(start);
     scanned = pending.length;
+    if (batch.length) yield batch;
   }
   pending += decoder.decode();
   if (quoted) throw new SyntaxError("The CSV ends inside a quoted field");
-  if (pending.trim()) yield pending;
+  if (pending.trim()) yield [pending];
 }
 
 /** The rows of CSV text arriving in pieces, one at a time (see csvRecordStream). */

@@ -85,6 +85,10 @@ function fieldValue(def: ObjectDef, column: string, raw: string): { skip: true }
   if (raw === "#N/A") return { skip: false, value: null };
   const field = def.fieldMap.get(column.toLowerCase());
   if (field?.type === "boolean" && /^(true|false)$/i.test(raw)) return { skip: false, value: raw.toLowerCase() === "true" };
+  // As the org does: a number field refuses text that is not a number, for that row alone.
+  if (field && ["int", "double", "currency", "percent"].includes(field.type) && !(raw.trim() !== "" && Number.isFinite(Number(raw)))) {
+    throw new ApiError(400, "INVALID_TYPE_ON_FIELD_IN_RECORD", `${field.label ?? field.name}: value not of required type: ${raw}`, [field.name]);
+  }
   return { skip: false, value: raw };
 }
 
@@ -147,15 +151,15 @@ export function bulkRoutes(options: { latencyMs: number; hooks: WriteHooks; faul
     for (const row of rows) {
       const values: Record<string, unknown> = {};
       let id: string | undefined;
-      header.forEach((column, i) => {
-        const raw = row[i] ?? "";
-        if (column.toLowerCase() === "id") id = raw || undefined;
-        else {
-          const read = fieldValue(def, column, raw);
-          if (!read.skip) values[column] = read.value;
-        }
-      });
       try {
+        header.forEach((column, i) => {
+          const raw = row[i] ?? "";
+          if (column.toLowerCase() === "id") id = raw || undefined;
+          else {
+            const read = fieldValue(def, column, raw);
+            if (!read.skip) values[column] = read.value;
+          }
+        });
         const { recordId, created } = writeRow(ctx, def, job, values, id);
         job.successful.push(csvLine([recordId, created, ...row]));
       } catch (err) {

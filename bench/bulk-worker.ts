@@ -8,6 +8,7 @@ import { writeFile } from "node:fs/promises";
 import { Readable } from "node:stream";
 import { Connection } from "@jsforce/jsforce-node";
 import { Crm } from "../src/client";
+import "../src/client/bulk";
 import { bulkRecords, exportPages, inPages } from "../src/webviews/resultsExport";
 import { DEMO } from "../test/emulator/seed";
 

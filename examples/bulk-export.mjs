@@ -6,6 +6,7 @@ import { createWriteStream } from "node:fs";
 import { rm } from "node:fs/promises";
 import { once } from "node:events";
 import { Crm } from "crm-explorer/client";
+import "crm-explorer/client/bulk"; // adds crm.bulk
 
 const [helper, soql, file] = process.argv.slice(2);
 if (!helper || !soql || !file) {

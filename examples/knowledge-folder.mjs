@@ -7,7 +7,8 @@
 // (helper.json is a helper file: { "connection": { "endpoint_url": …, "client_id": …, … } }). A push prints the
 // dry run first; articles changed in the org since the pull are refused unless --overwrite. Exit code 1 when
 // an article failed or was refused.
-import { Crm, knowledgeFolder } from "crm-explorer/client";
+import { Crm } from "crm-explorer/client";
+import * as knowledgeFolder from "crm-explorer/client/knowledge-folder"; // adds crm.knowledgeFolder
 
 const [command, helper, dir, ...rest] = process.argv.slice(2);
 if (!["pull", "status", "push"].includes(command) || !helper || !dir) {

@@ -21,6 +21,7 @@ import { BulkJobError, CancelledError, IngestCountError, InvalidResponseError, M
 import { isRecordId, requireRecordId, requireSobjectName } from "./ids";
 import type { CrmResponse } from "./transport";
 import { pageLinks } from "./urls";
+import { plugIn, type Bound } from "./plugins";
 
 export type BulkJobState = "Open" | "UploadComplete" | "InProgress" | "JobComplete" | "Failed" | "Aborted";
 export type BulkJobKind = "query" | "ingest";
@@ -613,4 +614,14 @@ async function viaCollections(crm: Crm, job: IngestJobSpec, header: string, reco
   if (sink.counts.successful + sink.counts.failed !== rows.length) throw new IngestCountError("", rows.length, sink.counts.successful, sink.counts.failed, 0);
   const files = await sink.close();
   return { via: "collections", jobIds: [], rows: rows.length, processed: rows.length, successful: sink.counts.successful, failed: sink.counts.failed, unprocessed: 0, ...(files ? { files } : {}) };
+}
+
+/** The functions this module adds to every client as `crm.bulk`. */
+const api = { getJob, jobs, abortJob, deleteJob, waitForJob, createQueryJob, query, queryCsv, ingest };
+plugIn("bulk", api);
+declare module "./crm" {
+  interface Crm {
+    /** Bulk API 2.0: query and ingest jobs. */
+    readonly bulk: Bound<typeof api>;
+  }
 }

@@ -11,6 +11,7 @@
 import type { Crm } from "./crm";
 import { COLLECTION_LIMIT } from "./constants";
 import { requireRecordId, requireSobjectName } from "./ids";
+import { plugIn, type Bound } from "./plugins";
 
 export interface SaveError {
   statusCode: string;
@@ -101,4 +102,14 @@ export async function remove(crm: Crm, ids: string[], options: CollectionOptions
   const endpoint = await path(crm);
   return send(ids, options, async (chunk, confirmed) =>
     (await crm.request<SaveResult[]>("DELETE", endpoint, undefined, { params: { ids: chunk.join(","), allOrNone: String(!!options.allOrNone) }, write: confirmed ? "confirmed" : undefined, writeCount: ids.length, signal: options.signal })).data);
+}
+
+/** The functions this module adds to every client as `crm.collections`. */
+const api = { create, update, remove };
+plugIn("collections", api);
+declare module "./crm" {
+  interface Crm {
+    /** sObject Collections: create, update and delete up to 200 records a request. */
+    readonly collections: Bound<typeof api>;
+  }
 }

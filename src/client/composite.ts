@@ -7,6 +7,7 @@ import type { Crm } from "./crm";
 import { APIRequestError, type ApiErrorEntry, CrmError } from "./errors";
 import { requireRecordId, requireSobjectName } from "./ids";
 import type { HttpMethod } from "./transport";
+import { plugIn, type Bound } from "./plugins";
 
 export interface CompositeSubrequest {
   method: HttpMethod;
@@ -131,4 +132,14 @@ export async function updateAndRead(crm: Crm, sobject: string, recordId: string,
   if (updated!.httpStatusCode >= 300) throw crm.redact(subrequestError({ method: "PATCH", url: await crm.apiPath(url) }, updated!));
   if (read!.httpStatusCode >= 300) throw crm.redact(subrequestError({ method: "GET", url: await crm.apiPath(url) }, read!));
   return read!.body as Record<string, unknown>;
+}
+
+/** The functions this module adds to every client as `crm.composite`. */
+const api = { run, batch, updateAndRead };
+plugIn("composite", api);
+declare module "./crm" {
+  interface Crm {
+    /** The Composite API: up to 25 calls in one round trip (`run`, with references; `batch`). */
+    readonly composite: Bound<typeof api>;
+  }
 }

@@ -3,9 +3,9 @@ import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { Writable } from "node:stream";
-import { load as loadYaml } from "js-yaml";
 import { AccessTokenAuth, type AuthStrategy, ClientCredentialsAuth, JwtBearerAuth, PasswordAuth, RefreshTokenAuth } from "./auth";
 import { CrmError, MissingRequiredDataError } from "./errors";
+import { yaml } from "./lazyYaml";
 
 /** The spec's connection fields (snake_case, as in helper files). `client_key` is accepted for `client_id`. */
 export interface ConnectionInfo {
@@ -156,7 +156,7 @@ export function readHelperFile(filePath: string): HelperContent {
   const asJson = ext === ".json" || (ext !== ".yaml" && ext !== ".yml" && /^\s*[{[]/.test(text));
   let parsed: unknown;
   try {
-    parsed = asJson ? JSON.parse(text) : loadYaml(text);
+    parsed = asJson ? JSON.parse(text) : yaml().parseYaml(text);
   } catch (err) {
     throw helperParseError(resolved, asJson ? "JSON" : "YAML", text, err);
   }

@@ -8,19 +8,13 @@ import type { DescribeGlobal, SObjectDescribe } from "./describe";
 import type { QueryExplain } from "./shapes";
 import { checkHelper, type ConnectionInfo, type HelperConnection, type HelperContent, normalizeConnection, readHelperFile, strategyFromConnection } from "./connection-info";
 import { APIRequestError, AuthenticationError, CrmError, DataMismatchError, InvalidFieldError, MissingRequiredDataError } from "./errors";
-import * as bulkModule from "./bulk";
-import * as collectionsModule from "./collections";
-import * as compositeModule from "./composite";
-import * as feedModule from "./feed";
 import { get18CharId, requireRecordId, requireSobjectName } from "./ids";
-import * as knowledgeModule from "./knowledge";
-import { pullArticles, planPush, pushFolder } from "./knowledgeFolder";
 import { escapeSoslTerm, replaceDoubleQuotes, soqlLiteral } from "./soql-text";
 import { pageLinks } from "./urls";
+import { acceptPlugIns } from "./plugins";
 import { type ApiUsage, type CompletedWrite, type CrmResponse, type HttpMethod, type Logger, type PendingWrite, type RequestInfo, type RequestOptions, type RetryOptions, type CrmStreamResponse, Transport } from "./transport";
 
 /** The folder sync operations a client runs on its org. */
-const folderSync = { pullArticles, planPush, pushFolder };
 
 export interface CrmOptions {
   /** The spec's connection dictionary (`client_key` accepted for `client_id`), or a helper `connection` section. */
@@ -169,46 +163,12 @@ function normalizeVersion(value: string | number): string {
   return normalized;
 }
 
-/**
- * A module function with the client bound as its first argument, keeping up to three overloads (an
- * option such as `fullResponse` changes what it resolves to): fewer overloads match the same pattern.
- */
-type BoundFunction<F> = F extends { (crm: Crm, ...a: infer A1): infer R1; (crm: Crm, ...a: infer A2): infer R2; (crm: Crm, ...a: infer A3): infer R3 }
-  ? { (...a: A1): R1; (...a: A2): R2; (...a: A3): R3 }
-  : never;
-
-/** A group of module functions with the client bound as their first argument. */
-type Bound<M> = { [K in keyof M]: BoundFunction<M[K]> };
-
-function bindGroup<M extends object>(crm: Crm, module: M): Bound<M> {
-  const group: Record<string, unknown> = {};
-  for (const [name, fn] of Object.entries(module)) {
-    if (typeof fn !== "function") continue;
-    group[name] = (...args: unknown[]) => {
-      const result = (fn as (c: Crm, ...a: unknown[]) => unknown)(crm, ...args);
-      // An error a module builds from the org's words never carries the client's own token either.
-      return result instanceof Promise ? result.catch((err: unknown) => Promise.reject(crm.redact(err))) : result;
-    };
-  }
-  return group as Bound<M>;
-}
-
 export class Crm extends EventEmitter<CrmEvents> {
   /** API version in use ("62.0"); set by `connect()` unless given. */
   version?: string;
   /** Latest `Sforce-Limit-Info` reading. */
   apiUsage?: ApiUsage;
   currentUserInfo?: UserInfo;
-  readonly knowledge: Bound<typeof knowledgeModule>;
-  readonly feed: Bound<typeof feedModule>;
-  /** A knowledge base kept in a folder: pull, plan a push, push (knowledgeFolder.folderStatus needs no client). */
-  readonly knowledgeFolder: Bound<typeof folderSync>;
-  /** Bulk API 2.0: query and ingest jobs. */
-  readonly bulk: Bound<typeof bulkModule>;
-  /** The Composite API: up to 25 calls in one round trip (`run`, with references; `batch`). */
-  readonly composite: Bound<typeof compositeModule>;
-  /** sObject Collections: create, update and delete up to 200 records a request. */
-  readonly collections: Bound<typeof collectionsModule>;
   // Secrets live in private (#) fields: console.log, util.inspect and JSON.stringify never see them.
   #session?: AuthSession;
   #strategy?: AuthStrategy;
@@ -245,12 +205,6 @@ export class Crm extends EventEmitter<CrmEvents> {
       },
       { timeoutMs: options.timeoutMs, maxResponseBytes: options.maxResponseBytes, retry: options.retry, logger: this.logger, captureBodies: options.captureBodies },
     );
-    this.knowledge = bindGroup(this, knowledgeModule);
-    this.feed = bindGroup(this, feedModule);
-    this.knowledgeFolder = bindGroup(this, folderSync);
-    this.bulk = bindGroup(this, bulkModule);
-    this.collections = bindGroup(this, collectionsModule);
-    this.composite = bindGroup(this, compositeModule);
   }
 
   /** What printing the client shows: where it is connected, never a credential. */
@@ -817,3 +771,6 @@ export class Crm extends EventEmitter<CrmEvents> {
     return this.canAccessRecord("delete", recordId, options);
   }
 }
+
+// The API groups (crm.knowledge, crm.bulk, …) plug in when their modules load: the core imports none of them.
+acceptPlugIns(Crm.prototype);

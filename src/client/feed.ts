@@ -12,6 +12,7 @@ import { decodeEntities } from "./entities";
 import { APIRequestError, InvalidResponseError, MissingRequiredDataError } from "./errors";
 import { requireRecordId } from "./ids";
 import type { CommentPage, FeedComment, FeedElement, FeedElementPage, GroupPage, UserPage } from "./shapes";
+import { plugIn, type Bound } from "./plugins";
 
 /** A Connect message segment: `{ type: "Text", text }`, `{ type: "Mention", id }`, markup, links, hashtags. */
 export type MessageSegment = { type: string } & Record<string, unknown>;
@@ -201,4 +202,14 @@ export function textToSegments(text: string, mentionable: { id: string; name: st
   }
   if (buffer) segments.push({ type: "Text", text: buffer });
   return segments;
+}
+
+/** The functions this module adds to every client as `crm.feed`. */
+const api = { getMyNewsFeed, getUserNewsFeed, getGroupFeed, getComments, getGroups, getUsers, findUsers, postFeedItem, postComment, textToSegments };
+plugIn("feed", api);
+declare module "./crm" {
+  interface Crm {
+    /** Chatter: feeds, groups, users, posts and comments. */
+    readonly feed: Bound<typeof api>;
+  }
 }

@@ -12,9 +12,9 @@ import { createHash } from "node:crypto";
 import { constants as fsFlags } from "node:fs";
 import { lstat, mkdir, open, readdir, rm, stat } from "node:fs/promises";
 import path from "node:path";
-import { dump, load } from "js-yaml";
 import { CrmError } from "./errors";
 import { isRecordId } from "./ids";
+import { yaml } from "./lazyYaml";
 
 export type FolderEntryType = "file" | "directory" | "link" | "other";
 
@@ -265,7 +265,7 @@ export function versionFiles(options: {
     body.dataCategories = options.dataCategories ?? [];
   }
   body.org = options.facts;
-  const files: Record<string, string> = { [yamlFile(suffix)]: header + dump(body, { lineWidth: -1 }) };
+  const files: Record<string, string> = { [yamlFile(suffix)]: header + yaml().dumpYaml(body) };
   for (const [field, html] of Object.entries(options.richText)) files[htmlFile(field, suffix)] = layOutRichText(html);
   return files;
 }
@@ -276,7 +276,7 @@ export function versionFiles(options: {
  */
 function loadData(bytes: Uint8Array, where: string): unknown {
   try {
-    return load(text(bytes), { filename: where, maxAliases: 0, maxDepth: 20 });
+    return yaml().parseYaml(text(bytes), { filename: where, plainData: true });
   } catch (err) {
     const mark = (err as { mark?: { line?: number } }).mark;
     const reason = String((err as { reason?: string }).reason ?? (err as Error).message.split("\n")[0]);
@@ -284,7 +284,7 @@ function loadData(bytes: Uint8Array, where: string): unknown {
   }
 }
 
-function parseYaml(bytes: Uint8Array, where: string): Record<string, unknown> {
+function parseArticleYaml(bytes: Uint8Array, where: string): Record<string, unknown> {
   const parsed = loadData(bytes, where);
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new CrmError(`${where} must be a mapping with a 'fields' section`);
   const fields = (parsed as Record<string, unknown>).fields;
@@ -298,7 +298,7 @@ export async function readLocalArticle(io: FolderIO, name: string): Promise<Loca
   const entries = (await io.list(name)).filter((e) => e.type !== "directory").map((e) => e.name);
   const master = await io.read(`${name}/${yamlFile("")}`);
   if (!master) throw new CrmError(`${name}/article.yaml is missing: every article folder needs one`);
-  const doc = parseYaml(master, `${name}/article.yaml`);
+  const doc = parseArticleYaml(master, `${name}/article.yaml`);
   const categories = doc.dataCategories ?? [];
   if (!Array.isArray(categories) || categories.some((c) => typeof c !== "string" || !/^[^/]+\/[^/]+$/.test(c))) {
     throw new CrmError(`${name}/article.yaml: dataCategories must be a list of 'Group/Category' names`);
@@ -318,7 +318,7 @@ export async function readLocalArticle(io: FolderIO, name: string): Promise<Loca
   for (const file of entries) {
     const language = new RegExp(`^article\\.(${LANGUAGE_CODE})\\.yaml$`).exec(file)?.[1];
     if (!language) continue;
-    const translation = parseYaml((await io.read(`${name}/${file}`))!, `${name}/${file}`);
+    const translation = parseArticleYaml((await io.read(`${name}/${file}`))!, `${name}/${file}`);
     article.translations[language] = { fields: translation.fields as Record<string, unknown>, richText: await richTextOf(`.${language}`) };
   }
   return article;
@@ -348,7 +348,7 @@ export async function readManifest(io: FolderIO): Promise<FolderManifest | undef
 
 export async function writeManifest(io: FolderIO, manifest: FolderManifest): Promise<void> {
   const header = "# Written by a pull or push of CRM Explorer's knowledge folder: what each article was in the org. Not for editing.\n";
-  await io.write(MANIFEST_FILE, utf8(header + dump(manifest, { lineWidth: -1, sortKeys: true })));
+  await io.write(MANIFEST_FILE, utf8(header + yaml().dumpYaml(manifest, { sortKeys: true })));
 }
 
 export const encodeText = utf8;

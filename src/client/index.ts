@@ -1,10 +1,12 @@
-/** CRM client library: public entry (`crm-explorer/client`). */
+/**
+ * CRM client library: the core entry (`crm-explorer/client`) — sign-in, transport, REST, queries, and the
+ * knowledge, feed, Collections and Composite groups. Bulk API 2.0 (`crm-explorer/client/bulk`) and the
+ * knowledge folder sync (`crm-explorer/client/knowledge-folder`) are entries of their own: importing one adds
+ * its group to every client (`crm.bulk`, `crm.knowledgeFolder`). YAML is read by a module loaded on first use.
+ */
 export { Crm, orgKindOf, type OrgKind, type CrmOptions, type HelperCallOptions, type QueryResult, type QueryAllResult, type QueryOptions, type RecordAccess, type UserInfo, type CrmEvents } from "./crm";
 export * as knowledge from "./knowledge";
 export * as feed from "./feed";
-export * as knowledgeFolder from "./knowledgeFolder";
-export * as bulk from "./bulk";
-export type { BulkJobInfo, BulkJobState, BulkJobKind, BulkRow, BulkProgress, BulkQueryOptions, IngestJobSpec, IngestInput, IngestOptions, IngestResult, IngestOperation, PollOptions } from "./bulk";
 export * as collections from "./collections";
 export * as composite from "./composite";
 export type { CompositeSubrequest, CompositeResult, BatchSubrequest } from "./composite";
@@ -15,7 +17,7 @@ export {
   PasswordAuth, RefreshTokenAuth, ClientCredentialsAuth, JwtBearerAuth, AccessTokenAuth, createPkcePair, createOAuthState, buildAuthorizationUrl,
   exchangeAuthorizationCode, sessionFromTokenResponse, requestDeviceCode, pollDeviceToken, type DeviceCode, type AuthSession, type AuthStrategy, type TokenPoster, type PkcePair,
 } from "./auth";
-export { CrmError, MissingRequiredDataError, DataMismatchError, InvalidURLError, InvalidFieldError, APIRequestError, AuthenticationError, NetworkError, InvalidResponseError, CancelledError, BulkJobError, type ApiErrorEntry } from "./errors";
+export { CrmError, MissingRequiredDataError, DataMismatchError, InvalidURLError, InvalidFieldError, APIRequestError, AuthenticationError, NetworkError, InvalidResponseError, CancelledError, BulkJobError, IngestCountError, type ApiErrorEntry } from "./errors";
 export { get18CharId, isRecordId, sameRecordId } from "./ids";
 export { deprecated, type DeprecationOptions } from "./deprecated";
 export { soqlLiteral, escapeSoslTerm } from "./soql-text";

@@ -10,11 +10,14 @@ import { requireRecordId, requireSobjectName } from "./ids";
 import { soqlLiteral } from "./soql-text";
 import type { KnowledgeArticle, KnowledgeArticleVersion, KnowledgeMasterVersion, KnowledgeSettings, TranslationVersion } from "./shapes";
 import type { CrmResponse } from "./transport";
+import { plugIn, type Bound } from "./plugins";
 
 const MASTER_VERSIONS = "/knowledgeManagement/articleVersions/masterVersions";
 const TRANSLATIONS = "/knowledgeManagement/articleVersions/translations";
 
-export { preflightPublish, compareVersions } from "./versions";
+import { compareVersions, preflightPublish } from "./versions";
+
+export { preflightPublish, compareVersions };
 
 export type ArticleData = Record<string, unknown>;
 
@@ -498,4 +501,14 @@ export async function setTranslationComplete(crm: Crm, versionId: string, comple
   requireRecordId(versionId, "versionId");
   if (typeof complete !== "boolean") throw new TypeError("complete must be true or false");
   return crm.request("PATCH", await crm.apiPath(`${TRANSLATIONS}/${versionId}`), { complete });
+}
+
+/** The functions this module adds to every client as `crm.knowledge`. */
+const api = { preflightPublish, compareVersions, checkForExistingArticle, getArticleUriFromNumber, getArticleIdFromNumber, getArticlesList, listArticleVersions, getVersionsOfArticle, getDataCategorySelections, getArticleDetails, getValidationStatus, getArticleMetadata, getArticleVersion, getArticleUrl, createArticle, updateArticle, createDraftFromOnlineArticle, createDraftFromMasterVersion, publishArticle, publishMultipleArticles, archiveArticle, deleteArticleDraft, assignDataCategory, getDataCategoryGroups, getKnowledgeSettings, getTranslations, submitForTranslation, publishTranslations, publishTranslation, createDraftFromOnlineTranslation, deleteTranslation, unpublishTranslation, setTranslationComplete };
+plugIn("knowledge", api);
+declare module "./crm" {
+  interface Crm {
+    /** Knowledge: articles, versions, translations, data categories. */
+    readonly knowledge: Bound<typeof api>;
+  }
 }

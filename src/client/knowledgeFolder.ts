@@ -16,6 +16,7 @@ import { createArticle, createDraftFromOnlineArticle, createDraftFromOnlineTrans
 import { soqlLiteral } from "./soql-text";
 import { richTextImageUrls } from "./urls";
 import { preflightPublish } from "./versions";
+import { plugIn, type Bound } from "./plugins";
 
 export { nodeFolder, checkRelativePath, guardFolder, layOutRichText, readManifest, storeRichText, FILE_LIMITS, FolderContentError, type FolderEntryType, type FolderIO, type FolderManifest, type LocalArticle } from "./folderFiles";
 
@@ -637,3 +638,13 @@ async function recordPush(crm: Crm, io: FolderIO, manifest: FolderManifest, sobj
 }
 
 export { MANIFEST_FILE } from "./folderFiles";
+
+/** The functions this module adds to every client as `crm.knowledgeFolder`. */
+const api = { pullArticles, planPush, pushFolder };
+plugIn("knowledgeFolder", api);
+declare module "./crm" {
+  interface Crm {
+    /** A knowledge base kept in a folder: pull, plan a push, push (`folderStatus` needs no client). */
+    readonly knowledgeFolder: Bound<typeof api>;
+  }
+}

@@ -10,7 +10,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import * as vscode from "vscode";
-import type { IngestOperation, IngestResult, SObjectDescribe } from "../client";
+import type { SObjectDescribe } from "../client";
+import type { IngestOperation, IngestResult } from "../client/bulk";
 // The errors module, not the client's entry: loading the extension must not load the HTTP stack.
 import { BulkJobError, CancelledError } from "../client/errors";
 import { csvRowStream } from "../client/csv";

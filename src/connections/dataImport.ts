@@ -4,7 +4,8 @@
  * picklist values, ID formats — before anything is sent. No VS Code here: tested in Node.
  */
 import * as l10n from "@vscode/l10n";
-import type { FieldDescribe, IngestOperation, SObjectDescribe } from "../client";
+import type { FieldDescribe, SObjectDescribe } from "../client";
+import type { IngestOperation } from "../client/bulk";
 import { csvLine } from "../client/csv";
 import { isRequiredOnCreate } from "./schema";
 

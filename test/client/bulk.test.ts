@@ -1,7 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Readable } from "node:stream";
-import { APIRequestError, BulkJobError, CancelledError, Crm, MissingRequiredDataError, type BulkProgress, type PendingWrite } from "../../src/client";
+import { APIRequestError, BulkJobError, CancelledError, Crm, MissingRequiredDataError, type PendingWrite } from "../../src/client";
+import "../../src/client/bulk";
+import type { BulkProgress } from "../../src/client/bulk";
 import { parseCsv } from "../../src/client/csv";
 import { useEmulator, demoClient } from "../helpers/emulator";
 

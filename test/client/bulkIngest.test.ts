@@ -6,6 +6,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
+import "../../src/client/bulk";
 import { IngestCountError } from "../../src/client/errors";
 import { parseCsv } from "../../src/client/csv";
 import { useEmulator, demoClient } from "../helpers/emulator";

@@ -5,6 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { inspect } from "node:util";
 import { APIRequestError, Crm, InvalidResponseError, InvalidURLError, NetworkError } from "../../src/client";
+import "../../src/client/bulk";
 import { useEmulator, demoClient } from "../helpers/emulator";
 
 const emu = useEmulator({ bulkLatencyMs: 20 });

@@ -4,7 +4,8 @@ import { mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after } from "node:test";
-import { Crm, knowledgeFolder, type PendingWrite } from "../../src/client";
+import { Crm, type PendingWrite } from "../../src/client";
+import * as knowledgeFolder from "../../src/client/knowledgeFolder";
 import { useEmulator, demoClient, demoOptions, advanceClock } from "../helpers/emulator";
 import type { Emulator } from "../emulator";
 

@@ -5,7 +5,8 @@ import assert from "node:assert/strict";
 import { mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { Crm, knowledgeFolder } from "../../src/client";
+import { Crm } from "../../src/client";
+import * as knowledgeFolder from "../../src/client/knowledgeFolder";
 import { useEmulator, demoClient } from "../helpers/emulator";
 
 const emu = useEmulator();

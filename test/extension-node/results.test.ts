@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse as parseCsv } from "csv-parse/sync";
 import { MAX_WINDOW_ROWS, parsePanelTarget, parseResultsRequest, parseResultsUpdate } from "../../src/shared/protocol";
+import "../../src/client/bulk";
 import { ResultTable, withoutAttributes } from "../../src/shared/resultTable";
 import { bulkRefusal, selectColumns, stripComments } from "../../src/soql/runText";
 import { bulkRecords, csvField, exportPages, inPages } from "../../src/webviews/resultsExport";

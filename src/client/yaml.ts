@@ -1,0 +1,20 @@
+/**
+ * YAML for the library: the one module that loads js-yaml. It is an entry of its own in dist/
+ * (`client-yaml.js`), loaded when a YAML file is first read or written, so the client core carries none of it.
+ */
+import { dump, load } from "js-yaml";
+
+export interface YamlReadOptions {
+  /** Named in parse errors. */
+  filename?: string;
+  /** Plain data only: no anchors or aliases (a few hundred bytes of aliases can expand to gigabytes), a nesting limit. */
+  plainData?: boolean;
+}
+
+export function parseYaml(text: string, options: YamlReadOptions = {}): unknown {
+  return load(text, { ...(options.filename ? { filename: options.filename } : {}), ...(options.plainData ? { maxAliases: 0, maxDepth: 20 } : {}) });
+}
+
+export function dumpYaml(value: unknown, options: { sortKeys?: boolean } = {}): string {
+  return dump(value, { lineWidth: -1, ...(options.sortKeys ? { sortKeys: true } : {}) });
+}

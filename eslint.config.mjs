@@ -58,6 +58,8 @@ export default tseslint.config(
   { files: ["**/*.cjs"], languageOptions: { sourceType: "commonjs" }, rules: { "@typescript-eslint/no-require-imports": "off" } },
   roomBoundary(["src/client/**/*.ts"], [...otherRooms, "shared"]),
   roomBoundary(["src/shared/**/*.ts"], [...otherRooms, "client"]),
-  roomImports(["src/connections/**/*.ts", "src/platform/**/*.ts"], ["views", "webviews", "soql", "documents", "commands", "extension"]),
+  // The platform (errors, logs, settings, progress) is below the connections: neither reaches a room above it.
+  roomImports(["src/platform/**/*.ts"], ["connections", "views", "webviews", "soql", "documents", "commands", "extension"]),
+  roomImports(["src/connections/**/*.ts"], ["views", "webviews", "soql", "documents", "commands", "extension"]),
   roomImports(["src/soql/**/*.ts", "src/documents/**/*.ts", "src/webviews/**/*.ts"], ["views", "commands", "extension"]),
 );

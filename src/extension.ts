@@ -62,7 +62,7 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi | und
     settings: readSettings, log, remember: (...secrets) => redactor.remember(...secrets), describeStore, confirmWrite: confirmProductionWrite, startDemo: (url) => demo.start(url),
   });
   const orgs = new OrgsTreeProvider(manager);
-  const active = new ActiveOrg(manager, () => vscode.workspace.getConfiguration("crm").get<boolean>("views.showAllOrgs", false));
+  const active = new ActiveOrg(manager, () => readSettings().showAllOrgs);
   const objects = new ObjectsTreeProvider(active, context.globalState);
   const knowledge = new KnowledgeTreeProvider(active, () => {
     const settings = readSettings();
@@ -73,14 +73,14 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi | und
   const untrustedFile = (uri: vscode.Uri) => !vscode.workspace.isTrusted && uri.scheme !== "untitled";
   const soqlCatalogs = new SoqlCatalogs(async (key) => (await active.sessionFor(key)).schema, (uri) => soqlOrgs.orgKeyFor(uri), untrustedFile);
   const soqlDiagnostics = new SoqlDiagnostics(soqlCatalogs);
-  const history = new QueryHistory(context.globalState, () => vscode.workspace.getConfiguration("crm").get<number>("soql.historySize", 500));
+  const history = new QueryHistory(context.globalState, () => readSettings().soqlHistorySize);
   const siteId = () => readSettings().feedSiteId || undefined;
   const feeds = new FeedsTreeProvider(active, siteId);
   const queries = new QueriesTreeProvider(manager, history);
   const panelDeps = { extensionUri: context.extensionUri, manager, log, redactor };
   const orgInfo = orgInfoPanels(panelDeps);
   const articles = articlePanels(panelDeps, runArticleAction);
-  const journal = journalFile(vscode.Uri.joinPath(context.globalStorageUri, "write-history.json").fsPath, () => vscode.workspace.getConfiguration("crm").get<number>("writeHistory.maxEntries", 1000), (m) => log.warn(m));
+  const journal = journalFile(vscode.Uri.joinPath(context.globalStorageUri, "write-history.json").fsPath, () => readSettings().writeHistoryMaxEntries, (m) => log.warn(m));
   const expectBefore = (orgKey: string, before: Map<string, Record<string, unknown>>) => void journal().then((j) => j.expectBefore(orgKey, before));
   const crmFiles = new CrmFileSystem(new CrmFiles({
     org: (alias) => manager.sessionByAlias(alias),

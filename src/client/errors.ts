@@ -126,7 +126,6 @@ export class InvalidResponseError extends CrmError {
   }
 }
 
-/** The caller cancelled the request through its AbortSignal. */
 /** A Bulk API job that ended Failed or Aborted, with the org's words. */
 export class BulkJobError extends CrmError {
   override name = "BulkJobError";
@@ -148,6 +147,7 @@ export class IngestCountError extends CrmError {
   }
 }
 
+/** The caller cancelled the request through its AbortSignal. */
 export class CancelledError extends CrmError {
   override name = "CancelledError";
 }

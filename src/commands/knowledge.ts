@@ -36,13 +36,13 @@ export function showPublishOutcome(outcome: { name: string; word: string }[], wh
 /** The word an action result gives one version (by its 15-character ID). */
 export const outcomeOf = (result: { outputValues?: Record<string, unknown> | null } | undefined, id: string) => String(result?.outputValues?.[id.slice(0, 15)] ?? vscode.l10n.t("no answer"));
 
+/** The org a node belongs to (undefined: the active org). */
+const orgOf = (node: unknown) => (isArticleTarget(node) || node instanceof LoadMoreNode ? node.orgKey : undefined);
+
 /**
  * The articles a command acts on: the clicked node with the selection, or — from the palette — one
  * picked among the org's versions in the right state (by title, up to 200 per state).
  */
-/** The org a node belongs to (undefined: the active org). */
-const orgOf = (node: unknown) => (isArticleTarget(node) || node instanceof LoadMoreNode ? node.orgKey : undefined);
-
 async function articlesOf(active: ActiveOrg, node: unknown, nodes: unknown, status: PublishStatus | undefined, title: string): Promise<ArticleRow[]> {
   // A multi-selection acts within the clicked node's org.
   const selected = Array.isArray(nodes) ? nodes.filter((n): n is ArticleTarget => isArticleTarget(n) && n.orgKey === orgOf(node)).map((n) => n.article) : [];

@@ -160,7 +160,7 @@ export async function saveToLibrary(statement: string, org: string | undefined):
   const description = await vscode.window.showInputBox({ title: vscode.l10n.t("Save Query to Library (3/3): description"), prompt: vscode.l10n.t("What the query is for (optional)"), ignoreFocusOut: true });
   if (description === undefined) throw new UserCancelled();
   const header = libraryHeader({ name: name.trim(), ...(org ? { org } : {}), tags: tags.split(",").map((t) => t.trim()).filter(Boolean), ...(description.trim() ? { description: description.trim() } : {}) });
-  const dir = vscode.Uri.joinPath(folder.uri, vscode.workspace.getConfiguration("crm").get<string>("soql.libraryFolder", "queries"));
+  const dir = vscode.Uri.joinPath(folder.uri, readSettings().soqlLibraryFolder);
   let file = vscode.Uri.joinPath(dir, libraryFileName(name));
   for (let n = 2; await vscode.workspace.fs.stat(file).then(() => true, () => false); n++) file = vscode.Uri.joinPath(dir, libraryFileName(`${name} ${n}`));
   await vscode.workspace.fs.createDirectory(dir);
@@ -180,10 +180,6 @@ export function soqlCommands(deps: SoqlCommandDeps): Record<SoqlCommandId, (...a
     return document;
   }
 
-  /**
-   * What to run from a SOQL document: the statement at `offset` (a CodeLens), else the selection, else the
-   * statement under the cursor — on the API the document and the statement call for.
-   */
   /** The statement with its bind variables (`:name`) replaced by values the person gives, the last ones offered again. */
   async function bound(spec: RunSpec): Promise<RunSpec> {
     const names = bindNames(spec.text);
@@ -202,6 +198,10 @@ export function soqlCommands(deps: SoqlCommandDeps): Record<SoqlCommandId, (...a
     return { ...spec, text: applyBinds(spec.text, values) };
   }
 
+  /**
+   * What to run from a SOQL document: the statement at `offset` (a CodeLens), else the selection, else the
+   * statement under the cursor — on the API the document and the statement call for.
+   */
   function specAt(document: vscode.TextDocument, offset?: number): RunSpec {
     const editor = vscode.window.visibleTextEditors.find((e) => e.document === document);
     let text: string | undefined;

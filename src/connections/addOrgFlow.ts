@@ -10,6 +10,7 @@ import { checkOrgUrl } from "../client/urls";
 import { UserCancelled } from "../platform/errorMessages";
 import type { NewOrg } from "./orgManager";
 import { methodLabel, type SignInMethod } from "./orgRegistry";
+import type { FlowSettings } from "../platform/settings";
 
 export const BACK = Symbol("back");
 export type Back = typeof BACK;
@@ -53,12 +54,6 @@ export interface FlowIO {
   file(step: Step, value: string | undefined, position: StepPosition): Promise<string | Back>;
 }
 
-export interface FlowSettings {
-  productionUrl: string;
-  sandboxUrl: string;
-  /** Default consumer key (crm.oauth.clientId). */
-  clientId: string;
-}
 
 const is = (...methods: SignInMethod[]) => (a: Answers) => methods.includes(a.method as SignInMethod);
 const urlProblem = (value: string) => {

@@ -5,21 +5,16 @@ import { APIRequestError, AuthenticationError, CancelledError, CrmError } from "
 import { Emitter, type Disposable } from "../shared/events";
 import { OrgRegistry, type OrgRecord, type SignInMethod } from "./orgRegistry";
 import type { OrgChange } from "./changes";
-import type { ClientSettings, OrgSession, SessionDeps } from "./orgSession";
+import type { OrgSession, SessionDeps } from "./orgSession";
+import type { ClientSettings } from "../platform/settings";
 import type { SchemaChange } from "./schema";
 import { secretsOf } from "./secrets";
 import { describeWrite, guardsWrites } from "./writeGuard";
+import { NotSignedInError } from "../platform/errorMessages";
 
 /** The client (axios, js-yaml) loads on first use, not at activation. */
 const sessionModule = () => import("./orgSession");
 
-/** The org has no stored credentials: it was signed out (or its secrets were lost). */
-export class NotSignedInError extends CrmError {
-  override name = "NotSignedInError";
-  constructor(readonly org: OrgRecord) {
-    super(l10n.t("{0} is signed out. Sign in again to use it.", org.alias));
-  }
-}
 
 export interface NewOrg {
   method: SignInMethod;

@@ -9,13 +9,8 @@ import type { DescribeStore } from "./describeStore";
 import { changeOf, type OrgChange } from "./changes";
 import { OrgSchema } from "./schema";
 import { secretsOf } from "./secrets";
+import type { ClientSettings } from "../platform/settings";
 
-export interface ClientSettings {
-  /** "" for the org's latest. */
-  apiVersion: string;
-  timeoutMs: number;
-  logRequestBodies: boolean;
-}
 
 export interface SessionDeps {
   settings(): ClientSettings;

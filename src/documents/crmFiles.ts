@@ -74,10 +74,10 @@ export const recordPath = (org: string, sobject: string, id: string) => `/${segm
 export const articleFilePath = (org: string, sobject: string, id: string, file: string) => `/${segment(org)}/${sobject}/${id}/${file}`;
 export const newPath = (org: string, sobject: string) => `/${segment(org)}/${sobject}/new.json`;
 
-/** A save the org refused for named fields (each becomes a diagnostic on its line), or bad input. */
 /** The fields a record document reads: what it can change, its name, and what its baseline needs. */
 const documentFields = (fields: FieldInfo[]) => fields.filter((f) => f.updateable || f.nameField || ["LastModifiedDate", "PublishStatus", "Title"].includes(f.name)).map((f) => f.name);
 
+/** A save the org refused for named fields (each becomes a diagnostic on its line), or bad input. */
 export class DocumentError extends Error {
   override name = "DocumentError";
   constructor(message: string, readonly fields: string[] = []) {

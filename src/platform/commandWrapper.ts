@@ -1,9 +1,8 @@
 /** One wrapper around every command: errors become an actionable message; cancellation stays silent. */
 import * as vscode from "vscode";
-import { actionLabel, describeError } from "./errorMessages";
+import { actionLabel, describeError, NotSignedInError } from "./errorMessages";
 import type { Log } from "./log";
 import type { Redactor } from "./redact";
-import { NotSignedInError } from "../connections/orgManager";
 
 export type Handler = (...args: unknown[]) => unknown;
 

@@ -6,6 +6,14 @@ import * as l10n from "@vscode/l10n";
 import { APIRequestError, AuthenticationError, CancelledError, CrmError, InvalidResponseError, InvalidURLError, NetworkError } from "../client/errors";
 import type { Redactor } from "./redact";
 
+/** The org has no stored credentials: it was signed out (or its secrets were lost). Sign In Again names it. */
+export class NotSignedInError extends CrmError {
+  override name = "NotSignedInError";
+  constructor(readonly org: { key: string; alias: string }) {
+    super(l10n.t("{0} is signed out. Sign in again to use it.", org.alias));
+  }
+}
+
 export type ErrorAction = "Sign In Again" | "Open Settings" | "Retry" | "Show Log";
 
 /** An action's button, in the display language. */

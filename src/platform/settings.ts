@@ -1,7 +1,21 @@
 /** The `crm.*` settings, read in one place. No secrets ever live here. */
 import * as vscode from "vscode";
-import type { FlowSettings } from "../connections/addOrgFlow";
-import type { ClientSettings } from "../connections/orgSession";
+
+/** What a client is made with. */
+export interface ClientSettings {
+  /** "" for the org's latest. */
+  apiVersion: string;
+  timeoutMs: number;
+  logRequestBodies: boolean;
+}
+
+/** What the Add Org flow offers by default. */
+export interface FlowSettings {
+  productionUrl: string;
+  sandboxUrl: string;
+  /** Default consumer key (crm.oauth.clientId). */
+  clientId: string;
+}
 
 export interface ExtensionSettings extends ClientSettings, FlowSettings {
   knowledgeSobject: string;
@@ -19,6 +33,16 @@ export interface ExtensionSettings extends ClientSettings, FlowSettings {
   explainBeforeRun: boolean;
   /** Objects with at least this many rows count as large for the plan warnings. */
   largeObjectRows: number;
+  /** A grid commit is all or nothing. */
+  gridAllOrNone: boolean;
+  /** Orgs unused for this many days are shown as idle. */
+  orgsIdleDays: number;
+  /** The views show every org at once, not only the active one. */
+  showAllOrgs: boolean;
+  soqlHistorySize: number;
+  writeHistoryMaxEntries: number;
+  /** The workspace folder (relative) that holds the saved-query library. */
+  soqlLibraryFolder: string;
 }
 
 export function readSettings(): ExtensionSettings {
@@ -39,5 +63,11 @@ export function readSettings(): ExtensionSettings {
     sandboxUrl: c.get<string>("login.sandboxUrl", "https://test.salesforce.com"),
     clientId: c.get<string>("oauth.clientId", ""),
     callbackPort: c.get<number>("signIn.callbackPort", 1717),
+    gridAllOrNone: c.get<boolean>("grid.allOrNone", false),
+    orgsIdleDays: c.get<number>("orgs.idleDays", 30),
+    showAllOrgs: c.get<boolean>("views.showAllOrgs", false),
+    soqlHistorySize: c.get<number>("soql.historySize", 500),
+    writeHistoryMaxEntries: c.get<number>("writeHistory.maxEntries", 1000),
+    soqlLibraryFolder: c.get<string>("soql.libraryFolder", "queries"),
   };
 }

@@ -220,8 +220,10 @@ export const MAX_WINDOW_ROWS = 500;
 
 export type HostToResults =
   | CommonUpdate
-  /** A run starts: the statement and API, which the panel shows (and records for a reload) while it waits. */
-  /** `title` names what runs (the panel's heading): a failure must not keep the previous statement's. */
+  /**
+   * A run starts: the statement and API, which the panel shows (and records for a reload) while it waits.
+   * `title` names what runs (the panel's heading): a failure must not keep the previous statement's.
+   */
   | { type: "running"; api: QueryApiName; query: string; title: string }
   /** A run failed: why, and the statement that failed. */
   | { type: "failed"; message: string; api: QueryApiName; query: string; title: string }

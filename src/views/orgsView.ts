@@ -1,5 +1,6 @@
 /** The Orgs view: one node per org (alias, kind, user, host, signed-in state, idle); the active one marked, production in warning colour. */
 import * as vscode from "vscode";
+import { readSettings } from "../platform/settings";
 import { methodLabel, type OrgRecord } from "../connections/orgRegistry";
 import type { OrgManager } from "../connections/orgManager";
 import { guardsWrites } from "../connections/writeGuard";
@@ -28,7 +29,7 @@ export class OrgsTreeProvider implements vscode.TreeDataProvider<OrgNode>, vscod
     const { org, active } = node;
     const item = new vscode.TreeItem(org.alias, vscode.TreeItemCollapsibleState.None);
     item.id = `org:${org.key}`;
-    const idleAfter = vscode.workspace.getConfiguration("crm").get<number>("orgs.idleDays", 30);
+    const idleAfter = readSettings().orgsIdleDays;
     item.description = orgDescription(org, Date.now(), idleAfter);
     const production = org.kind === "production";
     // Production stands out in the theme's warning colour, whatever else the icon says.

@@ -191,7 +191,7 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
         for (const edits of run.allEdits.filter((e) => e.count.cells)) {
           const base = before;
           const outcome = await edits.commit(session.crm, {
-            allOrNone: vscode.workspace.getConfiguration("crm").get<boolean>("grid.allOrNone", false),
+            allOrNone: readSettings().gridAllOrNone,
             signal: controller.signal,
             beforeWrite: (_object, values) => hooks.beforeWrite(panel.target.orgKey, values),
             onProgress: (done) => {

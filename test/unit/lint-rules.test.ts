@@ -34,6 +34,12 @@ test("the SOQL features, documents and panels read the org through src/connectio
   assert.deepEqual(await restrictedImports("src/soql/fixture.ts", `import type { OrgSchema } from "../connections/schema";\nexport type S = OrgSchema;\n`), [], "the schema is theirs to read");
 });
 
+test("the platform reaches no room above it, not even the connections", async () => {
+  const messages = await restrictedImports("src/platform/fixture.ts", `import { NotSignedInError } from "../connections/orgManager";\nexport const y = NotSignedInError;\n`);
+  assert.equal(messages.length, 1);
+  assert.deepEqual(await restrictedImports("src/connections/fixture.ts", `import { NotSignedInError } from "../platform/errorMessages";\nexport const y = NotSignedInError;\n`), [], "the connections build on the platform");
+});
+
 test("other rooms may import vscode", async () => {
   assert.deepEqual(await restrictedImports("src/views/fixture.ts", fixture), []);
 });

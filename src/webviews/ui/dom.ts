@@ -53,8 +53,7 @@ export function button(label: string, icon: string, onPress: () => void, options
   return node;
 }
 
-/** A status or error line in place of the content, with Refresh. */
-/** A heading, a message and Refresh. `heading` names what the message is about (the page's title by default). */
+/** A status or error line in place of the content: a heading, a message and Refresh. `heading` names what the message is about (the page's title by default). */
 export function showMessage(app: HTMLElement, text: string, kind: "info" | "error", refresh: () => void, heading = document.title): void {
   const header = el("header", {}, el("h1", {}, heading), button(l10n.t("Refresh"), "refresh", refresh));
   app.replaceChildren(header, el("p", { class: `message ${kind}`, role: kind === "error" ? "alert" : "status" }, text));

@@ -145,7 +145,7 @@ const groups = [
   // The built-in demo org (the project's emulator), loaded when it is first started (src/connections/builtInDemo.ts);
   // it shares the SOQL parser file with the extension.
   {
-    ...common, entryPoints: ["test/emulator/index.ts"], outfile: "dist/demo-org.js", platform: "node", format: "cjs", external: ["./soql-parser.js"],
+    ...common, entryPoints: ["src/demo-org/index.ts"], outfile: "dist/demo-org.js", platform: "node", format: "cjs", external: ["./soql-parser.js"],
     alias: { "@jetstreamapp/soql-parser-js": "./scripts/bundle-stubs/soql-parser-runtime.cjs" },
   },
   // The SOQL parser, loaded by the extension on first use (see src/soql/parser.ts).

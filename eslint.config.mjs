@@ -4,8 +4,11 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 const otherRooms = ["connections", "platform", "views", "webviews", "soql", "commands", "extension"];
+// A sibling ("./soql" inside src/demo-org) is the room's own module, whatever its name.
 const roomPatterns = (...rooms) =>
-  rooms.flatMap((room) => [`**/${room}`, `**/${room}/**`, `../${room}`, `../${room}/**`]);
+  [...rooms.flatMap((room) => [`**/${room}`, `**/${room}/**`, `../${room}`, `../${room}/**`]), "!./*"];
+/** Shipped code lives in src/: nothing there imports the tests. */
+const testsBan = { group: ["**/test/**", "../test", "../../test"], message: "Nothing in src/ imports test/ (DESIGN.md §2): shipped code lives in src/." };
 
 /** The import bans for a room that must stay free of VS Code and of the named rooms. */
 export const roomBoundary = (files, bannedRooms) => ({
@@ -20,6 +23,7 @@ export const roomBoundary = (files, bannedRooms) => ({
             group: roomPatterns(...bannedRooms),
             message: "This room may not import other src/ rooms (DESIGN.md §2).",
           },
+          testsBan,
         ],
       },
     ],
@@ -38,6 +42,7 @@ export const roomImports = (files, bannedRooms) => ({
             group: roomPatterns(...bannedRooms),
             message: "This room reads the org through src/connections (the schema, the change events), not through these rooms (DESIGN.md §2).",
           },
+          testsBan,
         ],
       },
     ],
@@ -56,8 +61,13 @@ export default tseslint.config(
     },
   },
   { files: ["**/*.cjs"], languageOptions: { sourceType: "commonjs" }, rules: { "@typescript-eslint/no-require-imports": "off" } },
-  roomBoundary(["src/client/**/*.ts"], [...otherRooms, "shared"]),
-  roomBoundary(["src/shared/**/*.ts"], [...otherRooms, "client"]),
+  // The rooms above the connections may import any room below them, never the tests.
+  { files: ["src/**/*.ts"], rules: { "no-restricted-imports": ["error", { patterns: [testsBan] }] } },
+  roomBoundary(["src/client/**/*.ts"], [...otherRooms, "shared", "demo-org"]),
+  roomBoundary(["src/shared/**/*.ts"], [...otherRooms, "client", "demo-org"]),
+  // The demo org (the emulator the extension ships as its built-in org) stands beside the client: it may use the
+  // client's small helpers (IDs), nothing of VS Code or of the extension's rooms.
+  roomBoundary(["src/demo-org/**/*.ts"], [...otherRooms, "shared"]),
   // The platform (errors, logs, settings, progress) is below the connections: neither reaches a room above it.
   roomImports(["src/platform/**/*.ts"], ["connections", "views", "webviews", "soql", "documents", "commands", "extension"]),
   roomImports(["src/connections/**/*.ts"], ["views", "webviews", "soql", "documents", "commands", "extension"]),

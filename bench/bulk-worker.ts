@@ -10,7 +10,7 @@ import { Connection } from "@jsforce/jsforce-node";
 import { Crm } from "../src/client";
 import "../src/client/bulk";
 import { bulkRecords, exportPages, inPages } from "../src/webviews/resultsExport";
-import { DEMO } from "../test/emulator/seed";
+import { DEMO } from "../src/demo-org/seed";
 
 const [client, work, url, limitText, file] = process.argv.slice(2) as ["rest" | "bulk" | "jsforce" | "fetch", "export" | "import", string, string, string];
 const limit = Number(limitText);

@@ -6,7 +6,7 @@ import http from "node:http";
 import { recordResults } from "./readme";
 import os from "node:os";
 import { Connection } from "@jsforce/jsforce-node";
-import { DEMO } from "../test/emulator/seed";
+import { DEMO } from "../src/demo-org/seed";
 import { startEmulatorProcess } from "./emulator-process";
 // The built bundle, as users get it.
 // eslint-disable-next-line @typescript-eslint/no-require-imports

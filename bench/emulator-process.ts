@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 
 export async function startEmulatorProcess(seed: "demo" | "large"): Promise<{ url: string; stop: () => void; child: ChildProcess }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "test/emulator/cli.ts", "--port", "0", "--seed", seed, "--no-gzip"], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--import", "tsx", "src/demo-org/cli.ts", "--port", "0", "--seed", seed, "--no-gzip"], { stdio: ["ignore", "pipe", "inherit"] });
   const url = await new Promise<string>((resolve, reject) => {
     let out = "";
     child.stdout!.on("data", (d: Buffer) => {

@@ -5,7 +5,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { recordResults } from "./readme";
-import { startEmulator } from "../test/emulator";
+import { startEmulator } from "../src/demo-org";
 import { ensureHost, openWorkbench, startCodeServer } from "../test/host/harness";
 import { Driver } from "../test/host/workbench";
 

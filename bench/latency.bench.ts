@@ -11,7 +11,7 @@ import { parseArgs } from "node:util";
 import { Connection } from "@jsforce/jsforce-node";
 import type { Frame, Page } from "playwright-core";
 import { recordResults } from "./readme";
-import { DEMO, startEmulator, type Emulator, type LoggedRequest } from "../test/emulator";
+import { DEMO, startEmulator, type Emulator, type LoggedRequest } from "../src/demo-org";
 import { sequentialRounds } from "../test/helpers/emulator";
 import { ensureHost, openWorkbench, startCodeServer } from "../test/host/harness";
 import { Driver } from "../test/host/workbench";

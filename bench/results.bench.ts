@@ -18,7 +18,7 @@ import { selectColumns } from "../src/soql/runText";
 import { markEditableColumns } from "../src/webviews/gridEdits";
 import { QueryRun } from "../src/webviews/queryRun";
 import { exportPages } from "../src/webviews/resultsExport";
-import { DEMO } from "../test/emulator/seed";
+import { DEMO } from "../src/demo-org/seed";
 import { ensureHost } from "../test/host/harness";
 import { startEmulatorProcess } from "./emulator-process";
 import { recordResults } from "./readme";

@@ -9,7 +9,7 @@ import type { SoqlCatalog } from "../src/soql/catalog";
 import { completionsAt } from "../src/soql/completion";
 import { diagnose } from "../src/soql/diagnostics";
 import { OrgSchema } from "../src/connections/schema";
-import { DEMO } from "../test/emulator/seed";
+import { DEMO } from "../src/demo-org/seed";
 import { startEmulatorProcess } from "./emulator-process";
 
 const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;

@@ -7,7 +7,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { startEmulator } from "../test/emulator";
+import { startEmulator } from "../src/demo-org";
 import { ensureHost, startCodeServer, type CodeServer } from "../test/host/harness";
 
 async function main() {

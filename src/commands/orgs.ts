@@ -3,7 +3,7 @@ import * as vscode from "vscode";
 import { withCancellableProgress } from "../platform/progress";
 import { addOrgSteps, loginUrlOf, newOrgFromAnswers, runFlow, type AnswerKey, type Answers } from "../connections/addOrgFlow";
 import { browserSignIn, deviceSignIn } from "../connections/browserSignIn";
-import { DEMO_ORG } from "../connections/demo";
+import { DEMO_ORG } from "../demo-org/credentials";
 import type { NewOrg, OrgManager } from "../connections/orgManager";
 import { NotSignedInError } from "../platform/errorMessages";
 import { methodLabel, type OrgRecord } from "../connections/orgRegistry";

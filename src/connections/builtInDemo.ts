@@ -3,7 +3,7 @@
  * on first use, never at activation), serving on 127.0.0.1 in the extension host. Nothing leaves the machine;
  * its changes last while the window is open. No VS Code here.
  */
-import type { startEmulator } from "../../test/emulator";
+import type { startEmulator } from "../demo-org";
 
 interface Running {
   url: string;

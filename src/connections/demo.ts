@@ -1,19 +1,6 @@
 import type { OrgRecord, OrgRegistry } from "./orgRegistry";
 
 /**
- * The demo org is the project's local emulator (`npm start`, `npm run emulator`). Its sign-in facts are
- * public test values, shared with the emulator so both sides agree.
- */
-export const DEMO_ORG = {
-  url: "http://127.0.0.1:8787",
-  username: "admin@demo.crm",
-  password: "demo-password",
-  securityToken: "DEMOTOKEN1234",
-  clientId: "3MVG9demoConsumerKey",
-  clientSecret: "demo-consumer-secret",
-} as const;
-
-/**
  * `npm start` passes the demo org's helper file in CRM_DEMO_HELPER: it is imported once, with no network
  * call (activation stays offline); the first use of the org signs in. Its secrets go to the secret store.
  */

@@ -1,7 +1,7 @@
 /** Test helpers: an emulator per test file (stopped by the file that started it) and demo clients. */
 import { after, before } from "node:test";
 import { Crm, type CrmOptions } from "../../src/client";
-import { startEmulator, type Emulator, type EmulatorOptions, type LoggedRequest } from "../emulator";
+import { startEmulator, type Emulator, type EmulatorOptions, type LoggedRequest } from "../../src/demo-org";
 
 /** Starts an emulator before the file's tests and stops it after them. */
 export function useEmulator(options: EmulatorOptions = {}): () => Emulator {

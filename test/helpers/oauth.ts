@@ -1,6 +1,6 @@
 /** A browser sign-in done by code (authorize page → code → token), for tests that need a refresh token. */
 import { buildAuthorizationUrl, createOAuthState, createPkcePair, createTokenPoster, exchangeAuthorizationCode, type AuthSession } from "../../src/client";
-import type { Emulator } from "../emulator";
+import type { Emulator } from "../../src/demo-org";
 
 export async function browserSession(emu: Emulator): Promise<AuthSession> {
   const c = emu.credentials;

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { build } from "esbuild";
-import { startEmulator } from "../emulator";
+import { startEmulator } from "../../src/demo-org";
 import { runTests } from "@vscode/test-electron";
 import { hostOrSkip } from "./journeys/session";
 

@@ -40,6 +40,18 @@ test("the platform reaches no room above it, not even the connections", async ()
   assert.deepEqual(await restrictedImports("src/connections/fixture.ts", `import { NotSignedInError } from "../platform/errorMessages";\nexport const y = NotSignedInError;\n`), [], "the connections build on the platform");
 });
 
+test("the demo org stands beside the client: no VS Code, no room of the extension; nothing in src/ imports the tests", async () => {
+  assert.equal((await restrictedImports("src/demo-org/fixture.ts", fixture)).length, 1);
+  assert.equal((await restrictedImports("src/demo-org/fixture.ts", `import { x } from "../connections/demo";\nexport const y = x;\n`)).length, 1);
+  assert.deepEqual(await restrictedImports("src/demo-org/fixture.ts", `import { get18CharId } from "../client/ids";\nexport const y = get18CharId;\n`), []);
+  assert.equal((await restrictedImports("src/client/fixture.ts", `import { startEmulator } from "../demo-org";\nexport const y = startEmulator;\n`)).length, 1);
+  for (const file of ["src/views/fixture.ts", "src/connections/fixture.ts", "src/client/fixture.ts", "src/demo-org/fixture.ts"]) {
+    const messages = await restrictedImports(file, `import { startEmulator } from "../../test/helpers/emulator";\nexport const y = startEmulator;\n`);
+    assert.equal(messages.length, 1, file);
+    assert.match(messages[0]!, /Nothing in src\/ imports test\//);
+  }
+});
+
 test("other rooms may import vscode", async () => {
   assert.deepEqual(await restrictedImports("src/views/fixture.ts", fixture), []);
 });

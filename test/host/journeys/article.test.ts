@@ -1,7 +1,7 @@
 /** Journey: Article Details — hostile bodies render inert, org images show, Publish from the panel and from the tree. */
 import assert from "node:assert/strict";
 import type { Frame } from "playwright-core";
-import { HOSTILE_BODIES } from "../../emulator";
+import { HOSTILE_BODIES } from "../../../src/demo-org";
 import type { Driver } from "../workbench";
 import { workbenchSession } from "./session";
 

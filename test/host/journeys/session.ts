@@ -3,7 +3,7 @@ import { after, before, test, type TestContext } from "node:test";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { startEmulator, type Emulator } from "../../emulator";
+import { startEmulator, type Emulator } from "../../../src/demo-org";
 import { ensureHost, openWorkbench, startCodeServer, type CodeServer, type HostSetup, type Workbench } from "../harness";
 import { PSEUDO_LOCALE, pseudoExtension, type PseudoExtension } from "../pseudoLocale";
 import { Driver } from "../workbench";

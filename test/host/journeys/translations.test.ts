@@ -1,6 +1,6 @@
 /** Journey: knowledge for multilingual teams — translations under their master, edited side by side, marked stale; the pre-flight before publishing. */
 import assert from "node:assert/strict";
-import type { Rec } from "../../emulator/store";
+import type { Rec } from "../../../src/demo-org/store";
 import { workbenchSession, type Session } from "./session";
 
 const { journey } = workbenchSession({ setup: async ({ ui, emulator }) => ui.addDemoOrg(emulator.url) });

@@ -1,0 +1,628 @@
+/** SOQL evaluation over the Store, driven by @jetstreamapp/soql-parser-js (crm-rest-api.md §3.8). */
+import { parseQuery, type Query, type Subquery, type FieldType as SoqlField, type WhereClause, type OrderByClause, type FunctionExp, type GroupByClause } from "@jetstreamapp/soql-parser-js";
+import { get18CharId } from "../client/ids";
+import type { FieldDef, ObjectDef } from "./schema";
+import { parseSfDate, type Rec, type Store } from "./store";
+
+export class ApiError extends Error {
+  constructor(readonly status: number, readonly errorCode: string, message: string, readonly fields?: string[]) {
+    super(message);
+  }
+}
+
+export interface QueryContext {
+  store: Store;
+  version: string;
+  userId: string;
+  includeDeleted: boolean;
+  /** The org's clock, for date literals. */
+  now: number;
+  /** Rows outside this filter do not exist for the query (SOSL uses it for its search-term matches). */
+  rowFilter?: (row: Rec) => boolean;
+  /**
+   * A window of a generated table's rows to read (a page or a Bulk result set). A query that must see every
+   * row of a large generated table at once (a filter, an order) times out, as a non-selective one does in an org.
+   */
+  window?: { offset: number; count: number };
+}
+
+/** Generated tables above this size are read a window at a time only. */
+const GENERATED_SCAN_LIMIT = 100_000;
+
+export interface QueryOutcome {
+  totalSize: number;
+  records: Record<string, unknown>[];
+  /** `SELECT COUNT() …`: only totalSize matters. */
+  isCount: boolean;
+}
+
+/** What a query yields per row before projection. */
+type Row = Rec;
+
+function preamble(soql: string, token: string | undefined): string {
+  const col = token ? Math.max(soql.toLowerCase().indexOf(token.toLowerCase()), 0) + 1 : 1;
+  return `\n${soql}\n${" ".repeat(col - 1)}^\nERROR at Row:1:Column:${col}\n`;
+}
+
+export function parseSoql(soql: string): Query {
+  if (!soql || !soql.trim()) throw new ApiError(400, "MALFORMED_QUERY", "SOQL statements cannot be empty or null");
+  try {
+    return parseQuery(soql, { allowApexBindVariables: false });
+  } catch (err) {
+    const message = String((err as Error).message ?? err);
+    const found = /found --> '(.*?)' <--/.exec(message)?.[1] ?? /token: (\S+)/.exec(message)?.[1];
+    const unexpected = found ? `unexpected token: '${found}'` : message.split("\n")[0] ?? message;
+    throw new ApiError(400, "MALFORMED_QUERY", `${preamble(soql, found)}${unexpected}`);
+  }
+}
+
+const noSuchColumn = (soql: string, field: string, entity: string) =>
+  new ApiError(400, "INVALID_FIELD", `${preamble(soql, field)}No such column '${field}' on entity '${entity}'. If you are attempting to use a custom field, be sure to append the '__c' after the custom field name. Please reference your WSDL or the describe call for the appropriate names.`);
+
+const badRelationship = (soql: string, rel: string) =>
+  new ApiError(400, "INVALID_FIELD", `${preamble(soql, rel)}Didn't understand relationship '${rel}' in field path. If you are attempting to use a custom relationship, be sure to append the '__r' after the custom relationship name. Please reference your WSDL or the describe call for the appropriate names.`);
+
+export const unsupportedType = (soql: string, name: string) =>
+  new ApiError(400, "INVALID_TYPE", `${preamble(soql, name)}sObject type '${name}' is not supported. If you are attempting to use a custom object, be sure to append the '__c' after the entity name. Please reference your WSDL or the describe call for the appropriate names.`);
+
+/** Resolves field paths (`Owner.Name`) to accessors, raising the API's errors for unknown names. */
+class Resolver {
+  constructor(readonly ctx: QueryContext, readonly soql: string) {}
+
+  objectNamed(name: string): ObjectDef {
+    const def = this.ctx.store.object(name);
+    if (!def || !def.queryable) throw unsupportedType(this.soql, name);
+    return def;
+  }
+
+  /** Returns the final field definition and a function reading the value from a row. */
+  path(def: ObjectDef, dotted: string, alias?: string): { field: FieldDef; read: (row: Row) => unknown; parts: string[] } {
+    let parts = dotted.split(".");
+    if (alias && parts.length > 1 && parts[0]!.toLowerCase() === alias.toLowerCase()) parts = parts.slice(1);
+    if (parts.length > 1 && parts[0]!.toLowerCase() === def.name.toLowerCase() && !def.relationshipMap.has(parts[0]!.toLowerCase())) parts = parts.slice(1);
+    const hops: FieldDef[] = [];
+    let current = def;
+    for (const rel of parts.slice(0, -1)) {
+      const ref = current.relationshipMap.get(rel.toLowerCase());
+      if (!ref) throw badRelationship(this.soql, rel);
+      hops.push(ref);
+      const target = this.ctx.store.object(ref.referenceTo?.[0] ?? "");
+      if (!target) throw badRelationship(this.soql, rel);
+      current = target;
+    }
+    const last = parts[parts.length - 1]!;
+    const field = current.fieldMap.get(last.toLowerCase());
+    if (!field) throw noSuchColumn(this.soql, parts.length > 1 ? dotted : last, current.name);
+    const store = this.ctx.store;
+    const read = (row: Row): unknown => {
+      let rec: Rec | undefined = row;
+      for (const hop of hops) {
+        rec = store.find(rec[hop.name] as string | null)?.rec;
+        if (!rec) return null;
+      }
+      return rec[field.name] ?? null;
+    };
+    return { field, read, parts: [...hops.map((h) => h.relationshipName!), field.name] };
+  }
+}
+
+// ---- literals and comparison -------------------------------------------------------------
+
+function unquote(value: string): string {
+  return value.slice(1, -1).replace(/\\(.)/g, (_m, c: string) => ({ n: "\n", t: "\t", r: "\r" })[c] ?? c);
+}
+
+function dayStart(ms: number): number {
+  const d = new Date(ms);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
+}
+
+/** A date literal as the half-open range [from, to) in epoch ms. */
+function dateRange(literal: string, n: number | undefined, now: number): [number, number] {
+  const DAY = 86_400_000;
+  const today = dayStart(now);
+  const d = new Date(today);
+  const y = d.getUTCFullYear();
+  const m = d.getUTCMonth();
+  const q = Math.floor(m / 3) * 3;
+  const weekStart = today - d.getUTCDay() * DAY;
+  const k = n ?? 1;
+  const month = (offset: number) => Date.UTC(y, m + offset, 1);
+  const quarter = (offset: number) => Date.UTC(y, q + offset * 3, 1);
+  switch (literal.split(":")[0]) {
+    case "YESTERDAY": return [today - DAY, today];
+    case "TODAY": return [today, today + DAY];
+    case "TOMORROW": return [today + DAY, today + 2 * DAY];
+    case "LAST_WEEK": return [weekStart - 7 * DAY, weekStart];
+    case "THIS_WEEK": return [weekStart, weekStart + 7 * DAY];
+    case "NEXT_WEEK": return [weekStart + 7 * DAY, weekStart + 14 * DAY];
+    case "LAST_MONTH": return [month(-1), month(0)];
+    case "THIS_MONTH": return [month(0), month(1)];
+    case "NEXT_MONTH": return [month(1), month(2)];
+    case "LAST_90_DAYS": return [today - 90 * DAY, today + DAY];
+    case "NEXT_90_DAYS": return [today + DAY, today + 91 * DAY];
+    case "THIS_QUARTER": case "THIS_FISCAL_QUARTER": return [quarter(0), quarter(1)];
+    case "LAST_QUARTER": case "LAST_FISCAL_QUARTER": return [quarter(-1), quarter(0)];
+    case "NEXT_QUARTER": case "NEXT_FISCAL_QUARTER": return [quarter(1), quarter(2)];
+    case "THIS_YEAR": case "THIS_FISCAL_YEAR": return [Date.UTC(y, 0, 1), Date.UTC(y + 1, 0, 1)];
+    case "LAST_YEAR": case "LAST_FISCAL_YEAR": return [Date.UTC(y - 1, 0, 1), Date.UTC(y, 0, 1)];
+    case "NEXT_YEAR": case "NEXT_FISCAL_YEAR": return [Date.UTC(y + 1, 0, 1), Date.UTC(y + 2, 0, 1)];
+    case "LAST_N_DAYS": return [today - k * DAY, today + DAY];
+    case "NEXT_N_DAYS": return [today + DAY, today + (k + 1) * DAY];
+    case "N_DAYS_AGO": return [today - k * DAY, today - (k - 1) * DAY];
+    case "LAST_N_WEEKS": return [weekStart - k * 7 * DAY, weekStart];
+    case "NEXT_N_WEEKS": return [weekStart + 7 * DAY, weekStart + (k + 1) * 7 * DAY];
+    case "LAST_N_MONTHS": return [month(-k), month(0)];
+    case "NEXT_N_MONTHS": return [month(1), month(k + 1)];
+    case "LAST_N_QUARTERS": case "LAST_N_FISCAL_QUARTERS": return [quarter(-k), quarter(0)];
+    case "NEXT_N_QUARTERS": case "NEXT_N_FISCAL_QUARTERS": return [quarter(1), quarter(k + 1)];
+    case "LAST_N_YEARS": case "LAST_N_FISCAL_YEARS": return [Date.UTC(y - k, 0, 1), Date.UTC(y, 0, 1)];
+    case "NEXT_N_YEARS": case "NEXT_N_FISCAL_YEARS": return [Date.UTC(y + 1, 0, 1), Date.UTC(y + k + 1, 0, 1)];
+    default: throw new ApiError(400, "MALFORMED_QUERY", `unexpected date literal: ${literal}`);
+  }
+}
+
+type Literal = { kind: "value"; value: unknown } | { kind: "range"; from: number; to: number };
+
+function literal(raw: string, type: string | undefined, n: number | undefined, now: number): Literal {
+  switch (type) {
+    case "STRING": return { kind: "value", value: unquote(raw) };
+    case "INTEGER": case "DECIMAL": return { kind: "value", value: Number(raw) };
+    case "BOOLEAN": return { kind: "value", value: raw.toUpperCase() === "TRUE" };
+    case "NULL": return { kind: "value", value: null };
+    case "DATE": case "DATETIME": return { kind: "value", value: parseSfDate(raw) };
+    case "DATE_LITERAL": case "DATE_N_LITERAL": {
+      const [from, to] = dateRange(raw, n, now);
+      return { kind: "range", from, to };
+    }
+    default: return { kind: "value", value: raw.startsWith("'") ? unquote(raw) : raw };
+  }
+}
+
+function normalize(value: unknown, field: FieldDef): unknown {
+  if (value === null || value === undefined) return null;
+  if ((field.type === "date" || field.type === "datetime") && typeof value === "string") return parseSfDate(value);
+  if ((field.type === "id" || field.type === "reference") && typeof value === "string" && value.length === 15) {
+    try { return get18CharId(value); } catch { return value; }
+  }
+  if (typeof value === "string") return value.toLowerCase();
+  return value;
+}
+
+function compare(a: unknown, b: unknown): number {
+  if (a === b) return 0;
+  if (a === null || a === undefined) return -1;
+  if (b === null || b === undefined) return 1;
+  if (typeof a === "number" && typeof b === "number") return a - b;
+  if (typeof a === "boolean" && typeof b === "boolean") return Number(a) - Number(b);
+  return String(a).localeCompare(String(b), "en", { sensitivity: "base" });
+}
+
+function likeToRegExp(pattern: string): RegExp {
+  const body = pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/%/g, ".*").replace(/_/g, ".");
+  return new RegExp(`^${body}$`, "is");
+}
+
+// ---- WHERE ---------------------------------------------------------------------------------
+
+type Token = "(" | ")" | "AND" | "OR" | "NOT" | { test: (row: Row) => boolean };
+
+export class Evaluator {
+  readonly resolver: Resolver;
+  constructor(readonly ctx: QueryContext, readonly soql: string) {
+    this.resolver = new Resolver(ctx, soql);
+  }
+
+  private condition(def: ObjectDef, cond: Record<string, unknown>, alias?: string): (row: Row) => boolean {
+    const operator = String(cond.operator);
+    if (cond.fn) {
+      throw new ApiError(400, "MALFORMED_QUERY", `${preamble(this.soql, undefined)}functions in WHERE are not supported by this org`);
+    }
+    const { field, read } = this.resolver.path(def, String(cond.field), alias);
+    if (cond.valueQuery) {
+      const values = new Set(this.run(cond.valueQuery as Query).rows.map((r) => normalize(r.value, field)));
+      return (row) => {
+        const has = values.has(normalize(read(row), field));
+        return operator === "NOT IN" ? !has : has;
+      };
+    }
+    const raws = Array.isArray(cond.value) ? (cond.value as string[]) : [String(cond.value)];
+    const types = Array.isArray(cond.literalType) ? (cond.literalType as string[]) : raws.map(() => cond.literalType as string | undefined);
+    const ns = Array.isArray(cond.dateLiteralVariable) ? (cond.dateLiteralVariable as number[]) : raws.map(() => cond.dateLiteralVariable as number | undefined);
+    const lits = raws.map((raw, i) => literal(raw, types[i], ns[i], this.ctx.now));
+    const one = lits[0]!;
+    const valueOf = (l: Literal) => (l.kind === "value" ? normalize(l.value, field) : null);
+
+    switch (operator) {
+      case "=": case "!=": case "<": case "<=": case ">": case ">=": {
+        const test = (v: unknown): boolean => {
+          if (one.kind === "range") {
+            if (v === null) return operator === "!=";
+            const t = v as number;
+            switch (operator) {
+              case "=": return t >= one.from && t < one.to;
+              case "!=": return t < one.from || t >= one.to;
+              case "<": return t < one.from;
+              case "<=": return t < one.to;
+              case ">": return t >= one.to;
+              default: return t >= one.from;
+            }
+          }
+          const expected = valueOf(one);
+          if (operator === "=") return v === null ? expected === null : expected !== null && compare(v, expected) === 0;
+          if (operator === "!=") return v === null ? expected !== null : expected === null || compare(v, expected) !== 0;
+          if (v === null || expected === null) return false;
+          const c = compare(v, expected);
+          return operator === "<" ? c < 0 : operator === "<=" ? c <= 0 : operator === ">" ? c > 0 : c >= 0;
+        };
+        return (row) => test(normalize(read(row), field));
+      }
+      case "LIKE": {
+        const re = likeToRegExp(String(one.kind === "value" ? one.value : ""));
+        return (row) => {
+          const v = read(row);
+          return v !== null && re.test(String(v));
+        };
+      }
+      case "IN": case "NOT IN": {
+        // A set of keys, not a compare per value: an Id IN list of 200 over thousands of rows stays quick.
+        const key = (v: unknown) => (typeof v === "string" ? v.toLowerCase() : v);
+        const set = new Set(lits.map((l) => key(valueOf(l))));
+        return (row) => {
+          const has = set.has(key(normalize(read(row), field)));
+          return operator === "IN" ? has : !has;
+        };
+      }
+      case "INCLUDES": case "EXCLUDES": {
+        const wanted = lits.map((l) => String(l.kind === "value" ? l.value : "").toLowerCase().split(";").map((s) => s.trim()));
+        return (row) => {
+          const have = new Set(String(read(row) ?? "").toLowerCase().split(";").map((s) => s.trim()).filter(Boolean));
+          const any = wanted.some((all) => all.every((w) => have.has(w)));
+          return operator === "INCLUDES" ? any : !any;
+        };
+      }
+      default:
+        throw new ApiError(400, "MALFORMED_QUERY", `${preamble(this.soql, operator)}unexpected token: ${operator}`);
+    }
+  }
+
+  /** Flattens the parser's linked WHERE list (with paren counts) into tokens, then parses with NOT > AND > OR. */
+  where(def: ObjectDef, clause: WhereClause | undefined, alias?: string): (row: Row) => boolean {
+    if (!clause) return () => true;
+    const tokens: Token[] = [];
+    let node: WhereClause | undefined = clause;
+    while (node) {
+      const n = node as unknown as { left: Record<string, unknown> | null; operator?: string; right?: WhereClause };
+      if (n.left) {
+        for (let i = 0; i < Number(n.left.openParen ?? 0); i++) tokens.push("(");
+        tokens.push({ test: this.condition(def, n.left, alias) });
+        for (let i = 0; i < Number(n.left.closeParen ?? 0); i++) tokens.push(")");
+      }
+      if (n.operator) tokens.push(n.operator as Token);
+      node = n.right;
+    }
+    let pos = 0;
+    const primary = (): ((row: Row) => boolean) => {
+      const t = tokens[pos++];
+      if (t === "NOT") {
+        const inner = primary();
+        return (row) => !inner(row);
+      }
+      if (t === "(") {
+        const inner = or();
+        pos++; // ")"
+        return inner;
+      }
+      if (t && typeof t === "object") return t.test;
+      throw new ApiError(400, "MALFORMED_QUERY", `${preamble(this.soql, undefined)}unexpected token in WHERE`);
+    };
+    const and = () => {
+      let left = primary();
+      while (tokens[pos] === "AND") {
+        pos++;
+        const l = left, r = primary();
+        left = (row) => l(row) && r(row);
+      }
+      return left;
+    };
+    const or = (): ((row: Row) => boolean) => {
+      let left = and();
+      while (tokens[pos] === "OR") {
+        pos++;
+        const l = left, r = and();
+        left = (row) => l(row) || r(row);
+      }
+      return left;
+    };
+    return or();
+  }
+
+  orderBy(def: ObjectDef, clauses: OrderByClause | OrderByClause[] | undefined, alias?: string): ((a: Row, b: Row) => number) | undefined {
+    const list = clauses ? (Array.isArray(clauses) ? clauses : [clauses]) : [];
+    if (!list.length) return undefined;
+    const keys = list.map((c) => {
+      if (!("field" in c)) throw new ApiError(400, "MALFORMED_QUERY", `${preamble(this.soql, undefined)}ORDER BY functions are not supported by this org`);
+      const { field, read } = this.resolver.path(def, c.field, alias);
+      const desc = c.order === "DESC";
+      const nullsFirst = c.nulls ? c.nulls === "FIRST" : !desc;
+      return { read: (r: Row) => normalize(read(r), field), desc, nullsFirst };
+    });
+    return (a, b) => {
+      for (const k of keys) {
+        const va = k.read(a), vb = k.read(b);
+        if (va === null && vb === null) continue;
+        if (va === null) return k.nullsFirst ? -1 : 1;
+        if (vb === null) return k.nullsFirst ? 1 : -1;
+        const c = compare(va, vb);
+        if (c !== 0) return k.desc ? -c : c;
+      }
+      return 0;
+    };
+  }
+
+  /** Runs a query whose single selected field feeds a semi-join. */
+  run(query: Query): { rows: { value: unknown }[] } {
+    const def = this.resolver.objectNamed(query.sObject ?? "");
+    const field = query.fields?.[0];
+    if (!field || field.type !== "Field") throw new ApiError(400, "MALFORMED_QUERY", `${preamble(this.soql, undefined)}semi-join sub-selects must select one field`);
+    const { read } = this.resolver.path(def, field.field);
+    const keep = this.where(def, query.where);
+    return { rows: this.ctx.store.liveRecords(def.name).filter(keep).map((r) => ({ value: read(r) })) };
+  }
+}
+
+// ---- SELECT ------------------------------------------------------------------------------
+
+/** Options for the projection of child relationship rows. */
+export interface SelectOptions {
+  childBatchSize: number;
+  /** Registers child rows that did not fit and returns the nextRecordsUrl for them. */
+  registerChildCursor: (rows: Record<string, unknown>[]) => string;
+}
+
+function attributes(def: ObjectDef, rec: Rec, version: string) {
+  return { type: def.name, url: `/services/data/v${version}/sobjects/${def.name}/${rec.Id}` };
+}
+
+function expandFields(def: ObjectDef, fields: SoqlField[]): SoqlField[] {
+  return fields.flatMap((f) => {
+    if (f.type === "FieldFunctionExpression" && f.functionName?.toUpperCase() === "FIELDS") {
+      const which = String(f.parameters?.[0] ?? "ALL").toUpperCase();
+      return def.fields
+        .filter((fd) => which === "ALL" || (which === "CUSTOM") === fd.name.endsWith("__c"))
+        .map((fd) => ({ type: "Field", field: fd.name }) as SoqlField);
+    }
+    return [f];
+  });
+}
+
+/** Evaluates a whole SOQL statement and returns every matching projected row. */
+export function executeSoql(ctx: QueryContext, soql: string, options: SelectOptions): QueryOutcome {
+  const query = parseSoql(soql);
+  const ev = new Evaluator(ctx, soql);
+  const def = ev.resolver.objectNamed(query.sObject ?? "");
+  if (def.name === "UserRecordAccess") return userRecordAccess(ctx, ev, query);
+  const alias = query.sObjectAlias;
+  const generated = ctx.store.generated.get(def.name.toLowerCase());
+  const windowed = generated && !query.where && !query.orderBy && !query.offset && !query.groupBy;
+  /** A generated table read in windows has this many rows (its own, or the LIMIT's). */
+  const generatedTotal = generated ? Math.min(generated.count, query.limit ?? generated.count) : 0;
+  if (generated && !windowed && generated.count > GENERATED_SCAN_LIMIT) {
+    throw new ApiError(400, "QUERY_TIMEOUT", `Your query request was running for too long: ${def.name} holds ${generated.count} rows; read it without WHERE or ORDER BY, or with the Bulk API.`);
+  }
+  // Read without a window (a COUNT(), say), a large generated table is not generated at all.
+  const window = ctx.window ?? { offset: 0, count: generatedTotal <= GENERATED_SCAN_LIMIT ? generatedTotal : 0 };
+  let rows = windowed ? ctx.store.generatedRows(def.name, window.offset, Math.max(0, Math.min(window.count, generatedTotal - window.offset))) : ctx.store.liveRecords(def.name, ctx.includeDeleted);
+  if (ctx.rowFilter) rows = rows.filter(ctx.rowFilter);
+  rows = rows.filter(ev.where(def, query.where, alias));
+  if (query.withDataCategory && ctx.store.object("Knowledge__DataCategorySelection")) {
+    rows = rows.filter(dataCategoryFilter(ctx, query));
+  }
+  const fields = expandFields(def, query.fields ?? []);
+  const aggregate = fields.some((f) => f.type === "FieldFunctionExpression" && f.isAggregateFn) || query.groupBy;
+  if (aggregate) {
+    const onlyCount = fields.length === 1 && fields[0]!.type === "FieldFunctionExpression" && fields[0]!.functionName?.toUpperCase() === "COUNT" && !fields[0]!.parameters?.length;
+    if (onlyCount) return { totalSize: windowed ? generatedTotal : rows.length, records: [], isCount: true };
+    const records = aggregateRows(ev, def, rows, fields, query.groupBy, alias);
+    return { totalSize: records.length, records, isCount: false };
+  }
+  const order = ev.orderBy(def, query.orderBy, alias);
+  if (order) rows = [...rows].sort(order);
+  if (!windowed) rows = rows.slice(query.offset ?? 0, query.limit !== undefined ? (query.offset ?? 0) + query.limit : undefined);
+  const project = projector(ctx, ev, def, fields, alias, options);
+  return { totalSize: windowed ? generatedTotal : rows.length, records: rows.map(project), isCount: false };
+}
+
+function projector(ctx: QueryContext, ev: Evaluator, def: ObjectDef, fields: SoqlField[], alias: string | undefined, options: SelectOptions): (rec: Rec) => Record<string, unknown> {
+  const store = ctx.store;
+  const steps: ((rec: Rec, out: Record<string, unknown>) => void)[] = [];
+  for (const f of fields) {
+    if (f.type === "Field" || f.type === "FieldRelationship") {
+      const dotted = f.type === "Field" ? f.field : (f.rawValue ?? [...f.relationships, f.field].join("."));
+      const { parts } = ev.resolver.path(def, dotted, alias);
+      if (parts.length === 1) {
+        const name = parts[0]!;
+        steps.push((rec, out) => { out[name] = rec[name] ?? null; });
+        continue;
+      }
+      // Parent path: nested objects with their own attributes, null when a lookup is empty.
+      steps.push((rec, out) => {
+        let target: Record<string, unknown> = out;
+        let current: Rec | undefined = rec;
+        let currentDef = def;
+        for (const rel of parts.slice(0, -1)) {
+          const ref = currentDef.relationshipMap.get(rel.toLowerCase())!;
+          const found: { def: ObjectDef; rec: Rec } | undefined = current ? store.find(current[ref.name] as string) : undefined;
+          if (!found) {
+            if (!(rel in target)) target[rel] = null;
+            return;
+          }
+          const existing = target[rel];
+          const nested = (existing && typeof existing === "object" ? existing : { attributes: attributes(found.def, found.rec, ctx.version) }) as Record<string, unknown>;
+          target[rel] = nested;
+          target = nested;
+          current = found.rec;
+          currentDef = found.def;
+        }
+        const last = parts[parts.length - 1]!;
+        target[last] = current?.[last] ?? null;
+      });
+    } else if (f.type === "FieldSubquery") {
+      steps.push(subqueryStep(ctx, ev, def, f.subquery, options));
+    } else if (f.type === "FieldTypeof") {
+      const ref = def.relationshipMap.get(f.field.toLowerCase());
+      if (!ref) throw new ApiError(400, "INVALID_FIELD", `${preamble(ev.soql, f.field)}Didn't understand relationship '${f.field}' in field path.`);
+      steps.push((rec, out) => {
+        const found = store.find(rec[ref.name] as string);
+        if (!found) { out[ref.relationshipName!] = null; return; }
+        const cond = f.conditions.find((c) => c.type === "WHEN" && c.objectType?.toLowerCase() === found.def.name.toLowerCase()) ?? f.conditions.find((c) => c.type === "ELSE");
+        const nested: Record<string, unknown> = { attributes: attributes(found.def, found.rec, ctx.version) };
+        for (const name of cond?.fieldList ?? []) nested[found.def.fieldMap.get(name.toLowerCase())?.name ?? name] = found.rec[found.def.fieldMap.get(name.toLowerCase())?.name ?? name] ?? null;
+        out[ref.relationshipName!] = nested;
+      });
+    } else {
+      throw new ApiError(400, "MALFORMED_QUERY", `${preamble(ev.soql, f.rawValue)}Aggregate functions need GROUP BY or must be the only selected items`);
+    }
+  }
+  return (rec) => {
+    const out: Record<string, unknown> = { attributes: attributes(def, rec, ctx.version) };
+    for (const step of steps) step(rec, out);
+    return out;
+  };
+}
+
+function subqueryStep(ctx: QueryContext, ev: Evaluator, parent: ObjectDef, sub: Subquery, options: SelectOptions) {
+  const rel = parent.childRelationships.find((c) => c.relationshipName?.toLowerCase() === sub.relationshipName.toLowerCase());
+  if (!rel) throw badRelationship(ev.soql, sub.relationshipName);
+  const childDef = ctx.store.object(rel.childSObject)!;
+  const keep = ev.where(childDef, sub.where);
+  const order = ev.orderBy(childDef, sub.orderBy);
+  const project = projector(ctx, ev, childDef, expandFields(childDef, sub.fields ?? []), undefined, options);
+  // One pass over the child table per query: parent ID → children.
+  const byParent = new Map<string, Rec[]>();
+  for (const child of ctx.store.liveRecords(childDef.name, ctx.includeDeleted)) {
+    const parentId = child[rel.field] as string | null;
+    if (!parentId || !keep(child)) continue;
+    const list = byParent.get(parentId) ?? [];
+    list.push(child);
+    byParent.set(parentId, list);
+  }
+  return (rec: Rec, out: Record<string, unknown>) => {
+    let children = byParent.get(rec.Id) ?? [];
+    if (order) children = [...children].sort(order);
+    children = children.slice(sub.offset ?? 0, sub.limit !== undefined ? (sub.offset ?? 0) + sub.limit : undefined);
+    if (!children.length) {
+      out[rel.relationshipName!] = null;
+      return;
+    }
+    const projected = children.map(project);
+    const first = projected.slice(0, options.childBatchSize);
+    const result: Record<string, unknown> = { totalSize: projected.length, done: first.length === projected.length, records: first };
+    if (!result.done) result.nextRecordsUrl = options.registerChildCursor(projected.slice(first.length));
+    out[rel.relationshipName!] = result;
+  };
+}
+
+function aggregateRows(ev: Evaluator, def: ObjectDef, rows: Rec[], fields: SoqlField[], groupBy: GroupByClause | GroupByClause[] | undefined, alias?: string) {
+  const groups = groupBy ? (Array.isArray(groupBy) ? groupBy : [groupBy]) : [];
+  const groupReaders = groups.map((g) => {
+    if (!("field" in g)) throw new ApiError(400, "MALFORMED_QUERY", "GROUP BY functions are not supported by this org");
+    return ev.resolver.path(def, g.field, alias);
+  });
+  const buckets = new Map<string, Rec[]>();
+  for (const row of rows) {
+    const key = JSON.stringify(groupReaders.map((g) => g.read(row)));
+    const list = buckets.get(key) ?? [];
+    list.push(row);
+    buckets.set(key, list);
+  }
+  if (!groups.length && !buckets.size) buckets.set("[]", []);
+  let exprIndex = 0;
+  const columns = fields.map((f) => {
+    if (f.type === "FieldFunctionExpression") {
+      const fn = (f.functionName ?? "").toUpperCase();
+      const param = f.parameters?.[0] as string | FunctionExp | undefined;
+      const reader = typeof param === "string" ? ev.resolver.path(def, param, alias).read : undefined;
+      const name = f.alias ?? `expr${exprIndex++}`;
+      return {
+        name,
+        value: (rs: Rec[]) => {
+          const values = reader ? rs.map(reader).filter((v) => v !== null && v !== undefined) : rs;
+          switch (fn) {
+            case "COUNT": return values.length;
+            case "COUNT_DISTINCT": return new Set(values.map((v) => String(v).toLowerCase())).size;
+            case "SUM": return values.reduce((s: number, v) => s + Number(v), 0);
+            case "AVG": return values.length ? values.reduce((s: number, v) => s + Number(v), 0) / values.length : null;
+            case "MIN": return values.length ? [...values].sort(compare)[0] : null;
+            case "MAX": return values.length ? [...values].sort(compare)[values.length - 1] : null;
+            default: throw new ApiError(400, "MALFORMED_QUERY", `${preamble(ev.soql, fn)}Unknown aggregate function ${fn}`);
+          }
+        },
+      };
+    }
+    if (f.type !== "Field") throw new ApiError(400, "MALFORMED_QUERY", "relationship fields in aggregate queries need GROUP BY on them");
+    const { read, field } = ev.resolver.path(def, f.field, alias);
+    if (!groupReaders.some((g) => g.field === field)) {
+      throw new ApiError(400, "MALFORMED_QUERY", `${preamble(ev.soql, f.field)}Field must be grouped or aggregated: ${field.name}`);
+    }
+    return { name: f.alias ?? field.name, value: (rs: Rec[]) => (rs[0] ? read(rs[0]) : null) };
+  });
+  return [...buckets.values()].map((rs) => {
+    const out: Record<string, unknown> = { attributes: { type: "AggregateResult" } };
+    for (const c of columns) out[c.name] = c.value(rs);
+    return out;
+  });
+}
+
+function dataCategoryFilter(ctx: QueryContext, query: Query): (row: Rec) => boolean {
+  const selections = ctx.store.liveRecords("Knowledge__DataCategorySelection");
+  const conditions = query.withDataCategory!.conditions;
+  return (row) =>
+    conditions.every((c) => {
+      const group = c.groupName.toLowerCase();
+      const wanted = new Set(c.parameters.map((p) => p.toLowerCase()));
+      return selections.some((s) => s.ParentId === row.Id && String(s.DataCategoryGroupName).toLowerCase() === group && wanted.has(String(s.DataCategoryName).toLowerCase()));
+    });
+}
+
+/** UserRecordAccess is virtual: rows exist only for the user and records named in WHERE (crm-rest-api.md §6). */
+function userRecordAccess(ctx: QueryContext, ev: Evaluator, query: Query): QueryOutcome {
+  const ids: string[] = [];
+  let userId: string | undefined;
+  let node = query.where as unknown as { left?: { field: string; operator: string; value: string | string[] }; right?: unknown } | undefined;
+  while (node) {
+    const left = node.left;
+    if (left?.field?.toLowerCase() === "userid") userId = String(left.value).replace(/'/g, "");
+    if (left?.field?.toLowerCase() === "recordid") ids.push(...(Array.isArray(left.value) ? left.value : [left.value]).map((v) => v.replace(/'/g, "")));
+    node = node.right as typeof node;
+  }
+  if (!userId || !ids.length) {
+    throw new ApiError(400, "MALFORMED_QUERY", `${preamble(ev.soql, "UserRecordAccess")}Invalid query on UserRecordAccess: you must filter on a single UserId and on RecordId`);
+  }
+  if (ids.length > 200) throw new ApiError(400, "MALFORMED_QUERY", "Number of records exceeds limit: 200");
+  const user = ctx.store.find(userId);
+  const isAdmin = ctx.store.find(user?.rec.ProfileId as string)?.rec.Name === "System Administrator";
+  const records: Record<string, unknown>[] = [];
+  for (const id of ids) {
+    const found = ctx.store.find(id);
+    if (!found || !user) continue;
+    const owns = found.rec.OwnerId === user.rec.Id || found.rec.CreatedById === user.rec.Id;
+    const edit = isAdmin || owns;
+    const row: Record<string, unknown> = {
+      attributes: { type: "UserRecordAccess", url: `/services/data/v${ctx.version}/sobjects/UserRecordAccess/${found.rec.Id}` },
+    };
+    const values: Record<string, unknown> = {
+      RecordId: found.rec.Id, HasReadAccess: true, HasEditAccess: edit, HasDeleteAccess: edit, HasTransferAccess: isAdmin,
+      HasAllAccess: isAdmin, MaxAccessLevel: isAdmin ? "All" : edit ? "Delete" : "Read",
+    };
+    for (const f of query.fields ?? []) {
+      if (f.type === "Field") {
+        const key = Object.keys(values).find((k) => k.toLowerCase() === f.field.toLowerCase());
+        if (!key) throw noSuchColumn(ev.soql, f.field, "UserRecordAccess");
+        row[key] = values[key];
+      }
+    }
+    records.push(row);
+  }
+  return { totalSize: records.length, records, isCount: false };
+}

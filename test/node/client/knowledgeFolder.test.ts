@@ -1,0 +1,231 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { after } from "node:test";
+import { Crm, type PendingWrite } from "../../../src/client";
+import * as knowledgeFolder from "../../../src/client/knowledgeFolder";
+import { useEmulator, demoClient, demoOptions, advanceClock } from "../../helpers/emulator";
+import type { Emulator } from "../../../src/demo-org";
+
+const demo = useEmulator();
+const empty = useEmulator({ seed: "empty" });
+let client: Promise<Crm> | undefined;
+const crm = () => (client ??= demoClient(demo()));
+const folders: string[] = [];
+after(() => Promise.all(folders.map((f) => rm(f, { recursive: true, force: true }))));
+async function newFolder() {
+  const dir = await mkdtemp(path.join(tmpdir(), "kb-"));
+  folders.push(dir);
+  return { dir, io: knowledgeFolder.nodeFolder(dir) };
+}
+
+// An 8x8 red PNG, small but real.
+const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAgAAAAIAQMAAAD+wSzIAAAABlBMVEX/AAD///9BHTQRAAAAEklEQVQI12P4z8DwH4hBNAMAeAkHf6m1R4kAAAAASUVORK5CYII=", "base64");
+let n = 0;
+
+/** Three articles of the demo org made for this file: one published with an image, categories and a French translation; a draft; a published one. */
+async function threeArticles(c: Crm) {
+  n++;
+  const make = (title: string, body: string) => c.knowledge.createArticle({ Title: `${title} ${n}`, UrlName: `${title.toLowerCase().replace(/ /g, "-")}-${n}`, Summary: `About ${title}`, Answer__c: body });
+  const routerId = await make("Router reset", `<h2>Reset</h2><p>Hold the button.</p><p><img src="data:image/png;base64,${PNG.toString("base64")}" alt="button.png"></p>`);
+  await c.knowledge.assignDataCategory(routerId, "Products", "Home_Routers");
+  await c.knowledge.assignDataCategory(routerId, "Regions", "France");
+  await c.knowledge.publishArticle(routerId);
+  const router = String((await c.knowledge.getArticleDetails(routerId)).KnowledgeArticleId);
+  const [fr] = await c.knowledge.submitForTranslation(router, "fr");
+  await c.knowledge.updateArticle(fr!.Id, { Title: `Réinitialiser le routeur ${n}`, Answer__c: "<p>Maintenez le bouton.</p>" });
+  await c.knowledge.publishTranslation(fr!.Id);
+  const draftId = await make("Draft notes", "<p>Work in progress.</p><ul><li>One</li><li>Two</li></ul>");
+  const draft = String((await c.knowledge.getArticleDetails(draftId)).KnowledgeArticleId);
+  const onlineId = await make("Billing cycle", "<p>Invoices go out monthly.</p>");
+  await c.knowledge.publishArticle(onlineId);
+  const online = String((await c.knowledge.getArticleDetails(onlineId)).KnowledgeArticleId);
+  return { router, draft, draftId, online, n };
+}
+
+const writesOf = (emu: Emulator, since: number) => emu.requests.slice(since).filter((r) => r.method !== "GET" && r.path.includes("/services/data/"));
+
+test("rich text laid out one block per line goes back to the org byte for byte", () => {
+  const html = `<h2>Title</h2><p>One<br>two</p>\n<ul><li>a</li><li>b</li></ul><table><tbody><tr><td>x</td></tr></tbody></table>tail`;
+  const laidOut = knowledgeFolder.layOutRichText(html);
+  assert.ok(laidOut.split("\n").length > 8, laidOut);
+  assert.equal(knowledgeFolder.storeRichText(laidOut), html);
+  assert.equal(knowledgeFolder.storeRichText(knowledgeFolder.layOutRichText("")), "");
+});
+
+test("pull writes each article as files: fields, rich text, images, categories and translations, and the folder's record", async () => {
+  const c = await crm();
+  const a = await threeArticles(c);
+  const { dir, io } = await newFolder();
+  const pulled = await c.knowledgeFolder.pullArticles(io, { articleIds: [a.router, a.draftId, a.online] });
+  assert.deepEqual(pulled.map((p) => [p.name, p.publishStatus, p.images, p.translations]).sort(), [
+    [`billing-cycle-${a.n}`, "Online", 0, []], [`draft-notes-${a.n}`, "Draft", 0, []], [`router-reset-${a.n}`, "Online", 1, ["fr"]],
+  ]);
+  const router = path.join(dir, `router-reset-${a.n}`);
+  assert.deepEqual((await readdir(router)).sort(), ["Answer__c.fr.html", "Answer__c.html", "article.fr.yaml", "article.yaml", "images"]);
+  const yaml = await readFile(path.join(router, "article.yaml"), "utf8");
+  assert.match(yaml, new RegExp(`Title: Router reset ${a.n}`));
+  assert.match(yaml, /dataCategories:\n {2}- Products\/Home_Routers\n {2}- Regions\/France/);
+  assert.match(yaml, /org:\n[\s\S]*PublishStatus: Online/);
+  assert.doesNotMatch(yaml, /OwnerId|RecordTypeId/, "people and IDs of one org are not carried");
+  const body = await readFile(path.join(router, "Answer__c.html"), "utf8");
+  const [image] = await readdir(path.join(router, "images"));
+  assert.match(body, new RegExp(`<img src="images/${image!.replace(".", "\\.")}" alt="button.png">`));
+  assert.deepEqual(await readFile(path.join(router, "images", image!)), PNG, "the image's own bytes");
+  assert.match(await readFile(path.join(router, "article.fr.yaml"), "utf8"), new RegExp(`Title: Réinitialiser le routeur ${a.n}`));
+  assert.equal(body.split("\n").length, 4, "one block per line");
+  const manifest = await readFile(path.join(dir, "crm-knowledge.yaml"), "utf8");
+  assert.match(manifest, new RegExp(`router-reset-${a.n}:`));
+  assert.match(manifest, /fr:\n\s+lastModifiedDate:/);
+});
+
+test("a round trip sends nothing; one edited body updates one draft; the status follows both sides", async () => {
+  const c = await crm();
+  const emu = demo();
+  const a = await threeArticles(c);
+  const { dir, io } = await newFolder();
+  await c.knowledgeFolder.pullArticles(io, { articleIds: [a.router, a.draft, a.online] });
+  let since = emu.requests.length;
+  const unchanged = await c.knowledgeFolder.pushFolder(io);
+  assert.deepEqual(unchanged.map((r) => r.outcome), ["unchanged", "unchanged", "unchanged"]);
+  assert.deepEqual(emu.requests.slice(since).map((r) => `${r.method} ${r.path}?${r.query}`), [], "nothing was sent, not even a read");
+
+  const file = path.join(dir, `draft-notes-${a.n}`, "Answer__c.html");
+  await writeFile(file, (await readFile(file, "utf8")).replace("Work in progress.", "Finished."));
+  const status = await knowledgeFolder.folderStatus(io, { crm: c });
+  assert.deepEqual(status.articles.map((s) => [s.name, s.local, s.org]), [
+    [`billing-cycle-${a.n}`, "unchanged", "unchanged"], [`draft-notes-${a.n}`, "modified", "unchanged"], [`router-reset-${a.n}`, "unchanged", "unchanged"],
+  ]);
+  const plan = await c.knowledgeFolder.planPush(io);
+  assert.deepEqual(plan.entries.map((e) => e.action), ["nothing", "updateDraft", "nothing"]);
+  since = emu.requests.length;
+  const results = await c.knowledgeFolder.pushFolder(io, { plan });
+  assert.deepEqual(results.map((r) => r.outcome), ["unchanged", "pushed", "unchanged"]);
+  const writes = writesOf(emu, since);
+  assert.deepEqual(writes.map((w) => `${w.method} ${w.path.replace(/.*\/sobjects/, "")}`), [`PATCH /Knowledge__kav/${a.draftId}`]);
+  const draft = emu.seeded.store.table("Knowledge__kav").get(a.draftId)!;
+  assert.equal(draft.Answer__c, "<p>Finished.</p><ul><li>One</li><li>Two</li></ul>", "stored as the org keeps it, without the layout's line breaks");
+  assert.equal(draft.Summary, "About Draft notes", "the other fields as they were");
+  since = emu.requests.length;
+  assert.deepEqual((await c.knowledgeFolder.pushFolder(io)).map((r) => r.outcome), ["unchanged", "unchanged", "unchanged"], "the folder's record follows the push");
+  assert.equal(emu.requests.length - since, 0);
+
+  // A published article edited: a draft of it is made and updated; it stays published.
+  const billing = path.join(dir, `billing-cycle-${a.n}`, "article.yaml");
+  await writeFile(billing, (await readFile(billing, "utf8")).replace(`Summary: About Billing cycle`, "Summary: Invoices, monthly"));
+  const [, , ] = await c.knowledgeFolder.pushFolder(io);
+  const versions = await c.knowledge.getVersionsOfArticle(a.online);
+  assert.deepEqual(versions.map((v) => v.PublishStatus).sort(), ["Draft", "Online"]);
+});
+
+test("conflicts: an article changed in the org since the pull is refused unless overwritten", async () => {
+  const c = await crm();
+  const emu = demo();
+  const a = await threeArticles(c);
+  const { dir, io } = await newFolder();
+  await c.knowledgeFolder.pullArticles(io, { articleIds: [a.draft] });
+  advanceClock(emu, 2000);
+  await c.knowledge.updateArticle(a.draftId, { Summary: "Changed in the org" });
+  assert.deepEqual((await knowledgeFolder.folderStatus(io, { crm: c })).articles.map((s) => [s.local, s.org, s.conflict]), [["unchanged", "changed", false]]);
+  const file = path.join(dir, `draft-notes-${a.n}`, "article.yaml");
+  await writeFile(file, (await readFile(file, "utf8")).replace("About Draft notes", "Changed locally"));
+  assert.deepEqual((await knowledgeFolder.folderStatus(io, { crm: c })).articles.map((s) => [s.local, s.org, s.conflict]), [["modified", "changed", true]]);
+  const plan = await c.knowledgeFolder.planPush(io);
+  assert.equal(plan.entries[0]!.conflict, "changed in the org since the pull");
+  const since = emu.requests.length;
+  const [refused] = await c.knowledgeFolder.pushFolder(io, { plan });
+  assert.equal(refused!.outcome, "conflict");
+  assert.match(refused!.message!, /pull it again, or push with overwrite/);
+  assert.equal(writesOf(emu, since).length, 0, "nothing written");
+  assert.equal(emu.seeded.store.table("Knowledge__kav").get(a.draftId)!.Summary, "Changed in the org");
+  const [overwritten] = await c.knowledgeFolder.pushFolder(io, { overwrite: [`draft-notes-${a.n}`] });
+  assert.equal(overwritten!.outcome, "pushed");
+  assert.equal(emu.seeded.store.table("Knowledge__kav").get(a.draftId)!.Summary, "Changed locally");
+});
+
+test("a push into an empty org recreates the articles with their images, categories and translations, confirmed once", async () => {
+  const c = await crm();
+  const a = await threeArticles(c);
+  const { dir, io } = await newFolder();
+  await c.knowledgeFolder.pullArticles(io, { articleIds: [a.router, a.draft, a.online] });
+  // An unknown category is reported, not fatal.
+  const yamlFile = path.join(dir, `billing-cycle-${a.n}`, "article.yaml");
+  await writeFile(yamlFile, (await readFile(yamlFile, "utf8")).replace("dataCategories: []", "dataCategories:\n  - Products/Toasters"));
+  const confirmations: PendingWrite[] = [];
+  const target = await Crm.create(demoOptions(empty(), { beforeWrite: (w) => void confirmations.push(w) }));
+  after(() => target.close());
+  const plan = await target.knowledgeFolder.planPush(io);
+  assert.equal(plan.sameOrg, false);
+  assert.deepEqual(plan.entries.map((e) => [e.action, e.translations.map((t) => `${t.language}:${t.action}`)]), [["create", []], ["create", []], ["create", ["fr:submit"]]]);
+  const results = await target.knowledgeFolder.pushFolder(io, { plan, publish: true });
+  assert.deepEqual(results.map((r) => [r.outcome, r.published]), [["pushed", true], ["pushed", true], ["pushed", true]]);
+  assert.deepEqual(results[0]!.warnings, ["data category 'Products/Toasters' is not in this org: not assigned"]);
+  assert.equal(confirmations.length, 1, "the production guard is asked once for the whole push");
+  assert.match(confirmations[0]!.summary!, /^push 3 knowledge articles from a folder \(3 new, 0 as drafts\), publishing/);
+
+  const store = empty().seeded.store;
+  const versions = store.liveRecords("Knowledge__kav");
+  const router = versions.find((v) => v.Title === `Router reset ${a.n}`)!;
+  assert.equal(router.PublishStatus, "Online");
+  const refid = /refid=(\w+)/.exec(String(router.Answer__c))?.[1];
+  assert.ok(refid, String(router.Answer__c));
+  assert.deepEqual(store.images.get(refid)!.bytes, PNG, "the image uploaded again");
+  assert.deepEqual(store.liveRecords("Knowledge__DataCategorySelection").filter((s) => s.ParentId === router.Id).map((s) => `${String(s.DataCategoryGroupName)}/${String(s.DataCategoryName)}`).sort(), ["Products/Home_Routers", "Regions/France"]);
+  const fr = versions.find((v) => v.KnowledgeArticleId === router.KnowledgeArticleId && v.Language === "fr")!;
+  assert.deepEqual([fr.Title, fr.Answer__c, fr.PublishStatus], [`Réinitialiser le routeur ${a.n}`, "<p>Maintenez le bouton.</p>", "Online"]);
+  // The folder's record stays the pulled org's: the demo org still sees the folder unchanged.
+  assert.deepEqual((await knowledgeFolder.folderStatus(io, { crm: c })).articles.map((s) => s.local), ["modified", "unchanged", "unchanged"]);
+});
+
+test("bad input: a folder of another org, a missing image, an image the org cannot take", async () => {
+  const c = await crm();
+  const a = await threeArticles(c);
+  const { dir, io } = await newFolder();
+  await c.knowledgeFolder.pullArticles(io, { articleIds: [a.router] });
+  const other = await Crm.create(demoOptions(empty()));
+  after(() => other.close());
+  await assert.rejects(other.knowledgeFolder.pullArticles(io), /This folder holds articles pulled from .*: pull into another folder/);
+  const folder = path.join(dir, `router-reset-${a.n}`);
+  const [image] = await readdir(path.join(folder, "images"));
+  await writeFile(path.join(folder, "images", image!), Buffer.alloc(1_100_000, 1));
+  const [tooBig] = await c.knowledgeFolder.pushFolder(io);
+  assert.equal(tooBig!.outcome, "failed");
+  assert.match(tooBig!.message!, /images\/\w+\.png is 1\.0 MB: the org takes images of at most 1 MB|is 1\.\d MB/);
+  await rm(path.join(folder, "images", image!));
+  const [missing] = await c.knowledgeFolder.pushFolder(io);
+  assert.match(missing!.message!, new RegExp(`router-reset-${a.n}/images/${image!.replace(".", "\\.")} is missing: the rich text shows it`));
+  await assert.rejects(c.knowledgeFolder.planPush(io, { only: ["no-such-article"] }), /No article folder named 'no-such-article'/);
+  assert.deepEqual((await c.knowledge.getVersionsOfArticle(a.router)).map((v) => v.PublishStatus), ["Online"], "the failed pushes made no draft");
+  // A refusal part way (the draft made, its update refused): the draft this push made is deleted again.
+  await writeFile(path.join(folder, "images", image!), PNG);
+  const yaml = path.join(folder, "article.yaml");
+  await writeFile(yaml, (await readFile(yaml, "utf8")).replace(/UrlName: .*/, "UrlName: not a url name!"));
+  const [refused] = await c.knowledgeFolder.pushFolder(io);
+  assert.equal(refused!.outcome, "failed");
+  assert.match(refused!.message!, /URL Name: use only letters, numbers and hyphens/);
+  assert.deepEqual((await c.knowledge.getVersionsOfArticle(a.router)).map((v) => v.PublishStatus), ["Online"], "the org as it was");
+});
+
+test("a cancelled pull keeps the articles it finished and records them", async () => {
+  const c = await crm();
+  const a = await threeArticles(c);
+  const { dir, io } = await newFolder();
+  const controller = new AbortController();
+  await assert.rejects(c.knowledgeFolder.pullArticles(io, { articleIds: [a.router, a.draft, a.online] }, { signal: controller.signal, onProgress: (done) => done === 1 && controller.abort() }), { name: "AbortError" });
+  const status = await knowledgeFolder.folderStatus(io);
+  assert.equal(status.articles.length, 1, JSON.stringify(status.articles));
+  assert.deepEqual(status.articles.map((s) => s.local), ["unchanged"], "the finished article is recorded as pulled");
+  assert.match(await readFile(path.join(dir, "crm-knowledge.yaml"), "utf8"), new RegExp(status.articles[0]!.name));
+});
+
+test("pull by data category takes the articles of the category and of those under it; an unknown one is named", async () => {
+  const c = await crm();
+  const a = await threeArticles(c);
+  const { io } = await newFolder();
+  const pulled = await c.knowledgeFolder.pullArticles(io, { dataCategory: { group: "Products", category: "Routers" } });
+  assert.ok(pulled.some((p) => p.name === `router-reset-${a.n}`), "assigned Home_Routers, under Routers");
+  assert.ok(!pulled.some((p) => p.name === `billing-cycle-${a.n}`));
+  await assert.rejects(c.knowledgeFolder.pullArticles(io, { dataCategory: { group: "Products", category: "Toasters" } }), /The data category group 'Products' has no category named 'Toasters'/);
+});

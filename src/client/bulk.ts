@@ -22,6 +22,7 @@ import { isRecordId, requireRecordId, requireSobjectName } from "./ids";
 import type { CrmResponse } from "./transport";
 import { pageLinks } from "./urls";
 import { plugIn, type Bound } from "./plugins";
+import { bulkIntent } from "./intent";
 
 export type BulkJobState = "Open" | "UploadComplete" | "InProgress" | "JobComplete" | "Failed" | "Aborted";
 export type BulkJobKind = "query" | "ingest";
@@ -521,7 +522,7 @@ async function viaBulk(crm: Crm, job: IngestJobSpec, header: string, records: As
       if (options.signal?.aborted) throw new CancelledError("The import was cancelled");
       const body = { object: job.object, operation: job.operation, contentType: "CSV", lineEnding: "LF", ...(job.externalIdFieldName ? { externalIdFieldName: job.externalIdFieldName } : {}) };
       // The first job is the write a production guard asks about; the rest of the import is that same write.
-      const created = (await crm.request<BulkJobInfo>("POST", await jobsPath(crm, "ingest"), body, { write: result.jobIds.length ? "confirmed" : undefined })).data;
+      const created = (await crm.request<BulkJobInfo>("POST", await jobsPath(crm, "ingest"), body, { write: result.jobIds.length ? "confirmed" : undefined, intent: bulkIntent(job.operation, job.object) })).data;
       const jobId = jobIdFromOrg(created?.id);
       result.jobIds.push(jobId);
       const jobPath = await jobsPath(crm, "ingest", `/${jobId}`);

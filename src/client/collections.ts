@@ -12,6 +12,7 @@ import type { Crm } from "./crm";
 import { COLLECTION_LIMIT } from "./constants";
 import { requireRecordId, requireSobjectName } from "./ids";
 import { plugIn, type Bound } from "./plugins";
+import { collectionIntent } from "./intent";
 
 export interface SaveError {
   statusCode: string;
@@ -65,6 +66,10 @@ async function send(items: unknown[], options: CollectionOptions, request: (chun
 
 const path = (crm: Crm) => crm.apiPath("/composite/sobjects");
 
+/** The intent of a request's records (`{ attributes: { type }, …fields }`), for a call of `records` in all. */
+const intentOfRows = (kind: "create" | "update", rows: unknown[], records: number) =>
+  collectionIntent(kind, (rows as Record<string, unknown>[]).map((r) => ({ type: (r.attributes as { type?: string }).type, id: r.Id, fields: Object.keys(r).filter((k) => k !== "attributes" && k !== "Id") })), records);
+
 function requireList<T>(value: T[], argument: string, expected: string): T[] {
   if (!Array.isArray(value)) throw new TypeError(`${argument} must be an array of ${expected}, got ${value === null ? "null" : typeof value}`);
   return value;
@@ -79,7 +84,7 @@ export async function create(crm: Crm, sobject: string, records: Record<string, 
   });
   const endpoint = await path(crm);
   return send(body, options, async (chunk, confirmed) =>
-    (await crm.request<SaveResult[]>("POST", endpoint, { allOrNone: !!options.allOrNone, records: chunk }, { write: confirmed ? "confirmed" : undefined, writeCount: body.length, signal: options.signal })).data);
+    (await crm.request<SaveResult[]>("POST", endpoint, { allOrNone: !!options.allOrNone, records: chunk }, { write: confirmed ? "confirmed" : undefined, writeCount: body.length, signal: options.signal, intent: intentOfRows("create", chunk, body.length) })).data);
 }
 
 /** Updates records (of one or several objects; at most 200 a request). */
@@ -93,7 +98,7 @@ export async function update(crm: Crm, records: RecordUpdate[], options: Collect
   });
   const endpoint = await path(crm);
   return send(body, options, async (chunk, confirmed) =>
-    (await crm.request<SaveResult[]>("PATCH", endpoint, { allOrNone: !!options.allOrNone, records: chunk }, { write: confirmed ? "confirmed" : undefined, writeCount: body.length, signal: options.signal })).data);
+    (await crm.request<SaveResult[]>("PATCH", endpoint, { allOrNone: !!options.allOrNone, records: chunk }, { write: confirmed ? "confirmed" : undefined, writeCount: body.length, signal: options.signal, intent: intentOfRows("update", chunk, body.length) })).data);
 }
 
 /** Deletes records by ID (at most 200 a request). */
@@ -101,7 +106,7 @@ export async function remove(crm: Crm, ids: string[], options: CollectionOptions
   requireList(ids, "ids", "record IDs").forEach((id, i) => requireRecordId(id, `ids[${i}]`));
   const endpoint = await path(crm);
   return send(ids, options, async (chunk, confirmed) =>
-    (await crm.request<SaveResult[]>("DELETE", endpoint, undefined, { params: { ids: chunk.join(","), allOrNone: String(!!options.allOrNone) }, write: confirmed ? "confirmed" : undefined, writeCount: ids.length, signal: options.signal })).data);
+    (await crm.request<SaveResult[]>("DELETE", endpoint, undefined, { params: { ids: chunk.join(","), allOrNone: String(!!options.allOrNone) }, write: confirmed ? "confirmed" : undefined, writeCount: ids.length, signal: options.signal, intent: collectionIntent("delete", (chunk as string[]).map((id) => ({ id })), ids.length) })).data);
 }
 
 /** The functions this module adds to every client as `crm.collections`. */

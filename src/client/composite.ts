@@ -8,6 +8,7 @@ import { APIRequestError, type ApiErrorEntry, CrmError } from "./errors";
 import { requireRecordId, requireSobjectName } from "./ids";
 import type { HttpMethod } from "./transport";
 import { plugIn, type Bound } from "./plugins";
+import { completedIntent, intentOf, recordIntent } from "./intent";
 
 export interface CompositeSubrequest {
   method: HttpMethod;
@@ -47,7 +48,10 @@ function checkCount(list: unknown, argument: string): asserts list is unknown[] 
 /** The writes among the subrequests the org carried out, announced as if each had been sent alone. */
 function announce(crm: Crm, sent: { method: HttpMethod; url: string; body?: unknown }[], statuses: number[], answers: unknown[]): void {
   sent.forEach((s, i) => {
-    if (!READS.has(s.method) && statuses[i]! < 300) crm.emit("write", { method: s.method, path: s.url.split("?")[0]!, status: statuses[i]!, body: s.body, data: answers[i] });
+    if (READS.has(s.method) || statuses[i]! >= 300) return;
+    const path = s.url.split("?")[0]!;
+    const intent = intentOf(s.method, path, s.body);
+    crm.emit("write", { method: s.method, path, status: statuses[i]!, body: s.body, data: answers[i], ...(intent ? { intent: completedIntent(intent, statuses[i]!, answers[i]) } : {}) });
   });
 }
 
@@ -121,7 +125,7 @@ export async function updateAndRead(crm: Crm, sobject: string, recordId: string,
   // In a composite body the org reads `@{…}` as a reference to another subrequest: a value holding it is the
   // user's text, so the update goes alone (one round trip more) and the text is saved as written.
   if (JSON.stringify(payload).includes("@{")) {
-    await crm.request("PATCH", await crm.apiPath(url), payload, { headers: conditional });
+    await crm.request("PATCH", await crm.apiPath(url), payload, { headers: conditional, intent: recordIntent("update", sobject, { id: recordId, body: payload }) });
     return crm.getJson(await crm.apiPath(readUrl));
   }
   const subrequests: CompositeSubrequest[] = [

@@ -13,6 +13,7 @@ import { escapeSoslTerm, replaceDoubleQuotes, soqlLiteral } from "./soql-text";
 import { pageLinks } from "./urls";
 import { acceptPlugIns } from "./plugins";
 import { type ApiUsage, type CompletedWrite, type CrmResponse, type HttpMethod, type Logger, type PendingWrite, type RequestInfo, type RequestOptions, type RetryOptions, type CrmStreamResponse, Transport } from "./transport";
+import { recordIntent } from "./intent";
 
 /** The folder sync operations a client runs on its org. */
 
@@ -392,10 +393,10 @@ export class Crm extends EventEmitter<CrmEvents> {
   // ---- generic HTTP helpers ---------------------------------------------------------------
 
   /** Sends a request and returns the whole response; raises APIRequestError for an error status. */
-  request<T = unknown>(method: HttpMethod, endpoint: string, body?: unknown, options: HelperCallOptions & Pick<RequestOptions, "acceptStatus" | "retryable" | "rawBody" | "write" | "writeCount"> = {}): Promise<CrmResponse<T>> {
+  request<T = unknown>(method: HttpMethod, endpoint: string, body?: unknown, options: HelperCallOptions & Pick<RequestOptions, "acceptStatus" | "retryable" | "rawBody" | "write" | "writeCount" | "intent"> = {}): Promise<CrmResponse<T>> {
     return this.transport.request<T>({
       method, endpoint, body, params: options.params, headers: options.headers, timeoutMs: options.timeoutMs, signal: options.signal,
-      showFullError: options.showFullError, acceptStatus: options.acceptStatus, retryable: options.retryable, rawBody: options.rawBody, write: options.write, writeCount: options.writeCount,
+      showFullError: options.showFullError, acceptStatus: options.acceptStatus, retryable: options.retryable, rawBody: options.rawBody, write: options.write, writeCount: options.writeCount, intent: options.intent,
     });
   }
 
@@ -512,7 +513,7 @@ export class Crm extends EventEmitter<CrmEvents> {
   async createSobjectRecord(sobject: string, payload: Record<string, unknown>): Promise<{ id: string; success: boolean; errors: unknown[] }> {
     requireSobjectName(sobject);
     if (!payload || typeof payload !== "object" || Array.isArray(payload)) throw new TypeError("payload must be an object of field values");
-    const response = await this.request<{ id: string; success: boolean; errors: unknown[] }>("POST", await this.apiPath(`/sobjects/${sobject}`), payload);
+    const response = await this.request<{ id: string; success: boolean; errors: unknown[] }>("POST", await this.apiPath(`/sobjects/${sobject}`), payload, { intent: recordIntent("create", sobject, { body: payload }) });
     return response.data!;
   }
 
@@ -525,7 +526,7 @@ export class Crm extends EventEmitter<CrmEvents> {
     requireRecordId(recordId, "recordId");
     if (!payload || typeof payload !== "object" || Array.isArray(payload)) throw new TypeError("payload must be an object of field values");
     const headers = options.ifUnmodifiedSince ? { "If-Unmodified-Since": options.ifUnmodifiedSince.toUTCString() } : undefined;
-    return this.request("PATCH", await this.apiPath(`/sobjects/${sobject}/${recordId}`), payload, { headers });
+    return this.request("PATCH", await this.apiPath(`/sobjects/${sobject}/${recordId}`), payload, { headers, intent: recordIntent("update", sobject, { id: recordId, body: payload }) });
   }
 
   /** Reads one record (all accessible fields, or the ones named). */
@@ -538,7 +539,7 @@ export class Crm extends EventEmitter<CrmEvents> {
   async deleteSobjectRecord(sobject: string, recordId: string): Promise<CrmResponse> {
     requireSobjectName(sobject);
     requireRecordId(recordId, "recordId");
-    return this.request("DELETE", await this.apiPath(`/sobjects/${sobject}/${recordId}`));
+    return this.request("DELETE", await this.apiPath(`/sobjects/${sobject}/${recordId}`), undefined, { intent: recordIntent("delete", sobject, { id: recordId }) });
   }
 
   /**

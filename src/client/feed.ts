@@ -13,6 +13,7 @@ import { APIRequestError, InvalidResponseError, MissingRequiredDataError } from 
 import { requireRecordId } from "./ids";
 import type { CommentPage, FeedComment, FeedElement, FeedElementPage, GroupPage, UserPage } from "./shapes";
 import { plugIn, type Bound } from "./plugins";
+import { feedIntent } from "./intent";
 
 /** A Connect message segment: `{ type: "Text", text }`, `{ type: "Mention", id }`, markup, links, hashtags. */
 export type MessageSegment = { type: string } & Record<string, unknown>;
@@ -153,7 +154,7 @@ export async function postFeedItem(crm: Crm, subjectId: string, options: PostOpt
   const segments = segmentsOf(options ?? {}, "feed item");
   const response = await crm.request<FeedElement>("POST", await chatterPath(crm, options.siteId, "/feed-elements"), {
     body: { messageSegments: segments }, feedElementType: "FeedItem", subjectId,
-  });
+  }, { intent: feedIntent("post", subjectId) });
   return answered(response, "the feed element");
 }
 
@@ -170,7 +171,7 @@ export async function postComment(crm: Crm, feedElementId: string, options: Post
   const segments = segmentsOf(options ?? {}, "feed comment");
   const response = await crm.request<FeedComment>("POST", await chatterPath(crm, options.siteId, `/feed-elements/${feedId(feedElementId, "feedElementId")}/capabilities/comments/items`), {
     body: { messageSegments: segments },
-  });
+  }, { intent: feedIntent("comment", feedElementId) });
   return answered(response, "the comment");
 }
 

@@ -16,6 +16,7 @@ const MASTER_VERSIONS = "/knowledgeManagement/articleVersions/masterVersions";
 const TRANSLATIONS = "/knowledgeManagement/articleVersions/translations";
 
 import { compareVersions, preflightPublish } from "./versions";
+import { knowledgeActionIntent, masterVersionIntent, recordIntent, translationIntent } from "./intent";
 
 export { preflightPublish, compareVersions };
 
@@ -288,9 +289,8 @@ function actionFailure(result: ActionResult | undefined, what: string): CrmError
 /** A draft from the online version (the article stays online unless `unpublish`). Resolves to the action result. */
 export async function createDraftFromOnlineArticle(crm: Crm, articleId: string, options: { unpublish?: boolean } = {}): Promise<ActionResult[]> {
   requireRecordId(articleId, "articleId");
-  const response = await crm.request<ActionResult[]>("POST", await crm.apiPath("/actions/standard/createDraftFromOnlineKnowledgeArticle"), {
-    inputs: [{ action: "EDIT_AS_DRAFT_ARTICLE", unpublish: options.unpublish ?? false, articleId }],
-  });
+  const inputs = [{ action: "EDIT_AS_DRAFT_ARTICLE", unpublish: options.unpublish ?? false, articleId }];
+  const response = await crm.request<ActionResult[]>("POST", await crm.apiPath("/actions/standard/createDraftFromOnlineKnowledgeArticle"), { inputs }, { intent: knowledgeActionIntent("createDraftFromOnlineKnowledgeArticle", inputs) });
   const data = response.data ?? [];
   if (!data[0]?.isSuccess) throw actionFailure(data[0], `Creating a draft from the online version of ${articleId}`);
   return data;
@@ -320,7 +320,7 @@ export async function createDraftFromMasterVersion(crm: Crm, options: DraftFromM
   }
   if (!masterId) throw new MissingRequiredDataError("The KnowledgeArticleId of the article could not be found", "knowledgeArticleId");
   requireRecordId(masterId, "knowledgeArticleId");
-  const response = await crm.request<Record<string, unknown>>("POST", await crm.apiPath(MASTER_VERSIONS), { articleId: masterId });
+  const response = await crm.request<Record<string, unknown>>("POST", await crm.apiPath(MASTER_VERSIONS), { articleId: masterId }, { intent: masterVersionIntent("POST", undefined, { articleId: masterId }) });
   const body = response.data ?? {};
   return options.fullResponse ? body : String(body.id ?? "");
 }
@@ -332,7 +332,7 @@ export async function publishArticle(crm: Crm, articleId: string, options: { maj
   requireRecordId(articleId, "articleId");
   const body: Record<string, string> = { publishStatus: "Online" };
   if (options.majorVersion ?? true) body.versionNumber = "NextVersion";
-  const response = await crm.request("PATCH", await crm.apiPath(`${MASTER_VERSIONS}/${articleId}`), body);
+  const response = await crm.request("PATCH", await crm.apiPath(`${MASTER_VERSIONS}/${articleId}`), body, { intent: masterVersionIntent("PATCH", articleId, body) });
   return options.fullResponse ? response : response.status === 204;
 }
 
@@ -345,9 +345,8 @@ export async function publishMultipleArticles(crm: Crm, articleIdList: string[],
     throw new MissingRequiredDataError("articleIdList must be a non-empty array of article version IDs", "articleIdList");
   }
   articleIdList.forEach((id, i) => requireRecordId(id, `articleIdList[${i}]`));
-  const response = await crm.request<ActionResult[]>("POST", await crm.apiPath("/actions/standard/publishKnowledgeArticles"), {
-    inputs: [{ articleVersionIdList: articleIdList, pubAction: options.majorVersion ?? true ? "PUBLISH_ARTICLE_NEW_VERSION" : "PUBLISH_ARTICLE" }],
-  });
+  const inputs = [{ articleVersionIdList: articleIdList, pubAction: options.majorVersion ?? true ? "PUBLISH_ARTICLE_NEW_VERSION" : "PUBLISH_ARTICLE" }];
+  const response = await crm.request<ActionResult[]>("POST", await crm.apiPath("/actions/standard/publishKnowledgeArticles"), { inputs }, { intent: knowledgeActionIntent("publishKnowledgeArticles", inputs) });
   const data = response.data ?? [];
   if (data[0]?.errors?.length) throw actionFailure(data[0], "Publishing the articles");
   return data;
@@ -356,15 +355,17 @@ export async function publishMultipleArticles(crm: Crm, articleIdList: string[],
 /** Archives a published version (HTTP 204 on success). */
 export async function archiveArticle(crm: Crm, articleId: string): Promise<CrmResponse> {
   requireRecordId(articleId, "articleId");
-  return crm.request("PATCH", await crm.apiPath(`${MASTER_VERSIONS}/${articleId}`), { publishStatus: "Archived" });
+  const body = { publishStatus: "Archived" };
+  return crm.request("PATCH", await crm.apiPath(`${MASTER_VERSIONS}/${articleId}`), body, { intent: masterVersionIntent("PATCH", articleId, body) });
 }
 
 /** Deletes a draft (through knowledgeManagement by default, or the sObject API). */
 export async function deleteArticleDraft(crm: Crm, versionId: string, options: { sobject?: string; useKnowledgeManagementEndpoint?: boolean } = {}): Promise<CrmResponse> {
   requireRecordId(versionId, "versionId");
   const sobject = sobjectOf(options.sobject);
-  const endpoint = options.useKnowledgeManagementEndpoint ?? true ? `${MASTER_VERSIONS}/${versionId}` : `/sobjects/${sobject}/${versionId}`;
-  return crm.request("DELETE", await crm.apiPath(endpoint));
+  const viaKnowledgeManagement = options.useKnowledgeManagementEndpoint ?? true;
+  const endpoint = viaKnowledgeManagement ? `${MASTER_VERSIONS}/${versionId}` : `/sobjects/${sobject}/${versionId}`;
+  return crm.request("DELETE", await crm.apiPath(endpoint), undefined, { intent: viaKnowledgeManagement ? masterVersionIntent("DELETE", versionId, undefined) : recordIntent("delete", sobject, { id: versionId }) });
 }
 
 /** Assigns a data category (group and category by unique name) to a draft version. */
@@ -441,7 +442,8 @@ export async function submitForTranslation(
     if (a.assigneeId !== undefined) requireRecordId(a.assigneeId, `languages[${i}].assigneeId`);
     return { language: a.language, ...(a.assigneeId ? { assigneeId: a.assigneeId } : {}), ...(a.dueDate ? { dueDate: a.dueDate } : {}) };
   });
-  await crm.request("POST", await crm.apiPath(TRANSLATIONS), { articleId: knowledgeArticleId, assignments, sendEmailNotification: options.sendEmailNotification ?? false });
+  const body = { articleId: knowledgeArticleId, assignments, sendEmailNotification: options.sendEmailNotification ?? false };
+  await crm.request("POST", await crm.apiPath(TRANSLATIONS), body, { intent: translationIntent("POST", undefined, body) });
   // The resource documents no answer body: the drafts are read back by article and language.
   const wanted = new Set(assignments.map((a) => a.language));
   return (await getTranslations(crm, knowledgeArticleId, options)).filter((t) => t.PublishStatus === "Draft" && wanted.has(t.Language));
@@ -454,9 +456,8 @@ export async function submitForTranslation(
 export async function publishTranslations(crm: Crm, versionIds: string[]): Promise<ActionResult[]> {
   if (!Array.isArray(versionIds) || !versionIds.length) throw new MissingRequiredDataError("versionIds must be a non-empty array of translation version IDs", "versionIds");
   versionIds.forEach((id, i) => requireRecordId(id, `versionIds[${i}]`));
-  const response = await crm.request<ActionResult[]>("POST", await crm.apiPath("/actions/standard/publishKnowledgeArticles"), {
-    inputs: [{ articleVersionIdList: versionIds, pubAction: "PUBLISH_TRANSLATION" }],
-  });
+  const inputs = [{ articleVersionIdList: versionIds, pubAction: "PUBLISH_TRANSLATION" }];
+  const response = await crm.request<ActionResult[]>("POST", await crm.apiPath("/actions/standard/publishKnowledgeArticles"), { inputs }, { intent: knowledgeActionIntent("publishKnowledgeArticles", inputs) });
   const data = response.data ?? [];
   if (data[0]?.errors?.length) throw actionFailure(data[0], "Publishing the translations");
   return data;
@@ -471,9 +472,8 @@ export async function publishTranslation(crm: Crm, versionId: string): Promise<v
 /** A draft of a published translation (kept online unless `unpublish`). Resolves to the draft's version ID. */
 export async function createDraftFromOnlineTranslation(crm: Crm, versionId: string, options: { unpublish?: boolean; sobject?: string } = {}): Promise<string> {
   requireRecordId(versionId, "versionId");
-  const response = await crm.request<ActionResult[]>("POST", await crm.apiPath("/actions/standard/createDraftFromOnlineKnowledgeArticle"), {
-    inputs: [{ action: "EDIT_AS_DRAFT_TRANSLATION", unpublish: options.unpublish ?? false, articleVersionId: versionId }],
-  });
+  const inputs = [{ action: "EDIT_AS_DRAFT_TRANSLATION", unpublish: options.unpublish ?? false, articleVersionId: versionId }];
+  const response = await crm.request<ActionResult[]>("POST", await crm.apiPath("/actions/standard/createDraftFromOnlineKnowledgeArticle"), { inputs }, { intent: knowledgeActionIntent("createDraftFromOnlineKnowledgeArticle", inputs) });
   const result = response.data?.[0];
   if (!result?.isSuccess) throw actionFailure(result, `Creating a draft of the translation ${versionId}`);
   const draftId = result.outputValues?.DraftId;
@@ -487,20 +487,21 @@ export async function createDraftFromOnlineTranslation(crm: Crm, versionId: stri
 /** Deletes a draft (or archived) translation version; a published one must be unpublished first. */
 export async function deleteTranslation(crm: Crm, versionId: string): Promise<CrmResponse> {
   requireRecordId(versionId, "versionId");
-  return crm.request("DELETE", await crm.apiPath(`${TRANSLATIONS}/${versionId}`));
+  return crm.request("DELETE", await crm.apiPath(`${TRANSLATIONS}/${versionId}`), undefined, { intent: translationIntent("DELETE", versionId, undefined) });
 }
 
 /** Takes a published translation offline as a draft (the translations resource's `publishStatus: draft`). */
 export async function unpublishTranslation(crm: Crm, versionId: string): Promise<CrmResponse> {
   requireRecordId(versionId, "versionId");
-  return crm.request("PATCH", await crm.apiPath(`${TRANSLATIONS}/${versionId}`), { publishStatus: "draft" });
+  const body = { publishStatus: "draft" };
+  return crm.request("PATCH", await crm.apiPath(`${TRANSLATIONS}/${versionId}`), body, { intent: translationIntent("PATCH", versionId, body) });
 }
 
 /** Marks a draft translation complete (ready to publish) or back in progress. */
 export async function setTranslationComplete(crm: Crm, versionId: string, complete: boolean): Promise<CrmResponse> {
   requireRecordId(versionId, "versionId");
   if (typeof complete !== "boolean") throw new TypeError("complete must be true or false");
-  return crm.request("PATCH", await crm.apiPath(`${TRANSLATIONS}/${versionId}`), { complete });
+  return crm.request("PATCH", await crm.apiPath(`${TRANSLATIONS}/${versionId}`), { complete }, { intent: translationIntent("PATCH", versionId, { complete }) });
 }
 
 /** The functions this module adds to every client as `crm.knowledge`. */

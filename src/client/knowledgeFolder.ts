@@ -17,6 +17,7 @@ import { soqlLiteral } from "./soql-text";
 import { richTextImageUrls } from "./urls";
 import { preflightPublish } from "./versions";
 import { plugIn, type Bound } from "./plugins";
+import { batchIntent } from "./intent";
 
 export { nodeFolder, checkRelativePath, guardFolder, layOutRichText, readManifest, storeRichText, FILE_LIMITS, FolderContentError, type FolderEntryType, type FolderIO, type FolderManifest, type LocalArticle } from "./folderFiles";
 
@@ -493,7 +494,7 @@ export async function pushFolder(crm: Crm, folder: FolderIO, options: PushRunOpt
   const pushedDrafts = new Map<string, PushedArticle>();
 
   const push: PushContext = { crm, io, sobject, describe, selection, categoryGroups, recordTypes };
-  await crm.withConfirmedWrites({ method: "POST", path: `/sobjects/${sobject}`, summary, records: work.length }, async () => {
+  await crm.withConfirmedWrites({ method: "POST", path: `/sobjects/${sobject}`, summary, records: work.length, intent: batchIntent(summary, { object: sobject, records: work.length, area: "knowledge" }) }, async () => {
     for (const [done, entry] of work.entries()) {
       const result = results.find((r) => r.name === entry.name)!;
       if (options.signal?.aborted) {

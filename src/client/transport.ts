@@ -12,6 +12,7 @@ import { DEFAULT_TIMEOUT_MS } from "./constants";
 import { delay } from "./delay";
 import { createNodeAdapter, TOO_LARGE, type StreamConfig } from "./node-adapter";
 import { APIRequestError, CancelledError, InvalidResponseError, NetworkError, redactSecrets, type ApiErrorEntry } from "./errors";
+import { batchIntent, completedIntent, intentOf, type WriteIntent } from "./intent";
 import { pathOnly, resolveEndpoint } from "./urls";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD";
@@ -54,6 +55,8 @@ export interface RequestOptions {
   streamIdleMs?: number;
   /** A write spread over several requests (sObject Collections): how many records the whole call writes. */
   writeCount?: number;
+  /** What the write means (the client's functions say it; a raw request's is read from its resource). */
+  intent?: WriteIntent;
   timeoutMs?: number;
   /** Allow retries although the method is not idempotent (the caller knows repeating is safe). */
   retryable?: boolean;
@@ -113,6 +116,8 @@ export interface PendingWrite {
   records?: number;
   /** A batch of writes confirmed as one (`Crm.withConfirmedWrites`): what they change, in words. */
   summary?: string;
+  /** What it means: kind, object, records, fields, summary (always set by the client; see intent.ts). */
+  intent?: WriteIntent;
 }
 
 /** A write the org accepted (a 2xx answer): what was sent and what it answered, for callers that follow changes. */
@@ -125,6 +130,8 @@ export interface CompletedWrite {
   body?: unknown;
   /** The JSON answer (such as the new record's `id`). */
   data?: unknown;
+  /** What it meant, with the IDs the org answered (always set by the client; see intent.ts). */
+  intent?: WriteIntent;
 }
 
 export interface TransportHooks {
@@ -313,7 +320,7 @@ export class Transport {
    * articles is confirmed as one change, not request by request). Its writes are announced as usual.
    */
   async withConfirmedWrites<T>(batch: PendingWrite, work: () => Promise<T>): Promise<T> {
-    if (!this.confirmedBatch.getStore()) await this.hooks.beforeWrite?.(batch);
+    if (!this.confirmedBatch.getStore()) await this.hooks.beforeWrite?.({ ...batch, intent: batch.intent ?? batchIntent(batch.summary ?? `${batch.method} ${batch.path}`, { records: batch.records }) });
     return this.confirmedBatch.run(true, work);
   }
 
@@ -372,8 +379,10 @@ export class Transport {
     let session = await this.hooks.session();
     this.remember(session);
     const writes = !READS.has(o.method) && o.write !== "none";
+    const writePath = writes ? pathOnly(resolveEndpoint(session.instanceUrl, o.endpoint)) : "";
+    const intent = writes ? o.intent ?? intentOf(o.method, writePath, o.body) : undefined;
     if (writes && o.write !== "confirmed" && !this.confirmedBatch.getStore() && this.hooks.beforeWrite) {
-      await this.hooks.beforeWrite({ method: o.method, path: pathOnly(resolveEndpoint(session.instanceUrl, o.endpoint)), body: o.body, ...(o.writeCount ? { records: o.writeCount } : {}) });
+      await this.hooks.beforeWrite({ method: o.method, path: writePath, body: o.body, ...(o.writeCount ? { records: o.writeCount } : {}), ...(intent ? { intent } : {}) });
     }
     let refreshed = false;
     const idempotent = o.retryable ?? IDEMPOTENT.has(o.method);
@@ -443,7 +452,7 @@ export class Transport {
           throw new InvalidResponseError(`${o.method} ${path} answered ${res.status} with a body that is not valid JSON (${(err as Error).message}); the org or a proxy cut it short — try again`, res.status, o.method, path);
         }
       }
-      if (writes && o.write !== "unannounced" && res.status < 300) this.hooks.onWrite?.({ method: o.method, path, status: res.status, body: o.body, data });
+      if (writes && o.write !== "unannounced" && res.status < 300) this.hooks.onWrite?.({ method: o.method, path, status: res.status, body: o.body, data, ...(intent ? { intent: completedIntent(intent, res.status, data) } : {}) });
       return { status: res.status, headers: responseHeaders, body, data, method: o.method, path };
     }
   }

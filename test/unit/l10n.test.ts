@@ -7,13 +7,15 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 
 /**
- * Every source file but the client library's, which speaks English like the Node libraries it sits beside. Each
- * is read for literal strings shown to the user: a new file is checked from the start.
+ * Every source file but the client library's, which speaks English like the Node libraries it sits beside, and the
+ * demo org's, whose words are the org's own (an org answers in its own language, as the org's data does). Each is
+ * read for literal strings shown to the user: a new file is checked from the start.
  */
+const ENGLISH_ROOMS = [path.join("src", "client"), path.join("src", "demo-org")];
 function sourceFiles(dir = "src"): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const file = path.join(dir, entry.name);
-    if (entry.isDirectory()) return file === path.join("src", "client") ? [] : sourceFiles(file);
+    if (entry.isDirectory()) return ENGLISH_ROOMS.includes(file) ? [] : sourceFiles(file);
     return file.endsWith(".ts") ? [file] : [];
   });
 }

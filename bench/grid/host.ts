@@ -5,7 +5,7 @@
  * checked by the same validators). Name, Amount__c and Stage__c edit, as the org's describe would say.
  */
 import { editorFor } from "../../src/shared/cellInput";
-import { parseResultsRequest, parseResultsUpdate, type HostToResults, type ResultsSummary } from "../../src/shared/protocol";
+import { parseResultsRequest, parseResultsUpdate, type HostToResults, type ResultsSummary } from "../../src/webviews/protocol/results";
 import { ResultTable } from "../../src/shared/resultTable";
 import { GridEdits } from "../../src/webviews/gridEdits";
 

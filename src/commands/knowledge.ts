@@ -9,7 +9,7 @@ import { readSettings } from "../platform/settings";
 import type { ActiveOrg } from "../views/activeOrg";
 import { isArticleTarget, toArticleRow, type ArticleRow, type ArticleTarget, type PublishStatus } from "../views/knowledgeModel";
 import { ArticleNode, LoadMoreNode, TranslationNode, type KnowledgeTreeProvider } from "../views/knowledgeView";
-import type { ArticleAction, ArticleDetailsView } from "../shared/protocol";
+import type { ArticleAction, ArticleDetailsView } from "../webviews/protocol/article";
 import type { PanelTarget } from "../webviews/panels";
 import type { CommandId } from "./ids";
 

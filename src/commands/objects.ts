@@ -1,6 +1,6 @@
 /** Objects commands: refresh, filter, favorites, describe (read-only JSON), new SOQL query, copy name, open in Setup. */
 import * as vscode from "vscode";
-import type { RunSpec } from "../shared/protocol";
+import type { RunSpec } from "../shared/runSpec";
 import { UserCancelled } from "../platform/errorMessages";
 import type { ActiveOrg } from "../views/activeOrg";
 import { ObjectNode, type ObjectsTreeProvider } from "../views/objectsView";

@@ -10,7 +10,7 @@ import type { OrgManager } from "../connections/orgManager";
 import type { OrgSession } from "../connections/orgSession";
 import { CommandRefusal, UserCancelled } from "../platform/errorMessages";
 import { readSettings } from "../platform/settings";
-import type { ExportFormatName } from "../shared/protocol";
+import type { ExportFormatName } from "../webviews/protocol/results";
 import type { QueryHistory } from "../soql/history";
 import type { KeyValueStore } from "../connections/orgRegistry";
 import { applyBinds, bindNames, libraryFileName, libraryHeader } from "../soql/library";

@@ -5,7 +5,7 @@
  */
 import * as vscode from "vscode";
 import type { QueryExplain } from "../client";
-import type { RunSpec } from "../shared/protocol";
+import type { RunSpec } from "../shared/runSpec";
 import { planAdvice } from "./planAdvice";
 import { stripComments } from "./runText";
 import { splitStatements } from "./statements";

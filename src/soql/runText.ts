@@ -1,6 +1,6 @@
 /** What a statement from a scratch file becomes when it runs: which API, the text sent, the columns expected. */
 import * as l10n from "@vscode/l10n";
-import type { QueryApiName } from "../shared/protocol";
+import type { QueryApiName } from "../shared/runSpec";
 import { soqlParser } from "./parser";
 import { tokenize } from "./statements";
 

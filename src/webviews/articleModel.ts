@@ -5,7 +5,7 @@ import { richTextImageUrls } from "../client/urls";
 import type { OrgSession } from "../connections/orgSession";
 import { isRichText } from "../connections/schema";
 import { languageLabel } from "../shared/languages";
-import type { ArticleDetailsView } from "../shared/protocol";
+import type { ArticleDetailsView } from "./protocol/article";
 
 
 /** The dates the panel shows, with their labels (read when the panel is, so in the display language). */

@@ -1,7 +1,7 @@
 /** The Article Details panel: one per article version; its buttons run the Knowledge commands. */
 import * as l10n from "@vscode/l10n";
 import { readSettings } from "../platform/settings";
-import { parseArticleRequest, type ArticleAction, type ArticleDetailsView, type ArticleToHost, type HostToArticle } from "../shared/protocol";
+import { parseArticleRequest, type ArticleAction, type ArticleDetailsView, type ArticleToHost, type HostToArticle } from "./protocol/article";
 import { touchesArticle } from "../connections/changes";
 import { readArticleDetails } from "./articleModel";
 import { PanelSet, type PanelDeps } from "./panels";

@@ -1,6 +1,7 @@
 /** Column layouts (hidden, order, frozen) remembered per statement, so a query run again looks as it was left. */
 import type { KeyValueStore } from "../connections/orgRegistry";
-import type { ColumnLayout, RunSpec } from "../shared/protocol";
+import type { ColumnLayout } from "./protocol/results";
+import type { RunSpec } from "../shared/runSpec";
 
 const EMPTY: ColumnLayout = { hidden: [], order: [], frozen: 0 };
 const MAX_LAYOUTS = 200;

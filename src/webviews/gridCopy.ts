@@ -3,7 +3,7 @@
  * Markdown table, and the count, sum, average, minimum and maximum of the numbers selected. No VS Code here.
  */
 import { csvField } from "../client/csv";
-import type { CopyFormat } from "../shared/protocol";
+import type { CopyFormat } from "./protocol/results";
 import { cellText, childJson, type Cell, type CellRange, type ResultTable } from "../shared/resultTable";
 import type { GridEdits } from "./gridEdits";
 

@@ -1,7 +1,7 @@
 /** What the Org Info panel shows: the org's limits as labelled bars (most pressing first), its user and version. */
 import type { OrgManager } from "../connections/orgManager";
 import type { OrgRecord } from "../connections/orgRegistry";
-import type { LimitBar, OrgInfoView } from "../shared/protocol";
+import type { LimitBar, OrgInfoView } from "./protocol/orgInfo";
 
 type LimitEntry = { Max?: unknown; Remaining?: unknown } & Record<string, unknown>;
 

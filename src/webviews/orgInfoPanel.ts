@@ -1,7 +1,7 @@
 /** The Org Info panel: one per org. */
 import * as vscode from "vscode";
 import { CommandRefusal } from "../platform/errorMessages";
-import { parseOrgInfoRequest, type HostToOrgInfo, type OrgInfoToHost, type OrgInfoView } from "../shared/protocol";
+import { parseOrgInfoRequest, type HostToOrgInfo, type OrgInfoToHost, type OrgInfoView } from "./protocol/orgInfo";
 import { readOrgInfo } from "./orgInfoModel";
 import { PanelSet, type PanelDeps } from "./panels";
 

@@ -8,7 +8,7 @@ import type { OrgManager } from "../connections/orgManager";
 import { describeError } from "../platform/errorMessages";
 import type { Log } from "../platform/log";
 import type { Redactor } from "../platform/redact";
-import { parsePanelTarget, type CommonUpdate, type PanelTarget } from "../shared/protocol";
+import { parsePanelTarget, type CommonUpdate, type PanelTarget } from "./protocol/common";
 import { webviewShell } from "./html";
 
 export interface PanelDeps {

@@ -3,7 +3,7 @@
  * following the document as it is typed (unsaved text included). One panel per document.
  */
 import * as vscode from "vscode";
-import { parsePreviewRequest, type HostToPreview, type PreviewToHost, type PreviewView } from "../shared/protocol";
+import { parsePreviewRequest, type HostToPreview, type PreviewToHost, type PreviewView } from "./protocol/preview";
 import { inlineImages } from "./articleModel";
 import { PanelSet, type PanelDeps } from "./panels";
 

@@ -7,7 +7,7 @@ import { CommandRefusal } from "../platform/errorMessages";
 import type { Crm, QueryExplain } from "../client";
 import { get18CharId, isRecordId } from "../client/ids";
 import { ResultTable, type ChildPath, type ChildResult } from "../shared/resultTable";
-import type { RunSpec } from "../shared/protocol";
+import type { RunSpec } from "../shared/runSpec";
 import { editableQuery, selectColumns, stripComments } from "../soql/runText";
 import { GridEdits, STAMP_FIELD } from "./gridEdits";
 

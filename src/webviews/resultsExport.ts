@@ -7,7 +7,7 @@ import { once } from "node:events";
 import { createWriteStream } from "node:fs";
 import { rename, rm } from "node:fs/promises";
 import { csvRows } from "../client/csv";
-import type { ExportFormatName as ExportFormat } from "../shared/protocol";
+import type { ExportFormatName as ExportFormat } from "./protocol/results";
 import { cellOf, cellText, childJson, ResultTable, type ResultColumn } from "../shared/resultTable";
 
 type Json = Record<string, unknown>;

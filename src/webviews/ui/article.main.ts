@@ -1,5 +1,5 @@
 /** Article Details (browser side): facts, versions, and every rich-text field sanitized by DOMPurify. */
-import { parseArticleUpdate, type ArticleAction, type ArticleDetailsView, type ArticleToHost } from "../../shared/protocol";
+import { parseArticleUpdate, type ArticleAction, type ArticleDetailsView, type ArticleToHost } from "../protocol/article";
 import * as l10n from "@vscode/l10n";
 import { button, connect, displayLocale, el, panelTarget, showMessage } from "./dom";
 import { sanitizedFragment } from "./sanitize";

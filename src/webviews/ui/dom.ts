@@ -1,7 +1,7 @@
 /** Browser-side helpers every panel uses: the VS Code API, DOM building (never HTML strings), buttons. */
 import "@vscode-elements/elements/dist/vscode-button/index.js";
 import * as l10n from "@vscode/l10n";
-import { parsePanelTarget, type PanelTarget } from "../../shared/protocol";
+import { parsePanelTarget, type PanelTarget } from "../protocol/common";
 
 // The host writes the bundle VS Code loaded for the display language into the page (none for English);
 // every l10n.t() in the panels reads it. Modules that import this one run after this line.

@@ -1,6 +1,6 @@
 /** Org Info panel (browser side): draws what the host sends; builds DOM nodes only, never HTML strings. */
 import "@vscode-elements/elements/dist/vscode-textfield/index.js";
-import { parseOrgInfoUpdate, type LimitBar, type OrgInfoToHost, type OrgInfoView } from "../../shared/protocol";
+import { parseOrgInfoUpdate, type LimitBar, type OrgInfoToHost, type OrgInfoView } from "../protocol/orgInfo";
 import * as l10n from "@vscode/l10n";
 import { button, connect, displayLocale, el, showMessage } from "./dom";
 

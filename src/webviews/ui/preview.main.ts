@@ -1,6 +1,6 @@
 /** Preview of an article body being edited (browser side): the document's HTML, sanitized. */
 import * as l10n from "@vscode/l10n";
-import { parsePreviewUpdate, type PreviewToHost } from "../../shared/protocol";
+import { parsePreviewUpdate, type PreviewToHost } from "../protocol/preview";
 import { connect, el, showMessage } from "./dom";
 import { sanitizedFragment } from "./sanitize";
 

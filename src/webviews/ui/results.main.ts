@@ -10,7 +10,8 @@
  */
 import "@vscode-elements/elements/dist/vscode-textfield/index.js";
 import { parseCellInput, type CellEditor } from "../../shared/cellInput";
-import { COPY_FORMATS, EXPORT_FORMAT_NAMES, parseResultsUpdate, type ColumnLayout, type CopyFormat, type PlanView, type ResultsSummary, type ResultsToHost, type RowAction } from "../../shared/protocol";
+import { COPY_FORMATS, EXPORT_FORMAT_NAMES, parseResultsUpdate, type ColumnLayout, type CopyFormat, type ResultsSummary, type ResultsToHost, type RowAction } from "../protocol/results";
+import { type PlanView } from "../../shared/runSpec";
 import type { Cell, CellRange, ChildPath, ChildTable, ResultColumn, ResultRow } from "../../shared/resultTable";
 import * as l10n from "@vscode/l10n";
 import { button, connect, displayLocale, el, panelTarget, showMessage } from "./dom";

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { parseArticleRequest, parseArticleUpdate } from "../../../src/shared/protocol";
+import { parseArticleRequest, parseArticleUpdate } from "../../../src/webviews/protocol/article";
 import { richTextImageUrls } from "../../../src/client/urls";
 import { readArticleDetails } from "../../../src/webviews/articleModel";
 import { HOSTILE_BODIES } from "../../../src/demo-org";

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { parseOrgInfoRequest, parseOrgInfoUpdate } from "../../../src/shared/protocol";
+import { parseOrgInfoRequest, parseOrgInfoUpdate } from "../../../src/webviews/protocol/orgInfo";
 import { contentSecurityPolicy, webviewShell } from "../../../src/webviews/html";
 import { limitBars, limitLabel, readOrgInfo } from "../../../src/webviews/orgInfoModel";
 import { useEmulator } from "../../helpers/emulator";

@@ -32,20 +32,44 @@ type Row = Record<string, unknown>;
 const blank = (v: unknown) => v === null || v === undefined || (typeof v === "string" && !v.replace(/<[^>]*>|&nbsp;|\s/g, ""));
 const quoted = (values: Iterable<string>) => [...new Set(values)].map(soqlLiteral).join(", ");
 
-/** Links in rich text that name a knowledge article: by URL name (`/articles/…/<name>`, `/s/article/<name>`) or by ID. */
-function articleLinks(html: string): { urlNames: string[]; ids: string[] } {
-  const hrefs = [...html.matchAll(/<a\b[^>]*\bhref\s*=\s*["']([^"']+)["']/gi)].map((m) => m[1]!);
-  const urlNames: string[] = [];
-  const ids: string[] = [];
-  for (const href of hrefs) {
-    const id = /\b(k[aA]0[A-Za-z0-9]{12}(?:[A-Za-z0-9]{3})?)\b/.exec(href)?.[1];
-    if (id) ids.push(id);
-    else {
-      const name = /\/articles?\/(?:[^/?#"']+\/)*([A-Za-z0-9][A-Za-z0-9-]*)(?:[?#]|$)/.exec(href)?.[1];
-      if (name) urlNames.push(name);
+/** The Salesforce domains an org's My Domain has hosts under: its instance, Lightning, sites, content. */
+const ORG_DOMAINS = [".salesforce.com", ".force.com", ".site.com", ".salesforce-sites.com", ".cloudforce.com", ".visualforce.com", ".documentforce.com"];
+
+/**
+ * Whether a link points at this org: a link on the page itself (no host), the org's instance, another host of its
+ * My Domain (`acme.lightning.force.com`, `acme.my.site.com` for `acme.my.salesforce.com`), or one of its custom
+ * domains (its sites). A link to any other site is not an article of this org, whatever its path says.
+ */
+async function orgLinkTest(crm: Crm): Promise<(href: string) => boolean> {
+  const instance = new URL(crm.instanceUrl ?? "http://localhost").hostname.toLowerCase();
+  const myDomain = instance.split(".")[0]!;
+  // Custom domains (an Experience Cloud site's own), where the org lets this user read them.
+  const custom = new Set(await crm.soqlQuery<{ Domain: string }>("SELECT Domain FROM Domain", { replaceQuotes: false })
+    .then((r) => r.records.map((d) => String(d.Domain).toLowerCase()), () => []));
+  return (href) => {
+    if (!/^[a-z][a-z0-9+.-]*:|^\/\//i.test(href)) return true;
+    let host: string;
+    try {
+      host = new URL(href, "https://relative.invalid").hostname.toLowerCase();
+    } catch {
+      return false;
     }
-  }
-  return { urlNames, ids };
+    if (host === instance || custom.has(host)) return true;
+    const [first] = host.split(".");
+    return (first === myDomain || first?.startsWith(`${myDomain}--`) === true || myDomain.startsWith(`${first}--`)) && ORG_DOMAINS.some((d) => host.endsWith(d));
+  };
+}
+
+/** Links in rich text that may name a knowledge article: by URL name (`/articles/…/<name>`, `/s/article/<name>`) or by ID. */
+type ArticleLink = { href: string; urlName?: string; id?: string };
+function articleLinks(html: string): ArticleLink[] {
+  const hrefs = [...html.matchAll(/<a\b[^>]*\bhref\s*=\s*["']([^"']+)["']/gi)].map((m) => m[1]!.replace(/&amp;/g, "&"));
+  return hrefs.flatMap((href): ArticleLink[] => {
+    const id = /\b(k[aA]0[A-Za-z0-9]{12}(?:[A-Za-z0-9]{3})?)\b/.exec(href)?.[1];
+    if (id) return [{ href, id }];
+    const urlName = /\/articles?\/(?:[^/?#"']+\/)*([A-Za-z0-9][A-Za-z0-9-]*)(?:[?#]|$)/.exec(href)?.[1];
+    return urlName ? [{ href, urlName }] : [];
+  });
 }
 
 export interface PreflightOptions {
@@ -73,11 +97,12 @@ export async function preflightPublish(crm: Crm, versionIds: string[], options: 
   const fields = new Set(["Id", "Title", "UrlName", "KnowledgeArticleId", "Language", ...(hasValidation ? ["ValidationStatus"] : []), ...required.map((f) => f.name), ...richText.map((f) => f.name)]);
   const rows = (await crm.soqlQuery<Row>(`SELECT ${[...fields].join(", ")} FROM ${sobject} WHERE Id IN (${quoted(versionIds)})`, { replaceQuotes: false })).records;
 
-  const links = new Map(rows.map((r) => [r, richText.map((f) => articleLinks(String(r[f.name] ?? "")))]));
-  const linkedNames = [...links.values()].flat().flatMap((l) => l.urlNames);
-  const linkedIds = [...links.values()].flat().flatMap((l) => l.ids);
+  const links = new Map(rows.map((r) => [r, richText.flatMap((f) => articleLinks(String(r[f.name] ?? "")))]));
+  const linkedNames = [...links.values()].flat().flatMap((l) => (l.urlName ? [l.urlName] : []));
+  const linkedIds = [...links.values()].flat().flatMap((l) => (l.id ? [l.id] : []));
   const inBatch = new Set(rows.flatMap((r) => [String(r.UrlName), String(r.Id).slice(0, 15), String(r.KnowledgeArticleId).slice(0, 15)]));
-  const [online, sameNames] = await Promise.all([
+  const [isOrgLink, online, sameNames] = await Promise.all([
+    linkedNames.length || linkedIds.length ? orgLinkTest(crm) : () => false,
     linkedNames.length || linkedIds.length
       ? crm.soqlQuery<Row>(`SELECT Id, KnowledgeArticleId, UrlName FROM ${sobject} WHERE PublishStatus = 'Online' AND (${[
         linkedNames.length ? `UrlName IN (${quoted(linkedNames)})` : "", linkedIds.length ? `Id IN (${quoted(linkedIds)}) OR KnowledgeArticleId IN (${quoted(linkedIds)})` : "",
@@ -92,7 +117,8 @@ export async function preflightPublish(crm: Crm, versionIds: string[], options: 
     if (hasValidation && r.ValidationStatus !== "Validated") problems.push({ check: "validation", severity: "warning", field: "ValidationStatus", message: `Validation status is '${String(r.ValidationStatus ?? "none")}'.` });
     for (const f of required) if (blank(r[f.name])) problems.push({ check: "required", severity: "error", field: f.name, message: `${f.label ?? f.name} is required and empty.` });
     for (const f of richText) if (blank(r[f.name]) && !required.includes(f)) problems.push({ check: "richText", severity: "warning", field: f.name, message: `${f.label ?? f.name} is empty.` });
-    const own = links.get(r)!.flatMap((l) => [...l.urlNames, ...l.ids]);
+    // Only links to this org name its articles: a help site elsewhere may have an /articles/ path of its own.
+    const own = links.get(r)!.filter((l) => isOrgLink(l.href)).map((l) => (l.id ?? l.urlName)!);
     for (const target of new Set(own)) {
       const key = /^k[aA]0/.test(target) ? target.slice(0, 15) : target;
       if (!published.has(key) && !inBatch.has(key)) problems.push({ check: "link", severity: "error", message: `The body links to '${target}', which is not a published article.` });

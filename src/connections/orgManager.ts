@@ -253,8 +253,9 @@ export class OrgManager implements Disposable {
     try {
       const session = await this.session(key);
       await session.crm.connect();
-      await proveApiAccess(session.crm);
-      await this.registry.update(key, { lastUsedAt: new Date().toISOString() });
+      // The kind is read again: a trial converted or a sandbox replaced by production is guarded from now on.
+      const [kind] = await Promise.all([session.crm.getOrgKind().catch(() => undefined), proveApiAccess(session.crm)]);
+      await this.registry.update(key, { lastUsedAt: new Date().toISOString(), ...(kind ? { kind } : {}) });
       return { ok: true };
     } catch (err) {
       return { ok: false, reason: refusalWords(err) };

@@ -1,5 +1,5 @@
 /** One signed-in org: its client, its caches, and the events the views listen to. */
-import { Crm, type ApiUsage, type AuthSession, type HelperConnection, type KnowledgeSettings, type Logger, type PendingWrite, type RequestInfo } from "../client";
+import { APIRequestError, Crm, type ApiUsage, type AuthSession, type HelperConnection, type KnowledgeSettings, type Logger, type PendingWrite, type RequestInfo } from "../client";
 // The groups of the client the extension uses beyond the core: importing them adds crm.bulk and crm.knowledgeFolder.
 import "../client/bulk";
 import "../client/knowledgeFolder";
@@ -95,11 +95,16 @@ export class OrgSession implements Disposable {
 
   private languages?: Promise<KnowledgeSettings | undefined>;
   /**
-   * The org's knowledge languages, read once per session: undefined when the org does not answer (no
-   * Knowledge, or no access), so views show articles without translations instead of an error.
+   * The org's knowledge languages, read once per session: undefined when the org refuses (no Knowledge, or no
+   * access), so views show articles without translations instead of an error. A refusal is remembered for the
+   * session like an answer — every group's refresh would otherwise ask again; a request that never got an
+   * answer (the network) is asked again next time.
    */
   knowledgeLanguages(): Promise<KnowledgeSettings | undefined> {
-    return (this.languages ??= this.crm.knowledge.getKnowledgeSettings().catch(() => (this.languages = undefined)));
+    return (this.languages ??= this.crm.knowledge.getKnowledgeSettings().catch((err: unknown) => {
+      if (!(err instanceof APIRequestError)) this.languages = undefined;
+      return undefined;
+    }));
   }
 
   /** Whether articles can have translations here: more than one active knowledge language. */

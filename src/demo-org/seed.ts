@@ -103,6 +103,8 @@ export function baseSpecs(): ObjectSpec[] {
     },
     { name: "CollaborationGroup", keyPrefix: "0F9", feedEnabled: true, fields: [str("Name", { nillable: false, nameField: true }), { name: "Description", type: "textarea" }, pick("CollaborationType", ["Public", "Private"]), { name: "MemberCount", type: "int" }] },
     { name: "CollaborationGroupMember", keyPrefix: "0FB", owned: false, fields: [ref("CollaborationGroupId", ["CollaborationGroup"], "CollaborationGroup"), ref("MemberId", ["User"], "Member")] },
+    // The org's custom domains (an Experience Cloud site's own host), as the Domain object lists them.
+    { name: "Domain", keyPrefix: "0I4", owned: false, createable: false, updateable: false, deletable: false, fields: [str("Domain", { nameField: true }), pick("DomainType", ["DNS", "Site"])] },
     { name: "RecordType", keyPrefix: "012", owned: false, createable: false, deletable: false, fields: [str("Name", { nameField: true }), str("DeveloperName"), str("SobjectType")] },
     { name: "KnowledgeArticle", keyPrefix: "kA0", owned: false, createable: false, updateable: false, deletable: false, fields: [str("ArticleNumber", { autoNumber: true, nameField: true })] },
     { name: "Knowledge__kav", label: "Knowledge", labelPlural: "Knowledge", keyPrefix: "ka0", recordTypes: ["FAQ", "How_To"], fields: KNOWLEDGE_FIELDS },
@@ -181,6 +183,9 @@ function slug(title: string): string {
   return title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
 }
 
+/** The demo org's help site, on a custom domain of its own (the Domain object lists it). */
+export const DEMO_SITE_DOMAIN = "help.demo-org.example";
+
 export function seedOrg(name: SeedName, instanceHost: string): Seeded {
   const store = new Store(baseSpecs());
   const tooling = new Store(toolingSpecs());
@@ -191,6 +196,7 @@ export function seedOrg(name: SeedName, instanceHost: string): Seeded {
   const tick = (minutes: number) => { clock += minutes * 60_000; };
 
   // Each seed is an org of its own: a folder pulled from the demo org and pushed into an empty one sees two orgs.
+  store.insert("Domain", { Domain: DEMO_SITE_DOMAIN, DomainType: "DNS" }, "005000000000000AAA");
   const org = store.insert("Organization", { ...(name === "empty" ? { Id: get18CharId("00D00000000E0PT") } : {}), Name: "Demo Org", OrganizationType: "Developer Edition", InstanceName: "EMU1", IsSandbox: false, TrialExpirationDate: null }, "005000000000000AAA");
   const adminProfile = store.insert("Profile", { Name: "System Administrator", UserType: "Standard" }, "005000000000000AAA");
   const standardProfile = store.insert("Profile", { Name: "Standard User", UserType: "Standard" }, "005000000000000AAA");

@@ -26,6 +26,8 @@ export interface Faults {
   maintenancePage: number;
   /** Connect's users list (`/chatter/users`) answers 404 while true, as in an org whose people directory is off. */
   usersListUnavailable: boolean;
+  /** Knowledge Management's settings (`/knowledgeManagement/settings`) answer 404 while true, as where the user may not read them. */
+  knowledgeSettingsUnavailable: boolean;
   /** Every data API request answers 403 REQUEST_LIMIT_EXCEEDED while true. */
   requestLimitExceeded: boolean;
   /**
@@ -128,7 +130,7 @@ function errorBody(err: ApiError) {
 }
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
-  const faults: Faults = { latencyMs: 0, unavailable: 0, drop: 0, malformedJson: 0, maintenancePage: 0, usersListUnavailable: false, requestLimitExceeded: false, hostileAnswer: null, answerPatch: null, loseResultRows: 0, ...options.faults };
+  const faults: Faults = { latencyMs: 0, unavailable: 0, drop: 0, malformedJson: 0, maintenancePage: 0, usersListUnavailable: false, knowledgeSettingsUnavailable: false, requestLimitExceeded: false, hostileAnswer: null, answerPatch: null, loseResultRows: 0, ...options.faults };
   const sockets = new Set<Socket>();
   let url = "";
   const baseUrl = () => url;
@@ -268,6 +270,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     if (hostile && new RegExp(hostile.path).test(parsed.pathname)) {
       if (hostile.times !== undefined && --hostile.times <= 0) faults.hostileAnswer = null;
       return answerHostile(hostile.kind, req, res, logged);
+    }
+    if (faults.knowledgeSettingsUnavailable && /\/knowledgeManagement\/settings\/?$/.test(parsed.pathname)) {
+      return send(res, { status: 404, body: [{ errorCode: "NOT_FOUND", message: "The requested resource does not exist" }] }, logged, false);
     }
     if (faults.usersListUnavailable && /\/chatter\/users\/?$/.test(parsed.pathname)) {
       return send(res, { status: 404, body: [{ errorCode: "NOT_FOUND", message: "The requested resource does not exist" }] }, logged, false);

@@ -51,6 +51,25 @@ test("the Knowledge view in a new window, every group expanded: sign-in, then th
   manager.dispose();
 });
 
+test("Knowledge on an org that refuses its knowledge settings: asked once per session, never on a group's path again", async () => {
+  emu().setFault("knowledgeSettingsUnavailable", true);
+  try {
+    const { manager, session } = await coldOrg();
+    const model = new KnowledgeModel(sessionKnowledgeSource(session), () => ({ pageSize: 25, sobject: "Knowledge__kav" }));
+    const expandAll = () => Promise.all(KNOWLEDGE_GROUPS.map((status) => model.ensureLoaded(status)));
+    const first = await measured(expandAll);
+    assert.equal(count(first, "GET /knowledgeManagement/settings"), 1, first.sent.join("\n"));
+    assert.ok(first.rounds <= 2, `${first.rounds} round trips`);
+    model.setTitleFilter("");
+    const refreshed = await measured(expandAll);
+    assert.equal(count(refreshed, "GET /knowledgeManagement/settings"), 0, "the refusal is remembered");
+    assert.equal(refreshed.rounds, 1, refreshed.sent.join("\n"));
+    manager.dispose();
+  } finally {
+    emu().setFault("knowledgeSettingsUnavailable", false);
+  }
+});
+
 test("Article Details: record, describe, categories and the knowledge languages | versions, body images and translations — two round trips", async () => {
   const { manager, session } = await coldOrg();
   await session.crm.connect();

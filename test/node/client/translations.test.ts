@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { APIRequestError, CrmError, MissingRequiredDataError, type Crm } from "../../../src/client";
 import { isTranslationStale } from "../../../src/client";
 import { useEmulator, demoClient, advanceClock } from "../../helpers/emulator";
+import { DEMO_SITE_DOMAIN } from "../../../src/demo-org/seed";
 
 const emu = useEmulator();
 let client: Promise<Crm> | undefined;
@@ -136,4 +137,23 @@ test("pre-flight: one report per version — required and rich-text fields, link
   const relaxed = await c.knowledge.preflightPublish([bad]);
   assert.equal(relaxed[0]!.problems.some((p) => p.check === "required"), false);
   await assert.rejects(c.knowledge.preflightPublish([]), MissingRequiredDataError);
+});
+
+test("pre-flight: only links to this org are article links — its instance, its My Domain, its sites; another site's /articles/ path is not", async () => {
+  const c = await crm();
+  n++;
+  const missing = `nowhere-${n}`;
+  const instance = new URL(emu().url).host;
+  const hrefs = [
+    `https://help.example.com/articles/2771`,
+    `https://docs.other.example/s/article/${missing}`,
+    `https://${instance}/articles/Knowledge/${missing}`,
+    `https://${DEMO_SITE_DOMAIN}/s/article/${missing}-site`,
+  ];
+  const draft = await c.knowledge.createArticle({ Title: `Links ${n}`, UrlName: `links-${n}`, Summary: "s", ValidationStatus: "Validated", Answer__c: hrefs.map((h) => `<p><a href="${h}">x</a></p>`).join("") });
+  const [report] = await c.knowledge.preflightPublish([draft]);
+  assert.deepEqual(report!.problems.map((p) => p.message), [
+    `The body links to '${missing}', which is not a published article.`,
+    `The body links to '${missing}-site', which is not a published article.`,
+  ], "links to other sites are left alone; links to the org's instance and its site's custom domain are checked");
 });

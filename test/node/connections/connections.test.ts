@@ -90,6 +90,26 @@ test("production guard: the kind is read at sign-in; a write asks first naming t
   }
 });
 
+test("Refresh All Orgs reads the kind again: an org that became production is guarded at once", async () => {
+  const asked: string[] = [];
+  const { manager, registry } = setup(async (_org, change) => (asked.push(change), true));
+  const record = await manager.add({ method: "password", connection: passwordConnection() });
+  assert.equal(record.kind, "developer");
+  const session = await manager.session(record.key);
+  await session.crm.createSobjectRecord("Account", { Name: "Before the conversion" });
+  assert.deepEqual(asked, []);
+  emu().setOrgKind("production");
+  try {
+    assert.deepEqual(await manager.check(record.key), { ok: true });
+    assert.equal(registry.get(record.key)?.kind, "production");
+    await session.crm.createSobjectRecord("Account", { Name: "After the conversion" });
+    assert.deepEqual(asked, ["create a Account record (Name)"], "the guard follows the new kind at once");
+  } finally {
+    emu().setOrgKind("developer");
+    manager.dispose();
+  }
+});
+
 test("a developer org's writes go straight out; an org whose kind was never read learns it before its first write", async () => {
   const asked: string[] = [];
   const { manager, registry } = setup(async (_org, change) => (asked.push(change), true));

@@ -270,6 +270,40 @@ export class AccessTokenAuth implements AuthStrategy {
   }
 }
 
+/** A session kept from an earlier sign-in (a new window reuses its token instead of signing in again). */
+export interface KeptSession {
+  accessToken: string;
+  instanceUrl: string;
+  orgId?: string;
+  userId?: string;
+}
+
+/**
+ * A kept session first, the credentials after: no sign-in until the org answers 401, as the Salesforce CLI does
+ * with its stored tokens; then the credentials sign in again (or renew the token) and the client uses that.
+ */
+export class KeptSessionAuth implements AuthStrategy {
+  readonly kind: AuthStrategy["kind"];
+  readonly loginUrl?: string;
+  readonly #kept: KeptSession;
+  readonly #credentials: AuthStrategy;
+  constructor(credentials: AuthStrategy, kept: KeptSession) {
+    required(kept?.accessToken, "session.accessToken", "A kept session");
+    checkOrgUrl(kept.instanceUrl, "session.instanceUrl");
+    this.kind = credentials.kind;
+    this.loginUrl = credentials.loginUrl;
+    this.#credentials = credentials;
+    this.#kept = kept;
+  }
+  async authenticate(): Promise<AuthSession> {
+    const k = this.#kept;
+    return { accessToken: k.accessToken, instanceUrl: checkOrgUrl(k.instanceUrl, "session.instanceUrl"), identityUrl: "", orgId: k.orgId ?? "", userId: k.userId ?? "", issuedAt: Date.now(), tokenType: "Bearer" };
+  }
+  reauthenticate(post: TokenPoster, previous: AuthSession): Promise<AuthSession> {
+    return this.#credentials.reauthenticate ? this.#credentials.reauthenticate(post, previous) : this.#credentials.authenticate(post);
+  }
+}
+
 // ---- browser sign-in (authorization code + PKCE) -------------------------------------------
 
 export interface PkcePair {

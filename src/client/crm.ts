@@ -3,7 +3,7 @@ import { EventEmitter } from "node:events";
 import { inspect } from "node:util";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { type AuthSession, type AuthStrategy } from "./auth";
+import { KeptSessionAuth, type AuthSession, type AuthStrategy, type KeptSession } from "./auth";
 import type { DescribeGlobal, SObjectDescribe } from "./describe";
 import type { QueryExplain } from "./shapes";
 import { checkHelper, type ConnectionInfo, type HelperConnection, type HelperContent, normalizeConnection, readHelperFile, strategyFromConnection } from "./connection-info";
@@ -55,6 +55,11 @@ export interface CrmOptions {
   captureBodies?: () => boolean;
   /** Called before every write is sent (not reads, not sign-in); throw to cancel it with nothing sent. */
   beforeWrite?: (write: PendingWrite) => Promise<void> | void;
+  /**
+   * A session kept from an earlier sign-in: its token is used as it is (no sign-in) until the org answers 401;
+   * then the credentials sign in again and `tokenRefreshed` gives the new session to keep.
+   */
+  session?: KeptSession;
 }
 
 /** What an org is, from its Organization record. */
@@ -113,6 +118,8 @@ export interface RecordAccess {
 }
 
 export interface CrmEvents {
+  /** A sign-in made a session (not a kept one): the caller may keep it for the next client (`session` option). */
+  signedIn: [session: AuthSession];
   tokenRefreshed: [session: AuthSession];
   /**
    * The session cannot be renewed or is refused even when fresh (a revoked or expired refresh token, API
@@ -251,6 +258,11 @@ export class Crm extends EventEmitter<CrmEvents> {
   }
 
   private resolveStrategy(): AuthStrategy {
+    const credentials = this.credentialStrategy();
+    return this.#options.session ? new KeptSessionAuth(credentials, this.#options.session) : credentials;
+  }
+
+  private credentialStrategy(): AuthStrategy {
     const o = this.#options;
     if (o.auth) return o.auth;
     if (o.connectionInfo) return strategyFromConnection(normalizeConnection(o.connectionInfo));
@@ -276,7 +288,11 @@ export class Crm extends EventEmitter<CrmEvents> {
         this.signingIn = (async () => {
           this.#strategy = this.resolveStrategy();
           this.#session = await this.#strategy.authenticate(this.transport.postForm);
-          this.logger.info?.(`signed in to ${this.#session.instanceUrl} (${this.#strategy.kind})`);
+          if (this.#strategy instanceof KeptSessionAuth) this.logger.info?.(`using the kept session for ${this.#session.instanceUrl}`);
+          else {
+            this.logger.info?.(`signed in to ${this.#session.instanceUrl} (${this.#strategy.kind})`);
+            this.emit("signedIn", { ...this.#session });
+          }
           this.version ??= await this.getLatestApiVersion();
           return this.#session;
         })();

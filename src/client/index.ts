@@ -14,7 +14,7 @@ export type { SaveResult, SaveError, CollectionOptions, RecordUpdate } from "./c
 export * as api from "./api";
 export { compileConnectionInfo, defineConnectionInfo, readHelperFile, strategyFromConnection, type ConnectionInfo, type HelperConnection, type HelperContent } from "./connection-info";
 export {
-  PasswordAuth, RefreshTokenAuth, ClientCredentialsAuth, JwtBearerAuth, AccessTokenAuth, createPkcePair, createOAuthState, buildAuthorizationUrl,
+  PasswordAuth, RefreshTokenAuth, ClientCredentialsAuth, JwtBearerAuth, AccessTokenAuth, KeptSessionAuth, type KeptSession, createPkcePair, createOAuthState, buildAuthorizationUrl,
   exchangeAuthorizationCode, sessionFromTokenResponse, requestDeviceCode, pollDeviceToken, type DeviceCode, type AuthSession, type AuthStrategy, type TokenPoster, type PkcePair,
 } from "./auth";
 export { CrmError, MissingRequiredDataError, DataMismatchError, InvalidURLError, InvalidFieldError, APIRequestError, AuthenticationError, NetworkError, InvalidResponseError, CancelledError, BulkJobError, IngestCountError, type ApiErrorEntry } from "./errors";

@@ -1,6 +1,6 @@
 /** Every org's session, created on first use; adding (with verification), signing out and removing orgs. */
 import * as l10n from "@vscode/l10n";
-import type { ApiUsage, AuthSession, Crm, HelperConnection, OrgKind, PendingWrite } from "../client";
+import type { ApiUsage, AuthSession, Crm, HelperConnection, KeptSession, OrgKind, PendingWrite } from "../client";
 import { APIRequestError, AuthenticationError, CancelledError, CrmError } from "../client/errors";
 import { Emitter, type Disposable } from "../shared/events";
 import { OrgRegistry, type OrgRecord, type SignInMethod } from "./orgRegistry";
@@ -32,6 +32,8 @@ export interface VerifiedOrg {
   apiUsage?: ApiUsage;
   /** Undefined when the Organization record could not be read (then writes are guarded as for production). */
   kind?: OrgKind;
+  /** The verifying sign-in's session, kept so that the org's first use signs in no second time. */
+  session: KeptSession;
 }
 
 /**
@@ -63,6 +65,7 @@ export async function verifyConnection(connection: HelperConnection, settings: C
       instanceUrl: session.instanceUrl,
       apiVersion: crm.version!,
       apiUsage: crm.apiUsage,
+      session,
     };
   } finally {
     crm.close();
@@ -118,6 +121,8 @@ export class OrgManager implements Disposable {
         let connection = await this.registry.readConnection(key);
         if (!connection || !record.signedIn) throw new NotSignedInError(record);
         if (record.builtInDemo && this.deps.startDemo) ({ record, connection } = await this.startDemo(record, connection));
+        // The last sign-in's session, when it is for the org's own instance (a moved demo org signs in anew).
+        const kept = await this.registry.readSession(key);
         const { OrgSession } = await sessionModule();
         const session = new OrgSession(record, connection, {
           ...this.deps,
@@ -125,7 +130,7 @@ export class OrgManager implements Disposable {
           onSessionRejected: (k, err) => void this.loseSession(k, err),
           beforeWrite: (k, write) => this.guardWrite(k, write),
           onUsed: (k) => void this.noteUsed(k),
-        });
+        }, kept?.instanceUrl === record.instanceUrl ? kept : undefined);
         session.onDidChangeApiUsage((u) => this.noteUsage(key, u));
         session.onDidChange((change) => this.changes.fire({ ...change, orgKey: key }));
         session.schema.onDidChange((change) => this.schemaChanged.fire({ ...change, orgKey: key }));
@@ -187,6 +192,8 @@ export class OrgManager implements Disposable {
       org.connection,
     );
     this.noteUsage(record.key, verified.apiUsage);
+    // The verifying sign-in's session is the org's first: its first use signs in no second time.
+    await this.registry.writeSession(record.key, verified.session);
     return record;
   }
 
@@ -196,6 +203,7 @@ export class OrgManager implements Disposable {
     const verified = await verifyConnection(connection, this.deps.settings());
     this.closeSession(key);
     await this.registry.writeConnection(key, connection);
+    await this.registry.writeSession(key, verified.session);
     this.noteUsage(key, verified.apiUsage);
     return this.registry.update(key, { username: verified.username, instanceUrl: verified.instanceUrl, orgId: verified.orgId, userId: verified.userId, apiVersion: verified.apiVersion, kind: verified.kind, lastUsedAt: new Date().toISOString(), signedIn: true });
   }
@@ -286,6 +294,7 @@ export class OrgManager implements Disposable {
    * them: with rotation on, the refresh token stored at sign-in is spent after the first refresh.
    */
   private async storeRefreshedToken(key: string, session: AuthSession): Promise<void> {
+    await this.registry.writeSession(key, session);
     const connection = await this.registry.readConnection(key);
     if (!connection || (!connection.access_token && !connection.refresh_token)) return;
     const updated = { ...connection };

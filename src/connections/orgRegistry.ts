@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import * as l10n from "@vscode/l10n";
-import type { HelperConnection, OrgKind } from "../client";
+import type { HelperConnection, KeptSession, OrgKind } from "../client";
 import { Emitter } from "../shared/events";
 
 /** VS Code's Memento, as far as the registry needs it. */
@@ -64,6 +64,8 @@ export interface OrgRecord {
 const ORGS_KEY = "crm.orgs";
 const ACTIVE_KEY = "crm.activeOrg";
 const secretKey = (key: string) => `crm.org.${key}.connection`;
+/** The org's last session (its access token), kept so that a new window does not sign in again. */
+const sessionKey = (key: string) => `crm.org.${key}.session`;
 
 export class OrgRegistry {
   private readonly changed = new Emitter<void>();
@@ -124,6 +126,7 @@ export class OrgRegistry {
 
   async remove(key: string): Promise<void> {
     await this.secrets.delete(secretKey(key));
+    await this.secrets.delete(sessionKey(key));
     await this.state.update(ORGS_KEY, this.list().filter((o) => o.key !== key));
     if (this.state.get<string | undefined>(ACTIVE_KEY, undefined) === key) await this.state.update(ACTIVE_KEY, this.list()[0]?.key);
     this.changed.fire();
@@ -139,9 +142,20 @@ export class OrgRegistry {
     await this.update(key, { signedIn: true });
   }
 
+  /** The session kept from the org's last sign-in, if any (in the secret store, like the credentials). */
+  async readSession(key: string): Promise<KeptSession | undefined> {
+    const text = await this.secrets.get(sessionKey(key));
+    return text ? (JSON.parse(text) as KeptSession) : undefined;
+  }
+
+  async writeSession(key: string, session: KeptSession): Promise<void> {
+    await this.secrets.store(sessionKey(key), JSON.stringify({ accessToken: session.accessToken, instanceUrl: session.instanceUrl, orgId: session.orgId, userId: session.userId }));
+  }
+
   /** Forgets the org's secrets; the entry stays, signed out, so it can be signed in again. */
   async signOut(key: string): Promise<void> {
     await this.secrets.delete(secretKey(key));
+    await this.secrets.delete(sessionKey(key));
     await this.update(key, { signedIn: false });
   }
 

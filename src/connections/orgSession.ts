@@ -1,5 +1,5 @@
 /** One signed-in org: its client, its caches, and the events the views listen to. */
-import { APIRequestError, Crm, type ApiUsage, type AuthSession, type HelperConnection, type KnowledgeSettings, type Logger, type PendingWrite, type RequestInfo } from "../client";
+import { APIRequestError, Crm, type ApiUsage, type AuthSession, type HelperConnection, type KeptSession, type KnowledgeSettings, type Logger, type PendingWrite, type RequestInfo } from "../client";
 // The groups of the client the extension uses beyond the core: importing them adds crm.bulk and crm.knowledgeFolder.
 import "../client/bulk";
 import "../client/knowledgeFolder";
@@ -33,9 +33,10 @@ export function requestLine(alias: string, info: RequestInfo): string {
   return `[${alias}] ${info.method} ${info.path} → ${info.status} (${info.durationMs.toFixed(0)} ms)${retry}`;
 }
 
-export function buildClient(connection: HelperConnection, settings: ClientSettings, extra: { logger?: Logger; version?: string; captureBodies?: () => boolean; beforeWrite?: (write: PendingWrite) => Promise<void> } = {}): Crm {
+export function buildClient(connection: HelperConnection, settings: ClientSettings, extra: { logger?: Logger; version?: string; captureBodies?: () => boolean; beforeWrite?: (write: PendingWrite) => Promise<void>; session?: KeptSession } = {}): Crm {
   return new Crm({
     connectionInfo: connection,
+    session: extra.session,
     version: settings.apiVersion || extra.version || undefined,
     timeoutMs: settings.timeoutMs,
     logger: extra.logger,
@@ -55,9 +56,11 @@ export class OrgSession implements Disposable {
   /** The org's objects and their describes: one source for every view, editor and panel. */
   readonly schema: OrgSchema;
 
-  constructor(readonly record: OrgRecord, connection: HelperConnection, private readonly deps: SessionDeps) {
-    deps.remember(...secretsOf(connection));
+  /** `kept`: the session of the org's last sign-in, used until the org refuses it (a new window signs in no more). */
+  constructor(readonly record: OrgRecord, connection: HelperConnection, private readonly deps: SessionDeps, kept?: KeptSession) {
+    deps.remember(...secretsOf(connection), kept?.accessToken);
     this.crm = buildClient(connection, deps.settings(), {
+      session: kept,
       version: record.apiVersion,
       logger: { warn: (m) => deps.log.warn(`[${record.alias}] ${m}`), info: (m) => deps.log.debug(`[${record.alias}] ${m}`) },
       captureBodies: () => deps.settings().logRequestBodies,
@@ -81,6 +84,11 @@ export class OrgSession implements Disposable {
     this.crm.on("sessionRejected", (error) => deps.onSessionRejected(record.key, error));
     this.crm.on("tokenRefreshed", (session) => {
       deps.remember(session.accessToken, session.refreshToken);
+      deps.onTokenRefreshed(record.key, session);
+    });
+    // A new session (no kept one, or the org refused it) is kept for the next window.
+    this.crm.on("signedIn", (session) => {
+      deps.remember(session.accessToken);
       deps.onTokenRefreshed(record.key, session);
     });
   }

@@ -35,7 +35,8 @@ export async function managerWithDemoOrg(credentials: { loginUrl: string; userna
   const { OrgManager } = await import("../../src/connections/orgManager");
   const { OrgRegistry } = await import("../../src/connections/orgRegistry");
   const secrets: string[] = [];
-  const manager = new OrgManager(new OrgRegistry(new MemoryState(), new MemorySecrets()), {
+  const store = new MemorySecrets();
+  const manager = new OrgManager(new OrgRegistry(new MemoryState(), store), {
     settings: () => ({ apiVersion: "", timeoutMs: 10_000, logRequestBodies: false }),
     log: quietLog().log,
     remember: (...s) => secrets.push(...s.filter((x): x is string => !!x)),
@@ -43,5 +44,5 @@ export async function managerWithDemoOrg(credentials: { loginUrl: string; userna
   });
   const c = credentials;
   const org = await manager.add({ method: "password", alias: "Demo", connection: { grant_type: "password", endpoint_url: c.loginUrl, username: c.username, password: c.password, security_token: c.securityToken, client_id: c.clientId, client_secret: c.clientSecret } });
-  return { manager, org, secrets };
+  return { manager, org, secrets, store };
 }

@@ -32,7 +32,9 @@ async function measured(action: () => Promise<unknown>): Promise<Measured> {
 
 /** An org as a new window finds it: stored, its session not yet signed in. */
 async function coldOrg() {
-  const { manager, org } = await managerWithDemoOrg(emu().credentials);
+  const { manager, org, store } = await managerWithDemoOrg(emu().credentials);
+  // No session kept from an earlier sign-in (its token expired, or it was never kept): this window signs in.
+  await store.delete(`crm.org.${org.key}.session`);
   return { manager, org, session: await manager.session(org.key) };
 }
 
@@ -68,6 +70,24 @@ test("Knowledge on an org that refuses its knowledge settings: asked once per se
   } finally {
     emu().setFault("knowledgeSettingsUnavailable", false);
   }
+});
+
+test("a new window with a kept session signs in no more: Knowledge, every group expanded, in one round trip; a refused token signs in once", async () => {
+  const { manager, org } = await managerWithDemoOrg(emu().credentials);
+  const session = await manager.session(org.key);
+  const model = new KnowledgeModel(sessionKnowledgeSource(session), () => ({ pageSize: 25, sobject: "Knowledge__kav" }));
+  const expandAll = () => Promise.all(KNOWLEDGE_GROUPS.map((status) => model.ensureLoaded(status)));
+  const opened = await measured(expandAll);
+  assert.equal(count(opened, "POST /services/oauth2/token"), 0, "no sign-in: the org records no login");
+  assert.ok(opened.rounds <= 2, `${opened.rounds} round trips: ${opened.sent.join(", ")}`);
+  manager.dispose();
+  // The kept token is revoked: the first request is refused, the credentials sign in once, and the new session is kept.
+  const { manager: second, org: again, store } = await managerWithDemoOrg(emu().credentials);
+  await store.store(`crm.org.${again.key}.session`, JSON.stringify({ accessToken: "00Dxx!revoked-token-000000000", instanceUrl: emu().url }));
+  const retried = await measured(async () => (await second.session(again.key)).crm.getOrgLimits());
+  assert.equal(count(retried, "POST /services/oauth2/token"), 1, retried.sent.join(", "));
+  assert.notEqual(JSON.parse((await store.get(`crm.org.${again.key}.session`))!).accessToken, "00Dxx!revoked-token-000000000", "the new session is kept");
+  second.dispose();
 });
 
 test("Article Details: record, describe, categories and the knowledge languages | versions, body images and translations — two round trips", async () => {

@@ -1,7 +1,8 @@
 /**
- * What every panel shares: one panel per entity (revealed again when reopened), the CSP shell, a
- * `ready` handshake before any data is read, validated messages, loads where a newer one supersedes
- * an older one, restoring after a reload, and closing when the entity's org is removed.
+ * What every panel shares: one panel per entity (revealed again when reopened), the CSP shell, reading the
+ * entity from the click on (beside creating the webview, not after it), one `ready` handshake with a queue that
+ * delivers every message in order once the webview can take it, validated messages, loads where a newer one
+ * supersedes an older one, restoring after a reload or a hide, and closing when the entity's org is removed.
  */
 import * as vscode from "vscode";
 import type { OrgManager } from "../connections/orgManager";
@@ -10,6 +11,7 @@ import type { Log } from "../platform/log";
 import type { Redactor } from "../platform/redact";
 import { parsePanelTarget, type CommonUpdate, type PanelTarget } from "./protocol/common";
 import { webviewShell } from "./html";
+import { PanelDelivery } from "./panelDelivery";
 
 export interface PanelDeps {
   extensionUri: vscode.Uri;
@@ -58,13 +60,16 @@ export class Panel<Request extends { type: string }, Data, Update extends { type
   data?: Data;
   /** Which target `data` was read for (a panel can be pointed at another entity). */
   private dataTarget?: string;
-  /** The last state message shown (loading, data or error). */
-  private state?: Update | CommonUpdate;
+  /** Every message to the webview, delivered in order once it can take them. */
+  private readonly delivery: PanelDelivery<Update | CommonUpdate>;
+  /** A load was started (at the click): the webview's `ready` only takes what waits. */
+  private started = false;
 
   constructor(readonly webviewPanel: vscode.WebviewPanel, public target: PanelTarget, private readonly kind: PanelKind<Request, Data, Update>, private readonly deps: PanelDeps) {
     const media = vscode.Uri.joinPath(deps.extensionUri, "media", "webview");
     const dist = vscode.Uri.joinPath(deps.extensionUri, "dist", "webview");
     const webview = webviewPanel.webview;
+    this.delivery = new PanelDelivery((message) => void webview.postMessage(message));
     webview.options = { enableScripts: true, enableCommandUris: false, localResourceRoots: [media, dist] };
     webviewPanel.iconPath = vscode.Uri.joinPath(deps.extensionUri, "media", "crm.svg");
     webviewPanel.title = kind.title(target);
@@ -79,14 +84,15 @@ export class Panel<Request extends { type: string }, Data, Update extends { type
       data: { target: JSON.stringify(target), ...(vscode.l10n.bundle ? { l10n: JSON.stringify(vscode.l10n.bundle) } : {}) },
       language: vscode.env.language,
     });
+    // A hidden webview's document is gone (it is not kept when hidden): messages wait for its next `ready`.
+    webviewPanel.onDidChangeViewState(() => {
+      if (!webviewPanel.visible) this.delivery.hidden();
+    });
     webview.onDidReceiveMessage(async (raw: unknown) => {
       const request = kind.parseRequest(raw);
       if (!request) return deps.log.warn(`${kind.noun}: ignored a malformed message from the panel`);
-      // A webview shown again after being hidden starts over with `ready` (and missed what was posted
-      // meanwhile): give it the panel's current state — a results panel's fetched pages, a run under way,
-      // an error — instead of reading the entity again.
-      if (request.type === "ready" && this.state !== undefined) return this.post(this.state);
-      if (request.type === "ready" || request.type === "refresh") return this.load();
+      if (request.type === "ready") return this.takeReady();
+      if (request.type === "refresh") return this.load();
       this.acted.fire();
       try {
         await kind.handle?.(this, request);
@@ -100,8 +106,19 @@ export class Panel<Request extends { type: string }, Data, Update extends { type
     return this.deps.manager.registry.get(this.target.orgKey);
   }
 
+  /**
+   * The webview's script runs and asks for what to show: what waits for it (the load started at the click), or
+   * after a hide the panel's current state — a results panel's fetched pages, a run under way, an error —
+   * instead of reading the entity again.
+   */
+  private takeReady(): void {
+    this.delivery.ready();
+    if (!this.started) void this.load();
+  }
+
   /** Reads and posts the entity; a newer load supersedes an older one still in flight. */
   async load(): Promise<void> {
+    this.started = true;
     const ticket = ++this.loading;
     const target = this.target;
     const post = (message: Update | CommonUpdate) => ticket === this.loading && this.show(message);
@@ -120,20 +137,19 @@ export class Panel<Request extends { type: string }, Data, Update extends { type
     }
   }
 
-  /** Posts a passing message (progress, a notice). */
+  /** Posts a passing message (progress, a notice); it waits while the webview cannot take it. */
   post(message: Update | CommonUpdate): void {
-    void this.webviewPanel.webview.postMessage(message);
+    this.delivery.post(message);
   }
 
   /** Posts what the panel shows now (loading, the data, an error), kept for a webview that reloads. */
   show(message: Update | CommonUpdate): void {
-    this.state = message;
-    this.post(message);
+    this.delivery.show(message);
   }
 
   /** Keeps what a reloading webview should be given, when smaller messages already told the open one (staged edits). */
   keep(message: Update | CommonUpdate): void {
-    this.state = message;
+    this.delivery.keep(message);
   }
 
   showError(err: unknown): void {
@@ -266,8 +282,10 @@ export class PanelSet<Request extends { type: string }, Data, Update extends { t
   private preview?: Panel<Request, Data, Update>;
 
   private adopt(webviewPanel: vscode.WebviewPanel, target: PanelTarget): Panel<Request, Data, Update> {
-    // The webview asks for its data with `ready` once its script runs, so nothing is read before it can be shown.
     const panel = new Panel(webviewPanel, target, this.kind, this.deps);
+    // The entity is read from the click on, while the webview is still being made: its messages wait in the
+    // queue for the webview's `ready`, so content shows one round trip sooner.
+    void panel.load();
     this.panels.set(keyOf(target), panel);
     webviewPanel.onDidDispose(() => {
       this.panels.delete(keyOf(panel.target));

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:latency [-- --latency 100]`: each user action in a real VS Code (code-server) against the
  * emulator with a fixed added latency per request, as a real org 50–250 ms away. Per action: time to first
- * useful paint and to completion, the requests sent, and the sequential round trips (from the emulator's
+ * useful paint and to completion, to the first request the org received, the requests sent, and the sequential round trips (from the emulator's
  * request timings) — in all and up to the first paint, against the floor the API allows. The same requests
  * are then sent as a plain sequence of jsforce calls, one at a time, at the same latency: the ratio says what
  * parallel and composite requests save. Written to bench/results/latency.json and the README.

@@ -287,6 +287,10 @@ export class KeptSessionAuth implements AuthStrategy {
   readonly loginUrl?: string;
   readonly #kept: KeptSession;
   readonly #credentials: AuthStrategy;
+  /** The credentials behind the kept session (a fresh sign-in uses them). */
+  get credentials(): AuthStrategy {
+    return this.#credentials;
+  }
   constructor(credentials: AuthStrategy, kept: KeptSession) {
     required(kept?.accessToken, "session.accessToken", "A kept session");
     checkOrgUrl(kept.instanceUrl, "session.instanceUrl");

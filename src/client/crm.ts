@@ -280,13 +280,17 @@ export class Crm extends EventEmitter<CrmEvents> {
     return strategyFromConnection(fields);
   }
 
-  /** Signs in, resolves the API version (the org's latest unless given) and loads the current user's info. */
-  connect(): Promise<AuthSession> {
+  /**
+   * Signs in, resolves the API version (the org's latest unless given) and loads the current user's info.
+   * `fresh`: sign in with the credentials even when a kept session was given (a check that they still work).
+   */
+  connect(options: { fresh?: boolean } = {}): Promise<AuthSession> {
     this.connecting ??= (async () => {
       this.rejected = undefined;
       try {
         this.signingIn = (async () => {
-          this.#strategy = this.resolveStrategy();
+          const strategy = this.resolveStrategy();
+          this.#strategy = options.fresh && strategy instanceof KeptSessionAuth ? strategy.credentials : strategy;
           this.#session = await this.#strategy.authenticate(this.transport.postForm);
           if (this.#strategy instanceof KeptSessionAuth) this.logger.info?.(`using the kept session for ${this.#session.instanceUrl}`);
           else {

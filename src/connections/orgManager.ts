@@ -260,7 +260,8 @@ export class OrgManager implements Disposable {
   async check(key: string): Promise<{ ok: boolean; reason?: string }> {
     try {
       const session = await this.session(key);
-      await session.crm.connect();
+      // A fresh sign-in with the org's credentials, not its kept token: the check is that they still work.
+      await session.crm.connect({ fresh: true });
       // The kind is read again: a trial converted or a sandbox replaced by production is guarded from now on.
       const [kind] = await Promise.all([session.crm.getOrgKind().catch(() => undefined), proveApiAccess(session.crm)]);
       await this.registry.update(key, { lastUsedAt: new Date().toISOString(), ...(kind ? { kind } : {}) });

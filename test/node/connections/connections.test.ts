@@ -100,7 +100,9 @@ test("Refresh All Orgs reads the kind again: an org that became production is gu
   assert.deepEqual(asked, []);
   emu().setOrgKind("production");
   try {
+    const before = emu().requests.length;
     assert.deepEqual(await manager.check(record.key), { ok: true });
+    assert.equal(emu().requests.slice(before).filter((r) => r.path === "/services/oauth2/token").length, 1, "a fresh sign-in with the credentials, not the kept token");
     assert.equal(registry.get(record.key)?.kind, "production");
     await session.crm.createSobjectRecord("Account", { Name: "After the conversion" });
     assert.deepEqual(asked, ["create a Account record (Name)"], "the guard follows the new kind at once");

@@ -15,8 +15,6 @@ import { acceptPlugIns } from "./plugins";
 import { type ApiUsage, type CompletedWrite, type CrmResponse, type HttpMethod, type Logger, type PendingWrite, type RequestInfo, type RequestOptions, type RetryOptions, type CrmStreamResponse, Transport } from "./transport";
 import { recordIntent } from "./intent";
 
-/** The folder sync operations a client runs on its org. */
-
 export interface CrmOptions {
   /** The spec's connection dictionary (`client_key` accepted for `client_id`), or a helper `connection` section. */
   connectionInfo?: Partial<ConnectionInfo> & HelperConnection;

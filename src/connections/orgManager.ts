@@ -118,11 +118,11 @@ export class OrgManager implements Disposable {
       pending = (async () => {
         let record = this.registry.get(key);
         if (!record) throw new CrmError(l10n.t("That org was removed"));
-        let connection = await this.registry.readConnection(key);
+        // The credentials and the last sign-in's session are read together: each is a trip to the secret store.
+        const [stored, kept] = await Promise.all([this.registry.readConnection(key), this.registry.readSession(key)]);
+        let connection = stored;
         if (!connection || !record.signedIn) throw new NotSignedInError(record);
         if (record.builtInDemo && this.deps.startDemo) ({ record, connection } = await this.startDemo(record, connection));
-        // The last sign-in's session, when it is for the org's own instance (a moved demo org signs in anew).
-        const kept = await this.registry.readSession(key);
         const { OrgSession } = await sessionModule();
         const session = new OrgSession(record, connection, {
           ...this.deps,
@@ -130,7 +130,7 @@ export class OrgManager implements Disposable {
           onSessionRejected: (k, err) => void this.loseSession(k, err),
           beforeWrite: (k, write) => this.guardWrite(k, write),
           onUsed: (k) => void this.noteUsed(k),
-        }, kept?.instanceUrl === record.instanceUrl ? kept : undefined);
+        }, kept?.instanceUrl === record.instanceUrl ? kept : undefined); // a moved demo org signs in anew
         session.onDidChangeApiUsage((u) => this.noteUsage(key, u));
         session.onDidChange((change) => this.changes.fire({ ...change, orgKey: key }));
         session.schema.onDidChange((change) => this.schemaChanged.fire({ ...change, orgKey: key }));

@@ -411,7 +411,7 @@ class ResultSink {
     for await (const batch of batches) for (const record of batch) {
       if (!header) {
         headerLine = record;
-        header = [...csvRows(record)][0] ?? [];
+        header = fieldsOfRecord(record);
         continue;
       }
       const writing = this.row(kind, headerLine, record, header);
@@ -425,7 +425,7 @@ class ResultSink {
   row(kind: IngestResultKind, headerLine: string, line: string, header: string[], parsed?: BulkRow): Promise<void> | undefined {
     this.counts[kind]++;
     const written = this.options.resultFiles ? this.writer(kind, headerLine).line(line) : undefined;
-    const handed = this.options.onResult?.(kind, parsed ?? rowOf(header, [...csvRows(line)][0] ?? []));
+    const handed = this.options.onResult?.(kind, parsed ?? rowOf(header, fieldsOfRecord(line)));
     return written || handed ? Promise.all([written, handed]).then(() => undefined) : undefined;
   }
 
@@ -448,6 +448,9 @@ class ResultSink {
     return { successful: file("successful"), failed: file("failed"), ...(this.writers.has("unprocessed") ? { unprocessed: file("unprocessed") } : {}) };
   }
 }
+
+/** The fields of one CSV record (one line of CSV text). */
+const fieldsOfRecord = (record: string): string[] => csvRows(record).next().value ?? [];
 
 const rowOf = (header: string[], values: string[]): BulkRow => {
   const row: BulkRow = {};
@@ -573,8 +576,8 @@ const uploadTimeout = (bytes: number) => Math.max(DEFAULT_TIMEOUT_MS, DEFAULT_TI
 
 /** A small load through sObject Collections, with the same result rows, files and counts as a Bulk job's. */
 async function viaCollections(crm: Crm, job: IngestJobSpec, header: string, records: string[], sink: ResultSink, options: IngestOptions): Promise<IngestResult> {
-  const columns = [...csvRows(header)][0] ?? [];
-  const rows = records.map((record) => [...csvRows(record)][0] ?? []);
+  const columns = fieldsOfRecord(header);
+  const rows = records.map(fieldsOfRecord);
   const idColumn = columns.findIndex((c) => c.toLowerCase() === "id");
   if (job.operation !== "insert" && idColumn < 0) throw new MissingRequiredDataError(`An ${job.operation} needs an Id column`, "input");
   const types = job.operation === "delete" ? new Map<string, string>() : new Map((await crm.getSobject(job.object, { describe: true })).fields.map((f) => [f.name.toLowerCase(), f.type]));
@@ -601,16 +604,18 @@ async function viaCollections(crm: Crm, job: IngestJobSpec, header: string, reco
     : job.operation === "update" ? await updateRecords(crm, sendable.map((r) => ({ type: job.object, id: r.values[idColumn]!, fields: fieldsOf(r.values) })), collectionOptions)
     : await removeRecords(crm, sendable.map((r) => r.values[idColumn]!), collectionOptions);
   sendable.forEach((r, k) => results.set(r.i, answers[k]!));
-  const successHeader = uploadLine(["sf__Id", "sf__Created", ...columns]);
-  const failedHeader = uploadLine(["sf__Id", "sf__Error", ...columns]);
+  // The same columns a Bulk job's results have: the org's, then the row as sent.
+  const successColumns = ["sf__Id", "sf__Created", ...columns];
+  const failedColumns = ["sf__Id", "sf__Error", ...columns];
+  const [successHeader, failedHeader] = [uploadLine(successColumns), uploadLine(failedColumns)];
   for (const [i, values] of rows.entries()) {
     const saved = results.get(i)!;
     const id = saved.id ?? (idColumn >= 0 ? values[idColumn] ?? "" : "");
     const line = saved.success
       ? [id, String(job.operation === "insert"), ...values]
       : [id, saved.errors.map((e) => `${e.statusCode}:${e.message}`).join("; ") || "UNKNOWN_ERROR:the org gave no reason", ...values];
-    const lineHeader = saved.success ? successHeader : failedHeader;
-    await sink.row(saved.success ? "successful" : "failed", lineHeader, uploadLine(line), [...csvRows(lineHeader)][0]!);
+    const header = saved.success ? successColumns : failedColumns;
+    await sink.row(saved.success ? "successful" : "failed", saved.success ? successHeader : failedHeader, uploadLine(line), header, rowOf(header, line));
   }
   if (sink.counts.successful + sink.counts.failed !== rows.length) throw new IngestCountError("", rows.length, sink.counts.successful, sink.counts.failed, 0);
   const files = await sink.close();

@@ -324,6 +324,15 @@ export async function readLocalArticle(io: FolderIO, name: string): Promise<Loca
   return article;
 }
 
+/** A path that stays inside its folder as written (`a/../b` is not how the record writes one). */
+function staysInside(relativePath: string): boolean {
+  try {
+    return checkRelativePath(relativePath) === relativePath;
+  } catch {
+    return false;
+  }
+}
+
 /** The folder's record of the pull, checked entry by entry: a tampered record must not steer a write, a removal or a query. */
 export async function readManifest(io: FolderIO): Promise<FolderManifest | undefined> {
   const bytes = await guardFolder(io).read(MANIFEST_FILE);
@@ -337,8 +346,7 @@ export async function readManifest(io: FolderIO): Promise<FolderManifest | undef
     if (!isArticleFolderName(name)) throw broken(`names ${JSON.stringify(name)} as an article folder (one folder of this folder)`);
     if (!entry || typeof entry !== "object" || !entry.files || typeof entry.files !== "object") throw broken(`has no files for '${name}'`);
     for (const file of Object.keys(entry.files)) {
-      const normal = path.posix.normalize(file);
-      if (file.includes("\0") || file.includes("\\") || path.posix.isAbsolute(normal) || normal === ".." || normal.startsWith("../") || normal !== file) throw broken(`lists ${JSON.stringify(file)} under '${name}' (a file inside that article's folder)`);
+      if (!staysInside(file)) throw broken(`lists ${JSON.stringify(file)} under '${name}' (a file inside that article's folder)`);
     }
     if (!isRecordId(entry.knowledgeArticleId)) throw broken(`has no article ID for '${name}'`);
     for (const language of Object.keys(entry.translations ?? {})) if (pathNameProblem("language", language)) throw broken(`lists ${JSON.stringify(language)} as a language of '${name}'`);

@@ -133,7 +133,7 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi | und
     vscode.workspace.registerTextDocumentContentProvider(REVIEW_SCHEME, reviews),
     recordChanges(manager, journal),
     soqlOrgs,
-    vscode.window.createTreeView("crm.feeds", { treeDataProvider: feeds, showCollapseAll: true }),
+    feeds.createTreeView({ showCollapseAll: true }, context.workspaceState),
     queries,
     vscode.window.createTreeView("crm.queries", { treeDataProvider: queries, showCollapseAll: true }),
     vscode.workspace.onDidChangeConfiguration((e) => {
@@ -141,8 +141,8 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi | und
       if (e.affectsConfiguration("crm.views.showAllOrgs")) active.refresh();
     }),
     vscode.window.createTreeView("crm.orgs", { treeDataProvider: orgs, showCollapseAll: false }),
-    vscode.window.createTreeView("crm.objects", { treeDataProvider: objects, showCollapseAll: true }),
-    vscode.window.createTreeView("crm.knowledge", { treeDataProvider: knowledge, showCollapseAll: true, canSelectMany: true }),
+    objects.createTreeView({ showCollapseAll: true }, context.workspaceState),
+    knowledge.createTreeView({ showCollapseAll: true, canSelectMany: true }, context.workspaceState),
     vscode.workspace.registerTextDocumentContentProvider(DESCRIBE_SCHEME, new DescribeDocuments(active)),
     crmFiles,
     preview.panels,

@@ -8,6 +8,7 @@ import * as vscode from "vscode";
 import type { OrgChange } from "../connections/changes";
 import { describeError } from "../platform/errorMessages";
 import { ActiveOrg, MessageNode, OrgRootNode } from "./activeOrg";
+import { ExpansionMemory, type StateStore } from "./expansionMemory";
 import { PerOrg } from "./perOrg";
 import { TreeChangeQueue } from "./treeChanges";
 
@@ -17,6 +18,7 @@ export abstract class PerOrgTreeProvider<Node extends { readonly orgKey: string 
   protected readonly changes = new TreeChangeQueue<Node | undefined>((node) => this.changed.fire(node));
   protected readonly models = new PerOrg<Model>((key) => this.createModel(key));
   protected readonly subscriptions: vscode.Disposable[] = [];
+  private expansion?: ExpansionMemory;
 
   /** `view`: the view's id suffix (`crm.<view>`), used for node ids and progress. */
   constructor(protected readonly active: ActiveOrg, protected readonly view: "objects" | "knowledge" | "feeds", private readonly refreshCommand: string) {
@@ -74,10 +76,21 @@ export abstract class PerOrgTreeProvider<Node extends { readonly orgKey: string 
     }
   }
 
+  /** The view's tree, whose opened and closed rows are remembered across window reloads. */
+  createTreeView(options: Omit<vscode.TreeViewOptions<Node | OrgRootNode | MessageNode>, "treeDataProvider">, store: StateStore): vscode.TreeView<Node | OrgRootNode | MessageNode> {
+    const expansion = (this.expansion = new ExpansionMemory(store, this.view));
+    const tree = vscode.window.createTreeView(`crm.${this.view}`, { ...options, treeDataProvider: this });
+    this.subscriptions.push(
+      tree.onDidExpandElement((e) => expansion.set(this.getTreeItem(e.element).id, true)),
+      tree.onDidCollapseElement((e) => expansion.set(this.getTreeItem(e.element).id, false)),
+    );
+    return tree;
+  }
+
   getTreeItem(node: Node | OrgRootNode | MessageNode): vscode.TreeItem {
-    if (node instanceof OrgRootNode) return node.toItem(this.view);
     if (node instanceof MessageNode) return node.toItem();
-    return this.itemOf(node);
+    const item = node instanceof OrgRootNode ? node.toItem(this.view) : this.itemOf(node);
+    return this.expansion ? this.expansion.apply(item) : item;
   }
 
   dispose(): void {

@@ -114,8 +114,8 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
   const update = (run: QueryRun, target: PanelTarget): HostToResults => ({ type: "results", summary: summary(target, run) });
 
   async function fetchRows(panel: Panel<ResultsToHost, QueryRun, HostToResults>, run: QueryRun, all: boolean): Promise<void> {
-    const report = () => panel.post({ type: "progress", fetched: run.fetched, totalSize: run.totalSize });
-    const fetching = run.fetch({ all, onPage: report });
+    // Each page grows the grid where it stands (the page patches it: a click or an open editor stays).
+    const fetching = run.fetch({ all, onPage: () => panel.data === run && panel.show(update(run, panel.target)) });
     panel.show(update(run, panel.target)); // shows the Cancel button
     const completed = await fetching.finally(() => panel.data === run && panel.show(update(run, panel.target)));
     if (!completed) panel.post({ type: "notice", text: vscode.l10n.t("Stopped: {0} of {1} rows fetched.", formatCount(run.fetched), formatCount(run.totalSize)) });

@@ -105,7 +105,6 @@ const hostToResults = z.discriminatedUnion("type", [
   z.object({ type: z.literal("results"), summary: resultsSummary }),
   z.object({ type: z.literal("rows"), viewVersion: index, start: index, rows: z.array(resultRow) }),
   z.object({ type: z.literal("children"), path: childPath, table: childTable }),
-  z.object({ type: z.literal("progress"), fetched: index, totalSize: index }),
   z.object({ type: z.literal("notice"), text: z.string() }),
   /** Staged edits changed: the new counts (the webview reads again the rows it holds). */
   z.object({ type: z.literal("edits"), cells: index, rows: index }),

@@ -135,6 +135,12 @@ export function documentCommands(deps: DocumentCommandDeps): Record<Extract<Comm
       const a = await articleTarget(node, vscode.l10n.t("Edit the fields of which article?"));
       await openCrmDocument(files, articleFilePath(aliasOf(a.orgKey), knowledgeSobject(), a.id, "fields.json"));
     },
+    "crm.document.save": async () => {
+      const document = vscode.window.activeTextEditor?.document;
+      // Bound to Ctrl+S only in `crm:` documents; anywhere else it is VS Code's own save.
+      if (document?.uri.scheme !== CRM_SCHEME) return void (await vscode.commands.executeCommand("workbench.action.files.save"));
+      await files.saveDocument(document);
+    },
     "crm.document.preview": async (uriArg: unknown) => {
       const uri = uriArg instanceof vscode.Uri ? uriArg : vscode.window.activeTextEditor?.document.uri;
       if (uri?.scheme !== CRM_SCHEME || !uri.path.endsWith(".html")) throw new CommandRefusal(vscode.l10n.t("Open an article's .html document (CRM: Edit Article in Editor) to preview it."));

@@ -76,6 +76,7 @@ export const COMMAND_IDS = [
   "crm.document.newArticle",
   "crm.document.editArticle",
   "crm.document.editArticleFields",
+  "crm.document.save",
   "crm.document.preview",
   "crm.document.compareWithOnline",
   "crm.queries.refresh",

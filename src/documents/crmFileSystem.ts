@@ -1,15 +1,21 @@
 /**
  * The `crm:` file system in VS Code: the model's documents as editors. A failed save throws, so VS Code
  * keeps the document dirty and says why; refused fields are marked on their lines; a concurrent change
- * asks Compare / Overwrite and never overwrites silently. VS Code's own "Failed to save" message that follows
- * a refused save offers Discard; an edit discarded that way is offered back, so it cannot be lost.
+ * asks Compare / Overwrite and never overwrites silently. Ctrl+S (`saveDocument`) sends the document before
+ * VS Code saves it, so a cancelled, refused or conflicting save says why and keeps the edit without VS Code's
+ * "Failed to save" message and its Revert. Other saves (the File menu, auto save) still meet that message; an
+ * edit discarded from it is offered back, so it cannot be lost.
  */
 import * as vscode from "vscode";
+import { CancelledError } from "../client/errors";
 import type { OrgChange } from "../connections/changes";
 import type { OrgManager } from "../connections/orgManager";
 import { ConflictError, CrmFiles, DocumentError, fieldLine, type FileStat } from "./crmFiles";
 
 export const CRM_SCHEME = "crm";
+
+/** A save stopped by the person's own choice at a conflict (Compare, or no answer): said as a warning. */
+class NotSavedError extends Error {}
 const THEIRS_SCHEME = "crm-theirs";
 
 export interface SavedDocument {
@@ -37,6 +43,12 @@ export class CrmFileSystem implements vscode.FileSystemProvider, vscode.TextDocu
   private readonly following: { dispose(): void };
   /** Records being saved from a document now: their own write is no news to their documents. */
   private readonly saving = new Set<string>();
+  /**
+   * Documents Ctrl+S has just sent, until VS Code's own save of the same text completes: that save sends
+   * nothing, and meanwhile the file keeps the time VS Code read it at (else VS Code would take the new
+   * baseline for someone else's change).
+   */
+  private readonly sent = new Map<string, { text: string; result: { createdId?: string }; stat: vscode.FileStat }>();
 
   constructor(readonly files: CrmFiles, private readonly manager: OrgManager) {
     // A record's remembered baseline goes when the last of its documents closes without unsaved edits
@@ -108,6 +120,8 @@ export class CrmFileSystem implements vscode.FileSystemProvider, vscode.TextDocu
   }
 
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
+    const sent = this.sent.get(uri.toString());
+    if (sent) return sent.stat;
     const stat: FileStat = await this.guard(uri, () => this.files.stat(uri.path));
     return {
       type: stat.type === "directory" ? vscode.FileType.Directory : vscode.FileType.File,
@@ -132,11 +146,14 @@ export class CrmFileSystem implements vscode.FileSystemProvider, vscode.TextDocu
     let result: { createdId?: string };
     const record = this.files.recordOf(uri.path);
     if (record) this.saving.add(record);
+    const text = new TextDecoder().decode(content);
+    const sent = this.sent.get(uri.toString());
+    this.sent.delete(uri.toString());
     try {
-      result = await this.save(uri, content);
+      result = sent?.text === text ? sent.result : await this.send(uri, content);
     } catch (err) {
-      this.refused.set(uri.toString(), new TextDecoder().decode(content));
-      throw err;
+      this.refused.set(uri.toString(), text);
+      throw vscode.FileSystemError.Unavailable(err instanceof Error ? err.message : String(err));
     } finally {
       if (record) this.saving.delete(record);
     }
@@ -146,14 +163,46 @@ export class CrmFileSystem implements vscode.FileSystemProvider, vscode.TextDocu
     this.saved.fire({ uri, orgKey, sobject: p.sobject, createdId: result.createdId });
   }
 
+  /**
+   * Ctrl+S in a `crm:` document: sends it, then lets VS Code save it (which sends nothing more). A cancel in
+   * the production guard, a refusal or a conflict says why and leaves the document dirty with its edit, with
+   * nothing offered that would discard it.
+   */
+  async saveDocument(document: vscode.TextDocument): Promise<void> {
+    if (!document.isDirty) return;
+    const key = document.uri.toString();
+    const text = document.getText();
+    const stat = await this.stat(document.uri);
+    const record = this.files.recordOf(document.uri.path);
+    if (record) this.saving.add(record);
+    let result: { createdId?: string };
+    try {
+      result = await this.send(document.uri, new TextEncoder().encode(text));
+    } catch (err) {
+      this.refused.set(key, text);
+      const message = err instanceof Error ? err.message : String(err);
+      if (err instanceof CancelledError) vscode.window.setStatusBarMessage(vscode.l10n.t("{0}. Your edit is kept.", message), 8_000);
+      else void (err instanceof NotSavedError ? vscode.window.showWarningMessage(message) : vscode.window.showErrorMessage(message));
+      return;
+    } finally {
+      if (record) this.saving.delete(record);
+    }
+    this.sent.set(key, { text, result, stat });
+    try {
+      await document.save();
+    } finally {
+      this.sent.delete(key);
+    }
+  }
+
   /** Sends a document to the org: a conflict asks Compare / Overwrite, a refusal marks its fields and throws. */
-  private async save(uri: vscode.Uri, content: Uint8Array): Promise<{ createdId?: string }> {
+  private async send(uri: vscode.Uri, content: Uint8Array): Promise<{ createdId?: string }> {
     try {
       return await this.files.writeFile(uri.path, content);
     } catch (err) {
       if (err instanceof ConflictError) return this.resolveConflict(uri, content, err);
       if (err instanceof DocumentError) this.markFields(uri, content, err);
-      throw vscode.FileSystemError.Unavailable(err instanceof Error ? err.message : String(err));
+      throw err;
     }
   }
 
@@ -172,9 +221,9 @@ export class CrmFileSystem implements vscode.FileSystemProvider, vscode.TextDocu
       // From now on the document is compared with their version: the next save sends only what differs from it.
       await this.files.rebase(uri.path);
       await vscode.commands.executeCommand("vscode.diff", left, uri, vscode.l10n.t("{0}: the org's version ↔ yours", conflict.displayName));
-      throw vscode.FileSystemError.Unavailable(vscode.l10n.t("Not saved: the record changed in the org. Compare the two, then save again to replace the org's version."));
+      throw new NotSavedError(vscode.l10n.t("Not saved: the record changed in the org. Compare the two, then save again to replace the org's version."));
     }
-    throw vscode.FileSystemError.Unavailable(vscode.l10n.t("Not saved: the record changed in the org since you opened it. Your edit is kept."));
+    throw new NotSavedError(vscode.l10n.t("Not saved: the record changed in the org since you opened it. Your edit is kept."));
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {

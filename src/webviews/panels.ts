@@ -4,6 +4,7 @@
  * delivers every message in order once the webview can take it, validated messages, loads where a newer one
  * supersedes an older one, restoring after a reload or a hide, and closing when the entity's org is removed.
  */
+import { readFileSync } from "node:fs";
 import * as vscode from "vscode";
 import type { OrgManager } from "../connections/orgManager";
 import { describeError } from "../platform/errorMessages";
@@ -47,6 +48,14 @@ export interface PanelKind<Request extends { type: string }, Data, Update extend
 
 const keyOf = (t: PanelTarget) => `${t.orgKey}\u0000${t.id}`;
 
+const extensionFiles = new Map<string, string>();
+/** A file of the extension's own (a panel's script or stylesheet), read once per window. */
+function extensionFile(uri: vscode.Uri): string {
+  let text = extensionFiles.get(uri.fsPath);
+  if (text === undefined) extensionFiles.set(uri.fsPath, (text = readFileSync(uri.fsPath, "utf8")));
+  return text;
+}
+
 export class Panel<Request extends { type: string }, Data, Update extends { type: string }> {
   private readonly acted = new vscode.EventEmitter<void>();
   /** The user did something in the panel (not just open or refresh it): a preview panel is then kept. */
@@ -73,13 +82,12 @@ export class Panel<Request extends { type: string }, Data, Update extends { type
     webview.options = { enableScripts: true, enableCommandUris: false, localResourceRoots: [media, dist] };
     webviewPanel.iconPath = vscode.Uri.joinPath(deps.extensionUri, "media", "crm.svg");
     webviewPanel.title = kind.title(target);
-    const asUri = (uri: vscode.Uri) => webview.asWebviewUri(uri).toString();
     webview.html = webviewShell({
       title: webviewPanel.title,
       cspSource: webview.cspSource,
-      scriptUri: asUri(vscode.Uri.joinPath(dist, `${kind.script}.main.js`)),
-      codiconsUri: asUri(vscode.Uri.joinPath(dist, "codicons", "codicon.css")),
-      styleUris: [asUri(vscode.Uri.joinPath(media, "panel.css")), asUri(vscode.Uri.joinPath(media, `${kind.script}.css`))],
+      script: extensionFile(vscode.Uri.joinPath(dist, `${kind.script}.main.js`)),
+      codiconsUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, "codicons", "codicon.css")).toString(),
+      styles: [extensionFile(vscode.Uri.joinPath(media, "panel.css")), extensionFile(vscode.Uri.joinPath(media, `${kind.script}.css`))],
       // The panel's words: the bundle VS Code loaded for the display language (none for English).
       data: { target: JSON.stringify(target), ...(vscode.l10n.bundle ? { l10n: JSON.stringify(vscode.l10n.bundle) } : {}) },
       language: vscode.env.language,

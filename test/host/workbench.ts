@@ -5,8 +5,32 @@ import type { Frame, Locator, Page } from "playwright-core";
 
 export const SCREENSHOTS = path.resolve(__dirname, "screenshots/latest");
 
+/** What `eventually` waits for: an answer that is not false, undefined or null. */
+type Answer<T> = Exclude<T, false | undefined | null>;
+
 export class Driver {
   constructor(readonly page: Page) {}
+
+  /**
+   * The journeys' one wait: asks `check` every 150 ms until it answers (anything but false, undefined or
+   * null) and resolves with that answer; after `timeout` it fails naming `what` never happened, with the
+   * last error `check` threw. For the workbench's own timing (pickers, focus, toasts) and for answers the
+   * product gives later — never to click again over a product race.
+   */
+  async eventually<T>(what: string, check: () => T | Promise<T>, timeout = 15_000): Promise<Answer<T>> {
+    const deadline = Date.now() + timeout;
+    let lastError: unknown;
+    for (;;) {
+      try {
+        const answer = await check();
+        if (answer !== false && answer !== undefined && answer !== null) return answer as Answer<T>;
+      } catch (err) {
+        lastError = err;
+      }
+      if (Date.now() > deadline) throw new Error(`timed out after ${timeout} ms waiting for ${what}${lastError ? ` (last: ${lastError instanceof Error ? lastError.message : String(lastError)})` : ""}`);
+      await this.page.waitForTimeout(150);
+    }
+  }
 
   /** Opens a view container by its title (clicking an open one would close the sidebar). */
   async openContainer(title: string): Promise<void> {
@@ -19,24 +43,25 @@ export class Driver {
   /** Runs a command from the palette by its full title ("CRM: Add Org…"), as a keyboard user does. */
   async runCommand(title: string): Promise<void> {
     const input = this.page.locator(".quick-input-widget .quick-input-box input");
-    // F1 can be lost while a panel that was just opened takes the focus (its frame gets the key): press again.
-    for (let attempt = 1; ; attempt++) {
+    // F1 can be lost while a panel that was just opened takes the focus (its frame gets the key): VS Code's
+    // focus, so the key is pressed again until the palette shows.
+    await this.eventually(`F1 to open the command palette (to run '${title}')`, async () => {
+      if (await input.isVisible()) return true;
       await this.page.keyboard.press("F1");
-      const opened = await input.waitFor({ state: "visible", timeout: 5_000 }).then(() => true, () => false);
-      if (opened) break;
-      if (attempt === 3) throw new Error(`F1 did not open the command palette (to run '${title}')`);
-    }
+      return input.waitFor({ state: "visible", timeout: 2_000 }).then(() => true, () => false);
+    });
     await input.fill(`>${title}`);
     // Enter runs the focused row: move the focus until it is the exact command.
     const focusedLabel = () => this.page.locator(".quick-input-widget .quick-input-list .monaco-list-row.focused .label-name").first().innerText().catch(() => "");
-    const deadline = Date.now() + 15_000;
-    for (let moves = 0; (await focusedLabel()).trim() !== title; ) {
-      if (Date.now() > deadline) throw new Error(`the palette does not offer '${title}'`);
+    let moves = 0;
+    await this.eventually(`the palette to offer '${title}'`, async () => {
+      if ((await focusedLabel()).trim() === title) return true;
       if (moves < 10 && (await this.page.locator(".quick-input-widget .quick-input-list .monaco-list-row .label-name", { hasText: title }).count())) {
         await this.page.keyboard.press("ArrowDown");
         moves++;
-      } else await this.page.waitForTimeout(100);
-    }
+      }
+      return false;
+    });
     await this.page.keyboard.press("Enter");
     // A busy workbench can drop that Enter (the list re-renders under it): the palette then stays open on
     // the same text. Press again once rather than wait for a step that never comes — but only when the
@@ -46,9 +71,8 @@ export class Driver {
     const untitled = async () => !(await this.page.locator(".quick-input-widget:visible .quick-input-title").innerText().catch(() => "")).trim();
     const stillThePalette = async () => (await input.isVisible()) && (await input.inputValue().catch(() => "")) === `>${title}` &&
       (await this.page.locator(".quick-input-widget .quick-input-list .monaco-list-row.focused .label-name", { hasText: title }).count()) > 0 && (await untitled());
-    const settled = Date.now() + 2_000;
-    while (Date.now() < settled && (await stillThePalette())) await this.page.waitForTimeout(100);
-    if (await stillThePalette()) await this.page.keyboard.press("Enter");
+    const left = await this.eventually("the palette to close", async () => !(await stillThePalette()), 2_000).catch(() => false);
+    if (!left && (await stillThePalette())) await this.page.keyboard.press("Enter");
   }
 
   /**
@@ -85,6 +109,27 @@ export class Driver {
     await this.page.keyboard.insertText(text);
   }
 
+  /** Waits until the editor in front shows `text`; resolves with all it shows. */
+  async editorShows(text: string): Promise<string> {
+    const handle = await this.page.waitForFunction((expected) => {
+      // Monaco renders spaces as non-breaking spaces.
+      const shown = (document.querySelector(".part.editor .editor-group-container.active .monaco-editor .view-lines")?.textContent ?? "").replace(/\u00a0/g, " ");
+      return shown.includes(expected) ? shown : false;
+    }, text, { timeout: 20_000 });
+    return (await handle.jsonValue()) as string;
+  }
+
+  /** Find and Replace in the editor in front: `from` becomes `to` everywhere. */
+  async replaceInEditor(from: string, to: string): Promise<void> {
+    await this.page.locator(".part.editor .editor-group-container.active .monaco-editor").first().click();
+    await this.page.keyboard.press("Control+H");
+    const find = this.page.locator(".editor-widget.find-widget");
+    await find.locator(".find-part textarea, .find-part input").first().fill(from);
+    await find.locator(".replace-part textarea, .replace-part input").first().fill(to);
+    await this.page.keyboard.press("Control+Alt+Enter");
+    await this.page.keyboard.press("Escape");
+  }
+
   /** Writes a statement in a new SOQL document and runs it from the CodeLens that names the org it runs on. */
   async runNewQuery(text: string, org = "Demo org"): Promise<void> {
     await this.runCommand("CRM: New SOQL Query");
@@ -108,14 +153,13 @@ export class Driver {
    * just after: so the picker must still be there a moment later, or the command runs again.
    */
   async runCommandInto(title: string, opens: string): Promise<Locator> {
-    for (let attempt = 1; ; attempt++) {
+    return this.eventually(`'${title}' to open the picker '${opens}'`, async () => {
       await this.runCommand(title);
-      const widget = await this.quickInput(opens, 8_000).catch((err: unknown) => (attempt < 3 ? undefined : Promise.reject(err)));
-      if (!widget) continue;
+      const widget = await this.quickInput(opens, 8_000).catch(() => undefined);
+      if (!widget) return undefined;
       await this.page.waitForTimeout(500);
-      const stayed = await widget.locator(".quick-input-title", { hasText: opens }).isVisible().catch(() => false);
-      if (stayed || attempt === 3) return this.quickInput(opens);
-    }
+      return (await widget.locator(".quick-input-title", { hasText: opens }).isVisible().catch(() => false)) ? widget : undefined;
+    }, 40_000);
   }
 
   /**
@@ -170,13 +214,9 @@ export class Driver {
   async expandRow(viewTitle: string, label: string): Promise<void> {
     const row = this.rowIn(viewTitle, label);
     await row.waitFor({ timeout: 30_000 });
-    // A view redrawing under the click (a refresh, a filter cleared) can fold the row again: click until it stays open.
-    const deadline = Date.now() + 15_000;
-    while ((await row.getAttribute("aria-expanded").catch(() => "false")) !== "true") {
-      if (Date.now() > deadline) throw new Error(`the row '${label}' in ${viewTitle} does not expand`);
-      await row.locator(".monaco-tl-twistie").click().catch(() => undefined);
-      await this.page.waitForTimeout(500);
-    }
+    if ((await row.getAttribute("aria-expanded")) === "true") return;
+    await row.locator(".monaco-tl-twistie").click();
+    await this.eventually(`the row '${label}' in ${viewTitle} to expand`, async () => (await row.getAttribute("aria-expanded")) === "true");
   }
 
   /** Clicks a view's title action by its label (for example "Filter Objects…"). */
@@ -194,13 +234,12 @@ export class Driver {
   }
 
   async waitForRow(viewTitle: string, label: string, descriptionMatch?: RegExp): Promise<{ label: string; description: string }> {
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      const row = (await this.rows(viewTitle)).find((r) => r.label === label && (!descriptionMatch || descriptionMatch.test(r.description)));
-      if (row) return row;
-      if (Date.now() > deadline) throw new Error(`no row '${label}' ${descriptionMatch ?? ""} in ${viewTitle}: ${JSON.stringify(await this.rows(viewTitle))}`);
-      await this.page.waitForTimeout(200);
-    }
+    return this.eventually(`a row '${label}' ${descriptionMatch ?? ""} in ${viewTitle}`, async () => {
+      const rows = await this.rows(viewTitle);
+      const row = rows.find((r) => r.label === label && (!descriptionMatch || descriptionMatch.test(r.description)));
+      if (!row) throw new Error(`the rows are ${JSON.stringify(rows)}`);
+      return row;
+    }, 30_000);
   }
 
   row(label: string): Locator {
@@ -263,15 +302,12 @@ export class Driver {
 
   /** The document inside a webview panel (VS Code nests it in two iframes) once it shows `text`. */
   async webview(text: string | RegExp, timeout = 30_000): Promise<Frame> {
-    const deadline = Date.now() + timeout;
-    for (;;) {
+    return this.eventually(`a webview showing '${String(text)}'`, async () => {
       for (const frame of this.page.frames()) {
-        const app = frame.locator("main#app", { hasText: text });
-        if (await app.count().catch(() => 0)) return frame;
+        if (await frame.locator("main#app", { hasText: text }).count().catch(() => 0)) return frame;
       }
-      if (Date.now() > deadline) throw new Error(`no webview shows '${String(text)}'`);
-      await this.page.waitForTimeout(200);
-    }
+      return undefined;
+    }, timeout);
   }
 
   /** Titles of the open editor tabs. */

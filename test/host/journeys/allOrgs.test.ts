@@ -4,7 +4,7 @@ import { workbenchSession } from "./session";
 
 const { journey } = workbenchSession({ settings: { "crm.views.showAllOrgs": true, "crm.knowledge.pageSize": 3 } });
 
-journey("every signed-in org has its own branch in Objects, Knowledge and Feeds", async ({ ui, emulator, workbench }) => {
+journey("every signed-in org has its own branch in Objects, Knowledge and Feeds", async ({ ui, emulator }) => {
     const c = emulator.credentials;
     await ui.addDemoOrg(emulator.url);
     await ui.runCommand("CRM: Add Org…");
@@ -19,13 +19,10 @@ journey("every signed-in org has its own branch in Objects, Knowledge and Feeds"
     assert.equal(demo.description, "admin@demo.crm");
     assert.equal((await ui.waitForRow("Knowledge", "Integration")).description, "integration@demo.crm");
     await ui.expandPane("Objects");
-    const deadline = Date.now() + 20_000;
-    let labels: string[] = [];
-    while (Date.now() < deadline) {
-      labels = (await ui.rows("Objects")).map((r) => r.label);
-      if (labels.filter((l) => l === "Standard").length === 2) break;
-      await workbench.page.waitForTimeout(200);
-    }
+    const labels = await ui.eventually("both orgs' groups in Objects", async () => {
+      const shown = (await ui.rows("Objects")).map((r) => r.label);
+      return shown.filter((l) => l === "Standard").length === 2 && shown;
+    }, 20_000);
     assert.deepEqual(labels.slice(0, 6), ["Demo org", "Standard", "Custom", "Integration", "Standard", "Custom"], "each org has its own groups");
     await ui.screenshot("08-all-orgs");
 }, 180_000);

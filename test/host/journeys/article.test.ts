@@ -46,7 +46,7 @@ journey("Article Details: every hostile body renders inert, with its text kept",
   assert.deepEqual(dialogs, [], "no script ran");
 }, 180_000);
 
-journey("Article Details follows a publish from the Knowledge tree; two quick refreshes leave one consistent tree", async ({ ui, emulator, workbench }) => {
+journey("Article Details follows a publish from the Knowledge tree; two quick refreshes leave one consistent tree", async ({ ui, emulator }) => {
   const versions = emulator.seeded.store.liveRecords("Knowledge__kav");
   const draft = versions.filter((v) => v.PublishStatus === "Draft" && !versions.some((o) => o !== v && o.KnowledgeArticleId === v.KnowledgeArticleId)).at(-1)!;
   const title = String(draft.Title);
@@ -68,14 +68,11 @@ journey("Article Details follows a publish from the Knowledge tree; two quick re
   // Two refreshes in quick succession: the later supersedes the earlier; each version shows once, in its group.
   await ui.viewAction("Knowledge", "Refresh Knowledge");
   await ui.viewAction("Knowledge", "Refresh Knowledge");
-  const deadline = Date.now() + 20_000;
-  for (;;) {
+  await ui.eventually(`'${title}' once, under Published`, async () => {
     assert.deepEqual((await ui.errorsShown()).filter((e) => /already registered|failed/i.test(e)), [], "no error while the tree refreshes");
     const shown = (await ui.rows("Knowledge")).map((r) => r.label).filter((l) => l === title);
-    if (shown.length === 1 && (await ui.groupOf("Knowledge", title, groups)) === "Published") break;
-    if (Date.now() > deadline) throw new Error(`'${title}' shows ${shown.length} times: ${JSON.stringify(await ui.rows("Knowledge"))}`);
-    await workbench.page.waitForTimeout(200);
-  }
+    return shown.length === 1 && (await ui.groupOf("Knowledge", title, groups)) === "Published";
+  }, 20_000);
   const byGroup = new Map<string, string[]>();
   let group = "";
   for (const { label } of await ui.rows("Knowledge")) {

@@ -29,14 +29,10 @@ journey("Objects: the filter narrows every group at once; Describe opens the JSO
   await ui.viewAction("Objects", "Filter Objects");
   await ui.answer("Filter objects", "invoice");
   await ui.expandRow("Objects", "Custom");
-  const deadline = Date.now() + 15_000;
-  let labels: string[] = [];
-  while (Date.now() < deadline) {
-    labels = (await ui.rows("Objects")).map((r) => r.label);
-    if (labels.includes("Invoice") && !labels.includes("Contact")) break;
-    await workbench.page.waitForTimeout(200);
-  }
-  assert.ok(labels.includes("Invoice") && !labels.includes("Contact"), labels.join(", "));
+  await ui.eventually("the filter to leave Invoice and not Contact", async () => {
+    const labels = (await ui.rows("Objects")).map((r) => r.label);
+    return labels.includes("Invoice") && !labels.includes("Contact");
+  });
   await ui.runCommand("CRM: Describe Object");
   await ui.pick("Which object", "Invoice");
   await workbench.page.locator(".part.editor .tab", { hasText: "Invoice__c.json" }).waitFor({ timeout: 15_000 });
@@ -45,7 +41,7 @@ journey("Objects: the filter narrows every group at once; Describe opens the JSO
   await ui.viewAction("Objects", "Clear Objects Filter");
 });
 
-journey("Knowledge: drafts listed with number, version and validation; Load more fetches the next page", async ({ ui, emulator, workbench }) => {
+journey("Knowledge: drafts listed with number, version and validation; Load more fetches the next page", async ({ ui, emulator }) => {
   await ui.expandPane("Knowledge");
   const drafts = await ui.waitForRow("Knowledge", "Load more…");
   assert.ok(drafts);
@@ -53,12 +49,10 @@ journey("Knowledge: drafts listed with number, version and validation; Load more
   assert.equal(before, 5, "a page of five drafts (crm.knowledge.pageSize)");
   const queries = emulator.requests.filter((r) => r.path.endsWith("/query")).length;
   await ui.rowIn("Knowledge", "Load more…").click();
-  const deadline = Date.now() + 15_000;
-  let after = before;
-  while (Date.now() < deadline && after === before) {
-    after = (await ui.rows("Knowledge")).filter((r) => /^#\d{9} · v\d+/.test(r.description)).length;
-    await workbench.page.waitForTimeout(200);
-  }
+  const after = await ui.eventually("the next page of drafts", async () => {
+    const shown = (await ui.rows("Knowledge")).filter((r) => /^#\d{9} · v\d+/.test(r.description)).length;
+    return shown !== before && shown;
+  });
   assert.ok(after > before && after <= 10, `${before} → ${after}`);
   // The demo org has three knowledge languages: a page is read with its articles' translations, one query more.
   assert.equal(emulator.requests.filter((r) => r.path.endsWith("/query")).length - queries, 2, "exactly one page fetched, with its translations");
@@ -67,14 +61,11 @@ journey("Knowledge: drafts listed with number, version and validation; Load more
 
 /** Waits until a row sits under the named group (every group expanded), failing on any error shown meanwhile. */
 async function waitUnderGroup(ui: Driver, view: string, label: string, group: string, groups: string[]): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
+  await ui.eventually(`'${label}' under ${group}`, async () => {
     const errors = (await ui.errorsShown()).filter((e) => /already registered|refused|failed/i.test(e));
     assert.deepEqual(errors, [], "no error while the tree changes");
-    if ((await ui.groupOf(view, label, groups)) === group) return;
-    if (Date.now() > deadline) throw new Error(`'${label}' is not under ${group}: ${JSON.stringify(await ui.rows(view))}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+    return (await ui.groupOf(view, label, groups)) === group;
+  }, 20_000);
 }
 
 journey("Knowledge: with every group expanded, create a draft, publish it as a major version, then archive it (with a modal confirm)", async ({ ui, emulator, workbench }) => {
@@ -102,9 +93,7 @@ journey("Knowledge: with every group expanded, create a draft, publish it as a m
   await ui.runCommandInto("CRM: Archive Article…", "Archive which published article");
   await ui.pick("Archive which published article", "Journey article");
   await workbench.page.locator(".monaco-dialog-box .monaco-button", { hasText: /^Archive$/ }).click();
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline && row.PublishStatus !== "Archived") await workbench.page.waitForTimeout(200);
-  assert.equal(row.PublishStatus, "Archived");
+  await ui.eventually("the article to be archived in the org", () => row.PublishStatus === "Archived");
   await waitUnderGroup(ui, "Knowledge", "Journey article", "Archived", groups);
   await ui.webview(/Journey article[\s\S]*Version\s*1 · Archived/);
   await ui.runCommand("CRM: Refresh Knowledge");
@@ -113,18 +102,13 @@ journey("Knowledge: with every group expanded, create a draft, publish it as a m
   await ui.viewAction("Knowledge", "Clear Articles Filter");
 });
 
-journey("Feeds: the news feed lists posts with their comments; posting with an @mention and commenting show up", async ({ ui, emulator, workbench }) => {
+journey("Feeds: the news feed lists posts with their comments; posting with an @mention and commenting show up", async ({ ui, emulator }) => {
   await ui.expandPane("Feeds");
   const feeds = "Feeds";
-  const firstPost = await (async () => {
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const rows = (await ui.rows(feeds)).filter((r) => /: /.test(r.label));
-      if (rows.length) return rows;
-      if (Date.now() > deadline) throw new Error("no posts in My News Feed");
-      await workbench.page.waitForTimeout(200);
-    }
-  })();
+  const firstPost = await ui.eventually("posts in My News Feed", async () => {
+    const rows = (await ui.rows(feeds)).filter((r) => /: /.test(r.label));
+    return rows.length > 0 && rows;
+  }, 20_000);
   const commented = firstPost.find((r) => /\d+ comments?$/.test(r.description));
   assert.ok(commented, JSON.stringify(firstPost));
   await ui.expandRow(feeds, commented.label);
@@ -140,12 +124,11 @@ journey("Feeds: the news feed lists posts with their comments; posting with an @
   const postLabel = "Ada Lovelace: Release notes are ready, @Alan Turing please review";
   // The post shows in the expanded group feed (at the end) and in My News Feed (at the top), with no error in between.
   for (const [end, group] of [["End", "Release team"], ["Home", "My News Feed"]] as const) {
-    const deadline = Date.now() + 20_000;
-    while ((await ui.groupOf(feeds, postLabel, ["My News Feed", "Groups", "Release team"])) !== group) {
-      if (Date.now() > deadline) throw new Error(`the post is not in ${group}: ${JSON.stringify(await ui.rows(feeds))}`);
+    // Rows outside the pane are not rendered: look at the end the post goes to.
+    await ui.eventually(`the post in ${group}`, async () => {
       await ui.scrollTree(feeds, end);
-      await workbench.page.waitForTimeout(300);
-    }
+      return (await ui.groupOf(feeds, postLabel, ["My News Feed", "Groups", "Release team"])) === group;
+    }, 20_000);
     if (group === "My News Feed") assert.match((await ui.waitForRow(feeds, postLabel)).description, /Release team/);
   }
   assert.deepEqual((await ui.errorsShown()).filter((e) => /already registered/i.test(e)), []);
@@ -223,4 +206,37 @@ journey("SOQL: New SOQL Query opens a SOQL editor that completes fields and rela
   await page.keyboard.press("Escape");
   await ui.runCommand("Format Document");
   await page.waitForFunction(() => (document.querySelector(".part.editor .monaco-editor .view-lines")?.textContent ?? "").replace(/\u00a0/g, " ").includes("FROM contact"), undefined, { timeout: 15_000 });
+});
+
+journey("A window reload opens again what was open: Knowledge's Published and Archived, a feed under Groups", async ({ ui }) => {
+  const isOpen = (view: string, label: string) => ui.rowIn(view, label).getAttribute("aria-expanded", { timeout: 1_000 }).then((v) => v === "true", () => false);
+  for (const pane of ["Orgs", "Objects", "Feeds"]) await ui.collapsePane(pane);
+  await ui.expandPane("Knowledge");
+  await ui.scrollTree("Knowledge", "Home");
+  await ui.expandRow("Knowledge", "Published");
+  await ui.scrollTree("Knowledge", "End");
+  await ui.expandRow("Knowledge", "Archived");
+  // Release team was opened under Groups by the feeds journey.
+  await ui.collapsePane("Knowledge");
+  await ui.expandPane("Feeds");
+  await ui.scrollTree("Feeds", "End");
+  assert.ok(await isOpen("Feeds", "Release team"), "open before the reload");
+
+  await ui.reloadWindow();
+  await ui.openContainer("CRM");
+  await ui.expandPane("Feeds");
+  await ui.eventually("Release team to open again", async () => {
+    await ui.scrollTree("Feeds", "End");
+    return isOpen("Feeds", "Release team");
+  }, 30_000);
+  await ui.collapsePane("Feeds");
+  await ui.expandPane("Knowledge");
+  await ui.eventually("Published to open again", async () => {
+    await ui.scrollTree("Knowledge", "Home");
+    return isOpen("Knowledge", "Published");
+  }, 30_000);
+  await ui.eventually("Archived to open again", async () => {
+    await ui.scrollTree("Knowledge", "End");
+    return isOpen("Knowledge", "Archived");
+  }, 30_000);
 });

@@ -17,13 +17,11 @@ journey("Import Data: a CSV with one bad row — the dry run names it, the org h
   await dialog.waitFor();
   // The dialog fills its input in steps (ending with the folder it opens on) and may overwrite what is typed
   // meanwhile: type the file until the input keeps it.
-  const deadline = Date.now() + 15_000;
-  for (;;) {
+  await ui.eventually(`the open dialog to keep ${input}`, async () => {
     await dialog.fill(input);
     await page.waitForTimeout(400);
-    if ((await dialog.inputValue()) === input) break;
-    if (Date.now() > deadline) throw new Error(`the open dialog does not keep ${input}: ${await dialog.inputValue()}`);
-  }
+    return (await dialog.inputValue()) === input;
+  });
   await page.keyboard.press("Enter");
   await ui.pick("Import 3 rows of new-contacts.csv into which object", "Contact");
   await ui.pick("What should each row do to Contact", "Insert");

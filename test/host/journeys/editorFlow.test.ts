@@ -35,14 +35,10 @@ journey("Article Details from the tree: clicking one article after another reuse
   await ui.expandPane("Knowledge");
   const drafts = emulator.seeded.store.liveRecords("Knowledge__kav").filter((v) => v.PublishStatus === "Draft");
   const titles = (await ui.rows("Knowledge")).map((r) => r.label).filter((label) => drafts.some((d) => d.Title === label));
-  const waitTitles = async () => {
-    const deadline = Date.now() + 20_000;
-    while (titles.length < 3 && Date.now() < deadline) {
-      await page.waitForTimeout(300);
-      titles.splice(0, titles.length, ...(await ui.rows("Knowledge")).map((r) => r.label).filter((label) => drafts.some((d) => d.Title === label)));
-    }
-    assert.ok(titles.length >= 3, JSON.stringify(await ui.rows("Knowledge")));
-  };
+  const waitTitles = () => ui.eventually("three drafts in Knowledge", async () => {
+    titles.splice(0, titles.length, ...(await ui.rows("Knowledge")).map((r) => r.label).filter((label) => drafts.some((d) => d.Title === label)));
+    return titles.length >= 3;
+  }, 20_000);
   await waitTitles();
   const [first, second, third] = titles as [string, string, string];
   const articleTabs = () => page.locator(".part.editor .tab", { has: page.locator(".label-name", { hasText: /./ }) }).evaluateAll((tabs) => tabs.map((t) => t.textContent?.trim() ?? ""));

@@ -52,9 +52,7 @@ journey("Knowledge folder: pull three articles, edit one, its status changes in 
   await ui.typeInEditor(changed);
   await page.keyboard.press("Control+S");
   await page.locator(".part.editor .tab.active.dirty").waitFor({ state: "detached", timeout: 10_000 });
-  const deadline = Date.now() + 20_000;
-  while ((await badge(name)) !== "M" && Date.now() < deadline) await page.waitForTimeout(250);
-  assert.equal(await badge(name), "M", "the edited article shows as modified");
+  await ui.eventually("the edited article to show as modified (M)", async () => (await badge(name)) === "M", 20_000);
   assert.equal(await badge(String(chosen[1]!.UrlName)), "", "the others stay as pulled");
   await ui.screenshot("30-folder-modified");
 
@@ -74,9 +72,7 @@ journey("Knowledge folder: pull three articles, edit one, its status changes in 
   assert.match(String(draft.Answer__c), /^<[^>]+><p>Updated from the folder\. |<p>Updated from the folder\. /);
   assert.doesNotMatch(String(draft.Answer__c), /\n/, "stored as the org keeps rich text");
   assert.equal(edited.PublishStatus, "Online", "the published version stays published");
-  const cleared = Date.now() + 20_000;
-  while ((await badge(name)) !== "" && Date.now() < cleared) await page.waitForTimeout(250);
-  assert.equal(await badge(name), "", "as pushed: no letter");
+  await ui.eventually("the pushed article to lose its letter", async () => (await badge(name)) === "", 20_000);
 
   // The draft in the Knowledge view.
   await ui.openContainer("CRM");

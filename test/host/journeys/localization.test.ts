@@ -93,9 +93,8 @@ journey("Pseudo-localized: the views, the Add Org wizard and the panels show no 
   const title = shown[shown.indexOf(p.t("Published")) + 1]!;
   const article = articles.find((a) => String(a.Title) === title && a.PublishStatus === "Online")!;
   assert.ok(article, `'${title}' is a published article`);
-  // (A click while the tree redraws can be lost: click again if no panel comes.)
   await ui.rowIn(knowledge, title).click();
-  const details = await ui.webview(title, 10_000).catch(async () => (await ui.rowIn(knowledge, title).click(), ui.webview(title)));
+  const details = await ui.webview(title);
   await details.locator("header .actions vscode-button").first().waitFor();
   const detailsChrome = await details.locator("header .actions, dl.facts dt, nav.versions, p.muted").allInnerTexts();
   assertTranslated("Article Details", detailsChrome.join("\n"), [String(article.Title), String(article.Id)]);

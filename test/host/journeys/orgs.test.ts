@@ -30,7 +30,9 @@ journey("Try the Demo Org: the org appears in the Orgs view and the status bar s
   await ui.screenshot("02-demo-org");
 });
 
-journey("Add Org with username and password through the wizard (with Back)", async ({ ui, emulator }) => {
+journey("Add Org with username and password through the wizard (with Back); it signs in once", async ({ ui, emulator }) => {
+  const signIns = () => emulator.requests.filter((r) => r.method === "POST" && r.path === "/services/oauth2/token").length;
+  const before = signIns();
   await ui.runCommand("CRM: Add Org…");
   await ui.pick("How do you sign in", "Username and password");
   await ui.pick("Where do you log in", "Sandbox");
@@ -39,6 +41,8 @@ journey("Add Org with username and password through the wizard (with Back)", asy
   await ui.pick("Where do you log in", "My Domain or another URL");
   await answerPasswordSteps(ui, emulator, "Acme");
   await ui.waitForRow("Orgs", "Acme", /admin@demo\.crm/);
+  await ui.statusBarText(/Acme/);
+  assert.equal(signIns() - before, 1, "the sign-in that verified the password is the session's");
 });
 
 journey("a failed verification says why and keeps what was typed", async ({ ui, emulator }) => {

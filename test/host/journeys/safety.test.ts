@@ -1,4 +1,7 @@
-/** Journeys: a production org says so, asks before every write (cancel sends nothing), and Refresh All Orgs checks every org. */
+/**
+ * Journeys: a production org says so, asks before every write (cancel sends nothing, and a cancelled save
+ * keeps the edit), and Refresh All Orgs checks every org, its kind too.
+ */
 import assert from "node:assert/strict";
 import { workbenchSession } from "./session";
 
@@ -43,4 +46,57 @@ journey("Refresh All Orgs signs in to every org afresh and says how many answere
   await ui.viewAction("Orgs", "Refresh All Orgs");
   await ui.notification(/1 of 1 org\(s\) answered\./);
   assert.equal(tokens() - before, 1, "a fresh sign-in, not a cached token");
+});
+
+journey("Production: a save cancelled in the guard keeps the edit, still unsaved, without 'Failed to save' and with nothing sent", async ({ ui, emulator, workbench }) => {
+  const page = workbench.page;
+  const contact = emulator.seeded.store.liveRecords("Contact")[7]!;
+  const lastName = String(contact.LastName);
+  const patches = () => emulator.requests.filter((r) => r.method === "PATCH" && r.path.includes(String(contact.Id))).length;
+  await ui.runCommand("CRM: Open Record in Editor…");
+  await ui.answer("Open a record in an editor", String(contact.Id));
+  await ui.editorShows(`"LastName": "${lastName}"`);
+  await ui.replaceInEditor(`"LastName": "${lastName}"`, `"LastName": "${lastName} (prod)"`);
+  const dirtyTab = page.locator(".part.editor .tab.dirty", { hasText: String(contact.Name) });
+  await dirtyTab.waitFor();
+
+  await page.keyboard.press("Control+S");
+  const dialog = page.locator(".monaco-dialog-box");
+  await dialog.waitFor();
+  assert.match((await dialog.innerText()).replace(/\s+/g, " "), /Demo org is a production org\./);
+  await dialog.locator(".monaco-button", { hasText: /^Cancel$/ }).click();
+  await ui.statusBarText(/Your edit is kept/);
+  assert.equal(await page.locator(".notifications-toasts .notification-list-item", { hasText: /Failed to save/ }).count(), 0, "no 'Failed to save', whose Revert would drop the edit");
+  assert.equal(await dirtyTab.count(), 1, "still unsaved");
+  await ui.editorShows(`"LastName": "${lastName} (prod)"`);
+  assert.equal(patches(), 0, "nothing was sent");
+  assert.equal(contact.LastName, lastName);
+
+  // Confirmed, the same edit is sent once and the document is saved.
+  await page.keyboard.press("Control+S");
+  await dialog.waitFor();
+  await dialog.locator(".monaco-button", { hasText: /^Send to Production$/ }).click();
+  await ui.eventually("the edit to reach the org", () => contact.LastName === `${lastName} (prod)`);
+  await dirtyTab.waitFor({ state: "detached" });
+  assert.equal(patches(), 1);
+});
+
+journey("Refresh All Orgs reads each org's kind again: the guard follows at once", async ({ ui, emulator }) => {
+  const kindShown = async (kind: RegExp) => ui.eventually(`the Orgs view to show ${kind}`, async () => kind.test((await ui.waitForRow("Orgs", "Demo org")).description));
+  // The org stops being production (a sandbox refreshed over it, say): no more questions.
+  emulator.setOrgKind("sandbox");
+  await ui.viewAction("Orgs", "Refresh All Orgs");
+  await kindShown(/^sandbox · /);
+  // …and becomes production again: the next write asks at once.
+  emulator.setOrgKind("production");
+  await ui.viewAction("Orgs", "Refresh All Orgs");
+  await kindShown(/^production · /);
+  await ui.statusBarText(/Demo org \(production\)/);
+  await ui.runCommand("CRM: Create Record…");
+  await ui.pick("Create a record of which object", "Contact");
+  await ui.answer("New Contact (1/1): Last Name", "Asked Again");
+  const dialog = ui.page.locator(".monaco-dialog-box");
+  await dialog.waitFor();
+  await dialog.locator(".monaco-button", { hasText: /^Cancel$/ }).click();
+  assert.ok(!emulator.seeded.store.liveRecords("Contact").some((c) => c.LastName === "Asked Again"), "cancelled: nothing was created");
 });

@@ -110,7 +110,7 @@ journey("Workbench: two Accounts compared side by side, one field copied across 
   await page.keyboard.press("Control+S");
   const store = emulator.seeded.store;
   const savedCity = () => store.liveRecords("Account").find((a) => a.Id === right!.Id)!.BillingCity;
-  for (let i = 0; i < 100 && savedCity() !== left!.BillingCity; i++) await page.waitForTimeout(200);
+  await ui.eventually("the copied value to be saved to the org", () => savedCity() === left!.BillingCity, 20_000);
   const saved = store.liveRecords("Account").find((a) => a.Id === right!.Id)!;
   assert.equal(saved.BillingCity, left!.BillingCity, "the copied value was saved to the org");
 });

@@ -56,15 +56,18 @@ test("messages are validated on receipt on both sides", () => {
   assert.deepEqual(parseOrgInfoUpdate({ type: "error", message: "boom" }), { type: "error", message: "boom" });
 });
 
-test("the panel shell has a strict CSP: nonce'd scripts only, styles, fonts and images from the extension", () => {
-  const html = webviewShell({ title: "A <b>&</b> org", cspSource: "https://file+.vscode-resource.vscode-cdn.net", scriptUri: "https://x/dist/webview/orgInfo.main.js", styleUris: ["https://x/codicon.css"], data: { orgKey: '"><script>alert(1)</script>' } }, "N0nce");
+test("the panel shell has a strict CSP: its own script and styles under one nonce, fonts and images from the extension", () => {
+  const script = 'document.title = "x"; const tag = "<!--<script></script><script>alert(1)</script>";';
+  const html = webviewShell({ title: "A <b>&</b> org", cspSource: "https://file+.vscode-resource.vscode-cdn.net", script, codiconsUri: "https://x/codicon.css", styles: ["main { color: red }"], data: { orgKey: '"><script>alert(1)</script>' } }, "N0nce");
   assert.ok(html.includes(`content="${contentSecurityPolicy("https://file+.vscode-resource.vscode-cdn.net", "N0nce")}"`));
-  assert.match(html, /default-src 'none'; script-src 'nonce-N0nce'; style-src https:\/\/file\+\.vscode-resource\.vscode-cdn\.net;/);
+  assert.match(html, /default-src 'none'; script-src 'nonce-N0nce'; style-src https:\/\/file\+\.vscode-resource\.vscode-cdn\.net 'nonce-N0nce';/);
   assert.ok(!/unsafe-inline|unsafe-eval/.test(html));
-  const scripts = html.match(/<script[^>]*>/g) ?? [];
-  assert.equal(scripts.length, 1);
-  assert.match(scripts[0]!, /nonce="N0nce"/);
+  assert.equal(html.split(/<\/script/i).length, 2, "a '</script>' inside the bundle cannot end its element and start another");
+  assert.ok(!html.slice(html.indexOf("<script")).includes("<!--"), "nor can '<!--' change how its end is read");
+  assert.ok(html.includes('<script type="module" nonce="N0nce">document.title = "x"; const tag = "<\\x21--<script><\\/script><script>alert(1)<\\/script>";</script>'), "the script keeps its meaning");
+  assert.ok(html.includes('<style nonce="N0nce">main { color: red }</style>'));
+  assert.ok(html.includes('<link rel="stylesheet" href="https://x/codicon.css" id="vscode-codicon-stylesheet">'));
   assert.ok(html.includes("data-org-key=\"&#34;&#62;&#60;script&#62;alert(1)&#60;/script&#62;\""), "data values are escaped");
   assert.ok(html.includes("<title>A &#60;b&#62;&#38;&#60;/b&#62; org</title>"));
-  assert.notEqual(webviewShell({ title: "t", cspSource: "s", scriptUri: "u", styleUris: [] }), webviewShell({ title: "t", cspSource: "s", scriptUri: "u", styleUris: [] }), "a fresh nonce per page");
+  assert.notEqual(webviewShell({ title: "t", cspSource: "s", script: "", styles: [] }), webviewShell({ title: "t", cspSource: "s", script: "", styles: [] }), "a fresh nonce per page");
 });

@@ -14,6 +14,14 @@ import { ConflictError, CrmFiles, DocumentError, fieldLine, type FileStat } from
 
 export const CRM_SCHEME = "crm";
 
+/** A document Ctrl+S sent: its text, what the org answered, its stat before, and (once VS Code saved it) the event to fire. */
+interface Sent {
+  text: string;
+  result: { createdId?: string };
+  stat: vscode.FileStat;
+  saved?: SavedDocument;
+}
+
 /** A save stopped by the person's own choice at a conflict (Compare, or no answer): said as a warning. */
 class NotSavedError extends Error {}
 const THEIRS_SCHEME = "crm-theirs";
@@ -48,7 +56,7 @@ export class CrmFileSystem implements vscode.FileSystemProvider, vscode.TextDocu
    * nothing, and meanwhile the file keeps the time VS Code read it at (else VS Code would take the new
    * baseline for someone else's change).
    */
-  private readonly sent = new Map<string, { text: string; result: { createdId?: string }; stat: vscode.FileStat }>();
+  private readonly sent = new Map<string, Sent>();
 
   constructor(readonly files: CrmFiles, private readonly manager: OrgManager) {
     // A record's remembered baseline goes when the last of its documents closes without unsaved edits
@@ -160,7 +168,9 @@ export class CrmFileSystem implements vscode.FileSystemProvider, vscode.TextDocu
     this.refused.delete(uri.toString());
     this.diagnostics.delete(uri);
     this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);
-    this.saved.fire({ uri, orgKey, sobject: p.sobject, createdId: result.createdId });
+    // After Ctrl+S the document says it was saved once VS Code is done (a template's tab may then close).
+    if (sent?.text === text) sent.saved = { uri, orgKey, sobject: p.sobject, createdId: result.createdId };
+    else this.saved.fire({ uri, orgKey, sobject: p.sobject, createdId: result.createdId });
   }
 
   /**
@@ -169,7 +179,7 @@ export class CrmFileSystem implements vscode.FileSystemProvider, vscode.TextDocu
    * nothing offered that would discard it.
    */
   async saveDocument(document: vscode.TextDocument): Promise<void> {
-    if (!document.isDirty) return;
+    // No early return on `isDirty`: it reaches the extension host after the keypress that follows an edit.
     const key = document.uri.toString();
     const text = document.getText();
     const stat = await this.stat(document.uri);
@@ -187,12 +197,14 @@ export class CrmFileSystem implements vscode.FileSystemProvider, vscode.TextDocu
     } finally {
       if (record) this.saving.delete(record);
     }
-    this.sent.set(key, { text, result, stat });
+    const sent: Sent = { text, result, stat };
+    this.sent.set(key, sent);
     try {
       await document.save();
     } finally {
       this.sent.delete(key);
     }
+    if (sent.saved) this.saved.fire(sent.saved);
   }
 
   /** Sends a document to the org: a conflict asks Compare / Overwrite, a refusal marks its fields and throws. */

@@ -82,16 +82,6 @@ export class Panel<Request extends { type: string }, Data, Update extends { type
     webview.options = { enableScripts: true, enableCommandUris: false, localResourceRoots: [media, dist] };
     webviewPanel.iconPath = vscode.Uri.joinPath(deps.extensionUri, "media", "crm.svg");
     webviewPanel.title = kind.title(target);
-    webview.html = webviewShell({
-      title: webviewPanel.title,
-      cspSource: webview.cspSource,
-      script: extensionFile(vscode.Uri.joinPath(dist, `${kind.script}.main.js`)),
-      codiconsUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, "codicons", "codicon.css")).toString(),
-      styles: [extensionFile(vscode.Uri.joinPath(media, "panel.css")), extensionFile(vscode.Uri.joinPath(media, `${kind.script}.css`))],
-      // The panel's words: the bundle VS Code loaded for the display language (none for English).
-      data: { target: JSON.stringify(target), ...(vscode.l10n.bundle ? { l10n: JSON.stringify(vscode.l10n.bundle) } : {}) },
-      language: vscode.env.language,
-    });
     // A hidden webview's document is gone (it is not kept when hidden): messages wait for its next `ready`.
     webviewPanel.onDidChangeViewState(() => {
       if (!webviewPanel.visible) this.delivery.hidden();
@@ -112,6 +102,22 @@ export class Panel<Request extends { type: string }, Data, Update extends { type
 
   get org() {
     return this.deps.manager.registry.get(this.target.orgKey);
+  }
+
+  /** Writes the webview's page (after the first read has left: the page is VS Code's to start). */
+  writePage(): void {
+    const { webview } = this.webviewPanel;
+    const file = (folder: string, name: string) => vscode.Uri.joinPath(this.deps.extensionUri, folder, ...name.split("/"));
+    webview.html = webviewShell({
+      title: this.webviewPanel.title,
+      cspSource: webview.cspSource,
+      script: extensionFile(file("dist", `webview/${this.kind.script}.main.js`)),
+      codiconsUri: webview.asWebviewUri(file("dist", "webview/codicons/codicon.css")).toString(),
+      styles: [extensionFile(file("media", "webview/panel.css")), extensionFile(file("media", `webview/${this.kind.script}.css`))],
+      // The panel's words: the bundle VS Code loaded for the display language (none for English).
+      data: { target: JSON.stringify(this.target), ...(vscode.l10n.bundle ? { l10n: JSON.stringify(vscode.l10n.bundle) } : {}) },
+      language: vscode.env.language,
+    });
   }
 
   /**
@@ -294,6 +300,7 @@ export class PanelSet<Request extends { type: string }, Data, Update extends { t
     // The entity is read from the click on, while the webview is still being made: its messages wait in the
     // queue for the webview's `ready`, so content shows one round trip sooner.
     void panel.load();
+    panel.writePage();
     this.panels.set(keyOf(target), panel);
     webviewPanel.onDidDispose(() => {
       this.panels.delete(keyOf(panel.target));

@@ -62,7 +62,9 @@ export async function startCodeServer(entry: string, options: { env?: Record<str
     "workbench.startupEditor": "none", "telemetry.telemetryLevel": "off", "update.mode": "none", "extensions.autoCheckUpdates": false,
     "extensions.autoUpdate": false, "extensions.ignoreRecommendations": true, "security.workspace.trust.enabled": options.untrusted === true,
     ...(options.untrusted ? { "security.workspace.trust.startupPrompt": "never", "security.workspace.trust.banner": "always" } : {}),
-    "workbench.tips.enabled": false, "window.commandCenter": false, "chat.commandCenter.enabled": false, ...options.settings,
+    "workbench.tips.enabled": false, "window.commandCenter": false, "chat.commandCenter.enabled": false,
+    // Desktop VS Code's default (VS Code in a browser saves after a delay by default): a save is the person's Ctrl+S.
+    "files.autoSave": "off", ...options.settings,
   }, null, 2));
   if (options.locale) installLanguagePack(path.join(root, "user-data"), options.locale);
   const workspace = options.workspace ?? path.join(root, "ws");

@@ -42,6 +42,12 @@ export class Driver {
 
   /** Runs a command from the palette by its full title ("CRM: Add Org…"), as a keyboard user does. */
   async runCommand(title: string): Promise<void> {
+    await this.typeCommand(title);
+    await this.pressEnterOnCommand(title);
+  }
+
+  /** Opens the palette and brings the command with this title under the focus (Enter then runs it). */
+  async typeCommand(title: string): Promise<void> {
     const input = this.page.locator(".quick-input-widget .quick-input-box input");
     // F1 can be lost while a panel that was just opened takes the focus (its frame gets the key): VS Code's
     // focus, so the key is pressed again until the palette shows.
@@ -62,6 +68,11 @@ export class Driver {
       }
       return false;
     });
+  }
+
+  /** Enter on the command `typeCommand` focused. */
+  async pressEnterOnCommand(title: string): Promise<void> {
+    const input = this.page.locator(".quick-input-widget .quick-input-box input");
     await this.page.keyboard.press("Enter");
     // A busy workbench can drop that Enter (the list re-renders under it): the palette then stays open on
     // the same text. Press again once rather than wait for a step that never comes — but only when the

@@ -52,7 +52,8 @@ journey("Production: a save cancelled in the guard keeps the edit, still unsaved
   const page = workbench.page;
   const contact = emulator.seeded.store.liveRecords("Contact")[7]!;
   const lastName = String(contact.LastName);
-  const patches = () => emulator.requests.filter((r) => r.method === "PATCH" && r.path.includes(String(contact.Id))).length;
+  // A document's save is one Composite request (the update and the read of the new version together).
+  const patches = () => emulator.requests.filter((r) => (r.method === "PATCH" && r.path.includes(String(contact.Id))) || (r.method === "POST" && r.path.endsWith("/composite"))).length;
   await ui.runCommand("CRM: Open Record in Editor…");
   await ui.answer("Open a record in an editor", String(contact.Id));
   await ui.editorShows(`"LastName": "${lastName}"`);

@@ -48,6 +48,7 @@ import type { QueryRun } from "./webviews/queryRun";
 export interface CrmExplorerApi {
   manager: OrgManager;
   registry: OrgRegistry;
+  orgInfo: ReturnType<typeof orgInfoPanels>;
 }
 
 export function activate(context: vscode.ExtensionContext): CrmExplorerApi | undefined {
@@ -189,7 +190,7 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi | und
   const demoHelper = process.env.CRM_DEMO_HELPER;
   if (demoHelper) void importDemoHelper(registry, demoHelper).catch((err: unknown) => log.error("importing the demo org's helper file failed", err));
   log.info(`CRM Explorer ${String(context.extension.packageJSON.version)} activated`);
-  return context.extensionMode === vscode.ExtensionMode.Test ? { manager, registry } : undefined;
+  return context.extensionMode === vscode.ExtensionMode.Test ? { manager, registry, orgInfo } : undefined;
 }
 
 /** The production guard's question: modal, naming the org and the change; only the explicit button sends it. */

@@ -111,6 +111,10 @@ export class KnowledgeTreeProvider extends PerOrgTreeProvider<Node, KnowledgeMod
     return KNOWLEDGE_GROUPS.map((status) => this.group(orgKey, status));
   }
 
+  protected override prefetch(node: Node, model: KnowledgeModel): void {
+    if (node instanceof KnowledgeGroupNode) void model.ensureLoaded(node.status);
+  }
+
   protected async childrenOf(node: Node, model: KnowledgeModel): Promise<(Node | MessageNode)[]> {
     if (node instanceof ArticleNode) return (node.article.translations ?? []).map((t) => new TranslationNode(t, node.article, node.orgKey));
     if (!(node instanceof KnowledgeGroupNode)) return [];

@@ -42,6 +42,11 @@ export abstract class PerOrgTreeProvider<Node extends { readonly orgKey: string 
   /** The children of a node below the top. */
   protected abstract childrenOf(node: Node, model: Model): Promise<(Node | MessageNode)[]>;
   protected abstract itemOf(node: Node): vscode.TreeItem;
+  /**
+   * A node at the top that shows open starts loading what it holds: VS Code asks the open nodes' children one
+   * after another (after a reload, every group the person left open), and their loads should run side by side.
+   */
+  protected prefetch(_node: Node, _model: Model): void {}
   /** A write the org accepted: redraw what it changed (nothing else). */
   protected orgChanged(_orgKey: string, _model: Model, _change: OrgChange): void {}
   /** Drops the nodes kept for targeted redraws when the orgs shown change. */
@@ -69,7 +74,10 @@ export abstract class PerOrgTreeProvider<Node extends { readonly orgKey: string 
     if (!orgKey) return [];
     try {
       const model = await this.current(orgKey);
-      return !node || node instanceof OrgRootNode ? await this.topNodes(orgKey, model) : await this.childrenOf(node, model);
+      if (node && !(node instanceof OrgRootNode)) return await this.childrenOf(node, model);
+      const top = await this.topNodes(orgKey, model);
+      for (const n of top) if (this.getTreeItem(n).collapsibleState === vscode.TreeItemCollapsibleState.Expanded) this.prefetch(n, model);
+      return top;
     } catch (err) {
       const report = describeError(err);
       return report.message ? [new MessageNode(report.message, { command: this.refreshCommand, title: vscode.l10n.t("Retry") })] : [];

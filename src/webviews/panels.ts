@@ -60,9 +60,13 @@ export class Panel<Request extends { type: string }, Data, Update extends { type
   private readonly acted = new vscode.EventEmitter<void>();
   /** The user did something in the panel (not just open or refresh it): a preview panel is then kept. */
   readonly onDidAct = this.acted.event;
+  private readonly readied = new vscode.EventEmitter<void>();
+  /** The webview's script runs and said `ready` (each time its document starts). */
+  readonly onDidBecomeReady = this.readied.event;
 
   dispose(): void {
     this.acted.dispose();
+    this.readied.dispose();
   }
   private loading = 0;
   /** What the panel shows now (undefined until the first load succeeds). */
@@ -128,6 +132,7 @@ export class Panel<Request extends { type: string }, Data, Update extends { type
   private takeReady(): void {
     this.delivery.ready();
     if (!this.started) void this.load();
+    this.readied.fire();
   }
 
   /** Reads and posts the entity; a newer load supersedes an older one still in flight. */

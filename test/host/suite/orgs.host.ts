@@ -29,6 +29,19 @@ export function registerOrgTests(): void {
       assert.equal(registry.activeKey, second.key);
     });
 
+    test("a panel reads the org from the click on: its first request leaves before its webview says ready", async () => {
+      const { manager, orgInfo } = await api();
+      const record = await manager.add({ method: "password", alias: "Host panel", connection: demoConnection() });
+      const { crm } = await manager.session(record.key); // signed in, as after any earlier action: the panel's own reads are timed
+      // The client reports a request when answered, with its duration: it left at (now − duration).
+      const limitsSent = new Promise<number>((resolve) => crm.on("request", (info) => info.path.endsWith("/limits") && resolve(performance.now() - info.durationMs)));
+      const panel = orgInfo.show({ orgKey: record.key, id: "" });
+      const readyAt = await new Promise<number>((resolve) => panel.onDidBecomeReady(() => resolve(performance.now())));
+      const sentAt = await limitsSent;
+      assert.ok(sentAt < readyAt, `the limits were asked for ${Math.round(readyAt - sentAt)} ms before the webview could show anything`);
+      panel.webviewPanel.dispose();
+    });
+
     test("Sign Out revokes at the org and deletes the secrets; the org stays, signed out", async () => {
       const { manager, registry } = await api();
       const record = registry.list().find((o) => o.alias === "Host second")!;

@@ -1,3 +1,4 @@
+/** The grid's rows: asking the host for windows of them, drawing the rows on screen (only those whose data changed are drawn again), widths, moving the selection. */
 import * as l10n from "@vscode/l10n";
 import { el } from "../dom";
 import { type ResultRow } from "../../../shared/resultTable";
@@ -26,7 +27,7 @@ export function rereadHeld(g: Grid): void {
 const measure = document.createElement("canvas").getContext("2d")!;
 
 /** Widths that fit the header and the first rows' values, within reason. */
-export function fitWidths(g: Grid, rows: ResultRow[]): void {
+function fitWidths(g: Grid, rows: ResultRow[]): void {
   g.autoWidths = false;
   measure.font = getComputedStyle(page.scroller ?? document.body).font;
   g.widths = g.summary.columns.map((column, c) => {
@@ -90,7 +91,7 @@ export function applyWidths(g: Grid): void {
   }
 }
 
-export const ROW_ICONS: Record<string, string> = { inserted: "add", saved: "check", refused: "error", conflict: "warning", deleted: "trash" };
+const ROW_ICONS: Record<string, string> = { inserted: "add", saved: "check", refused: "error", conflict: "warning", deleted: "trash" };
 
 export function cellNode(g: Grid, v: number, pos: number, row: ResultRow | undefined, lefts: number[]): HTMLElement {
   const c = g.visible[pos]!;
@@ -145,7 +146,7 @@ export function cellNode(g: Grid, v: number, pos: number, row: ResultRow | undef
   return node;
 }
 
-export function gutterNode(v: number, row: ResultRow | undefined): HTMLElement {
+function gutterNode(v: number, row: ResultRow | undefined): HTMLElement {
   const gutter = el("div", { role: "rowheader", class: "cell gutter" });
   const mark = row?.row;
   if (mark) {

@@ -1,3 +1,4 @@
+/** Child tables under a row (a subquery's records), nested at any depth, with their own cell editing. */
 import * as l10n from "@vscode/l10n";
 import { el } from "../dom";
 import { type CellEditor } from "../../../shared/cellInput";
@@ -17,7 +18,7 @@ export function childBlock(g: Grid, v: number, entry: Expansion): HTMLElement {
 }
 
 /** One child table (and, under a row, the tables nested in it that are open). */
-export function childTableNode(g: Grid, entry: Expansion, path: ChildPath, label: string): HTMLElement {
+function childTableNode(g: Grid, entry: Expansion, path: ChildPath, label: string): HTMLElement {
   const t = entry.tables.get(JSON.stringify(path));
   if (!t) return el("p", { class: "muted" }, l10n.t("Reading…"));
   const caption = el("caption", {}, `${label} · ${ofRowsText(t.rows.length, t.total)}`);
@@ -77,7 +78,7 @@ export function childTableNode(g: Grid, entry: Expansion, path: ChildPath, label
 }
 
 /** Edits a child table's cell in place; the host stages it in that table's own edits. */
-export function startChildEdit(g: Grid, td: HTMLElement, path: ChildPath, row: ResultRow, column: number, editor: CellEditor): void {
+function startChildEdit(g: Grid, td: HTMLElement, path: ChildPath, row: ResultRow, column: number, editor: CellEditor): void {
   const value = row.cells[column];
   if (editor.kind === "checkbox") {
     send({ type: "childEdit", path, index: row.index, column, text: String(value !== true) });

@@ -1,3 +1,4 @@
+/** The header: sort, resize, and the column menu (hide, move, freeze), remembered per statement by the host. */
 import * as l10n from "@vscode/l10n";
 import { el } from "../dom";
 import { type ColumnLayout } from "../../protocol/results";
@@ -8,12 +9,12 @@ import { send } from "./page";
 
 // ---- columns: sort, resize, hide, move, freeze ---------------------------------------------
 
-export function saveLayout(g: Grid, change: (layout: ColumnLayout, paths: string[]) => ColumnLayout): void {
+function saveLayout(g: Grid, change: (layout: ColumnLayout, paths: string[]) => ColumnLayout): void {
   const paths = g.visible.map((c) => g.summary.columns[c]!.path);
   send({ type: "layout", layout: change({ ...g.summary.layout, order: g.summary.layout.order.length ? g.summary.layout.order : paths }, paths) });
 }
 
-export function columnMenu(g: Grid, pos: number, anchor: HTMLElement): void {
+function columnMenu(g: Grid, pos: number, anchor: HTMLElement): void {
   document.querySelector(".column-menu")?.remove();
   const path = columnAt(g, pos)!.path;
   const frozen = g.summary.layout.frozen;
@@ -48,7 +49,7 @@ export function columnMenu(g: Grid, pos: number, anchor: HTMLElement): void {
   setTimeout(() => document.addEventListener("mousedown", (e) => !menu.contains(e.target as Node) && menu.remove(), { once: true }), 0);
 }
 
-export function moveColumn(g: Grid, pos: number, by: number): void {
+function moveColumn(g: Grid, pos: number, by: number): void {
   const to = pos + by;
   if (to < 0 || to >= g.visible.length) return;
   saveLayout(g, (l, paths) => {
@@ -64,7 +65,7 @@ export function headerCells(g: Grid): HTMLElement[] {
   return [el("div", { role: "columnheader", class: "cell gutter head" }, "#"), ...g.visible.map((c, pos) => headerCell(g, g.summary.columns[c]!, c, pos, lefts))];
 }
 
-export function headerCell(g: Grid, column: ResultColumn, c: number, pos: number, lefts: number[]): HTMLElement {
+function headerCell(g: Grid, column: ResultColumn, c: number, pos: number, lefts: number[]): HTMLElement {
   const sort = g.summary.sort;
   const direction = sort?.column === c ? (sort.descending ? "descending" : "ascending") : "none";
   const title = column.editor ? l10n.t("{0} — sort (editable)", column.path)
@@ -102,7 +103,7 @@ export function headerCell(g: Grid, column: ResultColumn, c: number, pos: number
   return node;
 }
 
-export function resize(g: Grid, c: number, width: number): void {
+function resize(g: Grid, c: number, width: number): void {
   g.autoWidths = false;
   g.widths[c] = Math.max(48, Math.min(1200, Math.round(width)));
   applyWidths(g);

@@ -1,3 +1,4 @@
+/** Cell editors by field type: opened over a cell, checked as the host will check, staged at the host. */
 import * as l10n from "@vscode/l10n";
 import { el } from "../dom";
 import { parseCellInput, type CellEditor } from "../../../shared/cellInput";
@@ -13,7 +14,7 @@ export function editable(g: Grid, v: number, pos: number): boolean {
 }
 
 /** A staged value shown at once (the host's answer follows); `note` says what it was. */
-export function showStaged(g: Grid, v: number, c: number, value: Cell): void {
+function showStaged(g: Grid, v: number, c: number, value: Cell): void {
   const row = rowOf(g, v);
   if (!row) return;
   row.cells[c] = value;
@@ -23,7 +24,7 @@ export function showStaged(g: Grid, v: number, c: number, value: Cell): void {
   schedule();
 }
 
-export function stage(g: Grid, v: number, c: number, text: string, value: Cell): void {
+function stage(g: Grid, v: number, c: number, text: string, value: Cell): void {
   const row = rowOf(g, v);
   if (!row) return;
   showStaged(g, v, c, value);
@@ -31,14 +32,14 @@ export function stage(g: Grid, v: number, c: number, text: string, value: Cell):
 }
 
 /** ISO datetime → the local "YYYY-MM-DDTHH:MM:SS" a datetime-local input shows. */
-export function localDateTime(iso: string): string {
+function localDateTime(iso: string): string {
   const d = new Date(iso.replace(/\+0000$/, "Z"));
   if (Number.isNaN(d.getTime())) return "";
   const p = (n: number) => String(n).padStart(2, "0");
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
 }
 
-export function editorElement(editor: CellEditor, value: Cell | undefined, typed?: string): HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement {
+function editorElement(editor: CellEditor, value: Cell | undefined, typed?: string): HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement {
   const text = typed ?? (value === null || value === undefined || typeof value === "object" ? "" : String(value));
   const label = l10n.t("Edit {0}", editor.field);
   if (editor.kind === "picklist" || editor.kind === "multipicklist") {
@@ -70,7 +71,7 @@ export function editorElement(editor: CellEditor, value: Cell | undefined, typed
   return input;
 }
 
-export function editorValue(node: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement): string {
+function editorValue(node: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement): string {
   if (node instanceof HTMLSelectElement && node.multiple) return [...node.selectedOptions].map((o) => o.value).join(";");
   return node.value;
 }
@@ -104,7 +105,7 @@ export function startEdit(g: Grid, v: number, pos: number, typed?: string, error
   });
 }
 
-export interface EditorRequest {
+interface EditorRequest {
   cell: HTMLElement;
   editor: CellEditor;
   value: Cell | undefined;

@@ -1,3 +1,4 @@
+/** The grid's keyboard: moving and extending the selection, editing, opening, and where a mouse event landed. */
 import { moveTo, paintSelection, statsSoon } from "./body";
 import { toggleChildren } from "./children";
 import { editable, startEdit, clearSelection } from "./editors";
@@ -38,7 +39,7 @@ export function onKey(e: KeyboardEvent): void {
 }
 
 /** Enter on a cell: edit it, open the ID it holds, or show / hide its child rows. */
-export function activate(g: Grid): void {
+function activate(g: Grid): void {
   const { row, pos } = activeAt(g);
   const c = g.visible[pos]!;
   const cell = rowOf(g, row)?.cells[c];

@@ -1,3 +1,4 @@
+/** The results grid's state, apart from drawing: its shape, the view rows held, selections, expansions, geometry, and when a new summary patches it. No DOM here. */
 import { type ColumnLayout, type ResultsSummary } from "../../protocol/results";
 import { type CellRange, type ChildPath, type ChildTable, type ResultColumn, type ResultRow } from "../../../shared/resultTable";
 
@@ -5,7 +6,7 @@ export const ROW_HEIGHT = 24;
 export const BLOCK = 200; // rows per window request
 export const MAX_BLOCKS = 24; // cached windows kept (about 5,000 rows)
 export const OVERSCAN = 8;
-export const CHILD_ROWS_SHOWN = 8;
+const CHILD_ROWS_SHOWN = 8;
 export const GUTTER = 64;
 
 
@@ -50,13 +51,13 @@ export const current = (g: Grid) => g.selections[g.selections.length - 1]!;
 export const activeAt = (g: Grid) => current(g).active;
 export const columnAt = (g: Grid, pos: number) => g.summary.columns[g.visible[pos]!];
 
-export function initialWidth(c: ResultColumn): number {
+function initialWidth(c: ResultColumn): number {
   if (c.kind === "children") return 130;
   return Math.min(320, Math.max(90, labelOf(c).length * 8 + 40));
 }
 
 /** The columns shown, in order, from a remembered layout (columns it does not know keep their place at the end). */
-export function visibleColumns(columns: ResultColumn[], layout: ColumnLayout): number[] {
+function visibleColumns(columns: ResultColumn[], layout: ColumnLayout): number[] {
   const byPath = new Map(columns.map((c, i) => [c.path.toLowerCase(), i]));
   const ordered = layout.order.map((p) => byPath.get(p.toLowerCase())).filter((i): i is number => i !== undefined);
   const all = [...new Set([...ordered, ...columns.map((_, i) => i)])];
@@ -74,7 +75,7 @@ export function childHeight(entry: Expansion): number {
   return (rows + 2) * ROW_HEIGHT + 12 + (root?.more ? ROW_HEIGHT : 0); // caption, header, rows, padding (the box scrolls beyond)
 }
 
-export function sortedExpansions(g: Grid): [number, number][] {
+function sortedExpansions(g: Grid): [number, number][] {
   return [...g.expanded.entries()].map(([row, e]) => [row, childHeight(e)] as [number, number]).sort((a, b) => a[0] - b[0]);
 }
 
@@ -100,7 +101,7 @@ export function rowOf(g: Grid, v: number): ResultRow | undefined {
   return g.blocks.get(Math.floor(v / BLOCK))?.[v % BLOCK];
 }
 
-export const inRange = (value: number, a: number, b: number) => value >= Math.min(a, b) && value <= Math.max(a, b);
+const inRange = (value: number, a: number, b: number) => value >= Math.min(a, b) && value <= Math.max(a, b);
 export const isSelected = (g: Grid, row: number, pos: number) => g.selections.some((s) => inRange(row, s.anchor.row, s.active.row) && inRange(pos, s.anchor.pos, s.active.pos));
 export const cellId = (row: number, col: number) => `cell-${row}-${col}`;
 

@@ -1,3 +1,4 @@
+/** The toolbars (run, fetch, copy, export; the editing bar) and the query plan section. */
 import * as l10n from "@vscode/l10n";
 import { el, button } from "../dom";
 import { COPY_FORMATS, EXPORT_FORMAT_NAMES, type CopyFormat, type ResultsSummary, type RowAction } from "../../protocol/results";
@@ -9,7 +10,7 @@ import { count, FORMAT_LABELS, stagedText } from "./text";
 let copyFormat: CopyFormat = "tsv";
 export const copySelection = (g: Grid, format = copyFormat) => send({ type: "copy", ranges: ranges(g), format });
 
-export function rowAction(g: Grid, action: RowAction): void {
+function rowAction(g: Grid, action: RowAction): void {
   send({ type: "rowAction", action, rows: ranges(g).map((r) => ({ top: r.top, bottom: r.bottom })) });
 }
 

@@ -32,12 +32,21 @@ export class Driver {
     }
   }
 
-  /** Opens a view container by its title (clicking an open one would close the sidebar). */
+  /**
+   * Opens a view container by its title (clicking an open one would close the sidebar). After a reload VS Code
+   * can mark an extension's container as the open one while its sidebar stays empty and hidden (the container is
+   * registered after VS Code restored the layout): the item is then clicked to show it.
+   */
   async openContainer(title: string): Promise<void> {
     const item = this.page.locator(`.part.activitybar .action-item:has(.action-label[aria-label^="${title}"])`).first();
     await item.waitFor({ timeout: 30_000 });
-    if (!(await item.evaluate((e) => e.classList.contains("checked")))) await item.click();
-    await this.page.locator(".part.sidebar").waitFor();
+    const sidebar = this.page.locator(".part.sidebar");
+    await this.eventually(`the ${title} container to show`, async () => {
+      const checked = await item.evaluate((e) => e.classList.contains("checked"));
+      if (checked && (await sidebar.isVisible())) return true;
+      await item.click();
+      return sidebar.waitFor({ timeout: 2_000 }).then(() => false, () => false);
+    }, 30_000);
   }
 
   /** Runs a command from the palette by its full title ("CRM: Add Org…"), as a keyboard user does. */

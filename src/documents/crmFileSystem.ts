@@ -152,18 +152,13 @@ export class CrmFileSystem implements vscode.FileSystemProvider, vscode.TextDocu
     const p = this.files.parse(uri.path);
     if (!orgKey || !p || !("sobject" in p)) throw vscode.FileSystemError.FileNotFound(uri);
     let result: { createdId?: string };
-    const record = this.files.recordOf(uri.path);
-    if (record) this.saving.add(record);
     const text = new TextDecoder().decode(content);
     const sent = this.sent.get(uri.toString());
     this.sent.delete(uri.toString());
     try {
-      result = sent?.text === text ? sent.result : await this.send(uri, content);
+      result = sent?.text === text ? sent.result : await this.sendKeeping(uri, text);
     } catch (err) {
-      this.refused.set(uri.toString(), text);
       throw vscode.FileSystemError.Unavailable(err instanceof Error ? err.message : String(err));
-    } finally {
-      if (record) this.saving.delete(record);
     }
     this.refused.delete(uri.toString());
     this.diagnostics.delete(uri);
@@ -183,19 +178,14 @@ export class CrmFileSystem implements vscode.FileSystemProvider, vscode.TextDocu
     const key = document.uri.toString();
     const text = document.getText();
     const stat = await this.stat(document.uri);
-    const record = this.files.recordOf(document.uri.path);
-    if (record) this.saving.add(record);
     let result: { createdId?: string };
     try {
-      result = await this.send(document.uri, new TextEncoder().encode(text));
+      result = await this.sendKeeping(document.uri, text);
     } catch (err) {
-      this.refused.set(key, text);
       const message = err instanceof Error ? err.message : String(err);
       if (err instanceof CancelledError) vscode.window.setStatusBarMessage(vscode.l10n.t("{0}. Your edit is kept.", message), 8_000);
       else void (err instanceof NotSavedError ? vscode.window.showWarningMessage(message) : vscode.window.showErrorMessage(message));
       return;
-    } finally {
-      if (record) this.saving.delete(record);
     }
     const sent: Sent = { text, result, stat };
     this.sent.set(key, sent);
@@ -205,6 +195,23 @@ export class CrmFileSystem implements vscode.FileSystemProvider, vscode.TextDocu
       this.sent.delete(key);
     }
     if (sent.saved) this.saved.fire(sent.saved);
+  }
+
+  /**
+   * Sends a document's text as its record's own write (no news to its other documents); a text that was not
+   * saved is kept, so that discarding it later can offer it back.
+   */
+  private async sendKeeping(uri: vscode.Uri, text: string): Promise<{ createdId?: string }> {
+    const record = this.files.recordOf(uri.path);
+    if (record) this.saving.add(record);
+    try {
+      return await this.send(uri, new TextEncoder().encode(text));
+    } catch (err) {
+      this.refused.set(uri.toString(), text);
+      throw err;
+    } finally {
+      if (record) this.saving.delete(record);
+    }
   }
 
   /** Sends a document to the org: a conflict asks Compare / Overwrite, a refusal marks its fields and throws. */

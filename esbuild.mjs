@@ -62,7 +62,10 @@ const axiosStub = {
  * bundle; they share the core's modules at run time (one copy of every class, so `instanceof` holds).
  */
 const CLIENT = path.resolve("src/client");
-const clientEntries = { "src/client/index.ts": "client", "src/client/bulk.ts": "client-bulk", "src/client/knowledgeFolder.ts": "client-knowledge-folder", "src/client/yaml.ts": "client-yaml" };
+const clientEntries = {
+  "src/client/index.ts": "client", "src/client/bulk.ts": "client-bulk", "src/client/knowledgeFolder.ts": "client-knowledge-folder", "src/client/knowledgeCheck.ts": "client-knowledge-check",
+  "src/client/yaml.ts": "client-yaml",
+};
 const entryOf = (file) => clientEntries[path.relative(".", file).split(path.sep).join("/")];
 
 /** The client's modules the core bundle holds (found by a first, unwritten build of the core). */
@@ -151,6 +154,12 @@ const groups = [
   // The SOQL parser, loaded by the extension on first use (see src/soql/parser.ts).
   { ...common, entryPoints: [createRequire(import.meta.url).resolve("@jetstreamapp/soql-parser-js")], outfile: "dist/soql-parser.js", platform: "node", format: "cjs" },
   ...(await clientGroups()),
+  // The command-line tools: whole, with the client inside (a tool is one file to run); jsdom, which reads its own
+  // data files at run time, stays a dependency loaded when rich text is first rendered.
+  {
+    ...common, entryPoints: { "crm-knowledge": "src/cli/crm-knowledge.ts" }, outdir: "dist", platform: "node", format: "cjs",
+    external: ["jsdom"], alias: clientAliases, plugins: [axiosStub], banner: { js: "#!/usr/bin/env node" },
+  },
   ...(webviewEntries.length
     ? [{ ...common, entryPoints: webviewEntries, outdir: "dist/webview", platform: "browser", format: "esm", target: "es2022" }]
     : []),

@@ -68,6 +68,8 @@ export default tseslint.config(
   // The demo org (the emulator the extension ships as its built-in org) stands beside the client: it may use the
   // client's small helpers (IDs), nothing of VS Code or of the extension's rooms.
   roomBoundary(["src/demo-org/**/*.ts"], [...otherRooms, "shared"]),
+  // The command-line tools run on the client in plain Node: no VS Code, none of the extension's rooms.
+  roomBoundary(["src/cli/**/*.ts"], [...otherRooms, "documents", "demo-org"]),
   // The platform (errors, logs, settings, progress) is below the connections: neither reaches a room above it.
   roomImports(["src/platform/**/*.ts"], ["connections", "views", "webviews", "soql", "documents", "commands", "extension"]),
   roomImports(["src/connections/**/*.ts"], ["views", "webviews", "soql", "documents", "commands", "extension"]),

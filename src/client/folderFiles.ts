@@ -37,6 +37,9 @@ export interface FolderIO {
 
 export const MANIFEST_FILE = "crm-knowledge.yaml";
 export const IMAGES_DIR = "images";
+/** The images an org takes into rich text, by file extension (a pulled image is named with the first that fits). */
+export const IMAGE_TYPES: Record<string, string> = { png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg", gif: "image/gif" };
+export const MAX_IMAGE_BYTES = 1024 * 1024;
 
 export interface PulledVersion {
   versionId: string;
@@ -51,12 +54,28 @@ export interface ManifestArticle extends PulledVersion {
   files: Record<string, string>;
   /** By language code. */
   translations: Record<string, PulledVersion>;
+  /** The master's rich text at the pull, by field: a hash of each line (block), so a check can name the blocks a translation has not caught up with. */
+  blocks?: Record<string, string[]>;
+}
+
+/** What the org's describe said of a field the folder carries, recorded at the pull: what `check` holds the files to without the org. */
+export interface RecordedField {
+  type: string;
+  label?: string;
+  /** Characters, for text and rich text. */
+  length?: number;
+  required?: boolean;
+  richText?: boolean;
+  /** A restricted picklist's values. */
+  values?: string[];
 }
 
 export interface FolderManifest {
   org: { id: string; instanceUrl: string };
   sobject: string;
   pulledAt: string;
+  /** The article type's carried fields (absent in a folder pulled before checks were recorded). */
+  fields?: Record<string, RecordedField>;
   /** By folder name (the article's URL name when pulled). */
   articles: Record<string, ManifestArticle>;
 }
@@ -69,7 +88,9 @@ export interface LocalArticle {
   /** "Group/Category" unique names. */
   dataCategories: string[];
   richText: Record<string, string>;
-  translations: Record<string, { fields: Record<string, unknown>; richText: Record<string, string> }>;
+  /** What the org said of the version at the pull (`org:`): read, never sent. */
+  facts: Record<string, unknown>;
+  translations: Record<string, { fields: Record<string, unknown>; richText: Record<string, string>; facts: Record<string, unknown> }>;
 }
 
 /** Language codes as the org names them (`fr`, `pt_BR`, `zh_TW`, `sr_Latn_ME`): what may stand in a file name. */
@@ -226,6 +247,9 @@ export async function hashArticleFiles(io: FolderIO, name: string): Promise<Reco
   return out;
 }
 
+/** A hash of each block (line) of laid-out rich text: what the record keeps of the master's text to compare a translation against. */
+export const blockHashes = (laidOut: string): string[] => laidOut.split(/\r?\n/).filter((line) => line.trim()).map((line) => sha256(utf8(line.trim())).slice(0, 16));
+
 /** The files added, removed or changed between two sets of hashes. */
 export const changedFiles = (was: Record<string, string>, now: Record<string, string>) =>
   [...new Set([...Object.keys(was), ...Object.keys(now)])].filter((file) => was[file] !== now[file]);
@@ -292,6 +316,8 @@ function parseArticleYaml(bytes: Uint8Array, where: string): Record<string, unkn
   return parsed as Record<string, unknown>;
 }
 
+const factsOf = (doc: Record<string, unknown>) => (doc.org && typeof doc.org === "object" && !Array.isArray(doc.org) ? (doc.org as Record<string, unknown>) : {});
+
 /** Reads an article's folder: its fields, categories, rich text (as the org stores it) and translations. */
 export async function readLocalArticle(io: FolderIO, name: string): Promise<LocalArticle> {
   // A link is listed too: reading it is refused, never skipped in silence.
@@ -312,14 +338,14 @@ export async function readLocalArticle(io: FolderIO, name: string): Promise<Loca
     return out;
   };
   const article: LocalArticle = {
-    name, fields: doc.fields as Record<string, unknown>, dataCategories: categories as string[], richText: await richTextOf(""), translations: {},
+    name, fields: doc.fields as Record<string, unknown>, dataCategories: categories as string[], richText: await richTextOf(""), facts: factsOf(doc), translations: {},
     ...(typeof doc.recordType === "string" ? { recordType: doc.recordType } : {}),
   };
   for (const file of entries) {
     const language = new RegExp(`^article\\.(${LANGUAGE_CODE})\\.yaml$`).exec(file)?.[1];
     if (!language) continue;
     const translation = parseArticleYaml((await io.read(`${name}/${file}`))!, `${name}/${file}`);
-    article.translations[language] = { fields: translation.fields as Record<string, unknown>, richText: await richTextOf(`.${language}`) };
+    article.translations[language] = { fields: translation.fields as Record<string, unknown>, richText: await richTextOf(`.${language}`), facts: factsOf(translation) };
   }
   return article;
 }

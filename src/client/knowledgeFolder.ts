@@ -5,12 +5,12 @@
  */
 import { DEFAULT_KNOWLEDGE_SOBJECT } from "./constants";
 import type { Crm } from "./crm";
-import { isRichText, type FieldDescribe, type SObjectDescribe } from "./describe";
+import { isRequiredOnCreate, isRichText, type FieldDescribe, type SObjectDescribe } from "./describe";
 import { CrmError } from "./errors";
 import { requireSobjectName } from "./ids";
 import {
-  type FolderIO, type FolderManifest, type LocalArticle, type ManifestArticle, type PulledVersion, FolderContentError, IMAGES_DIR,
-  changedFiles, checkRelativePath, encodeText, guardFolder, hashArticleFiles, pathNameProblem, readLocalArticle, readManifest, versionFiles, writeManifest,
+  type FolderIO, type FolderManifest, type LocalArticle, type ManifestArticle, type PulledVersion, FolderContentError, IMAGES_DIR, IMAGE_TYPES, MAX_IMAGE_BYTES,
+  type RecordedField, blockHashes, changedFiles, checkRelativePath, encodeText, guardFolder, hashArticleFiles, pathNameProblem, readLocalArticle, readManifest, versionFiles, writeManifest,
 } from "./folderFiles";
 import { createArticle, createDraftFromOnlineArticle, createDraftFromOnlineTranslation, deleteArticleDraft, deleteTranslation, getDataCategoryGroups, publishMultipleArticles, publishTranslations, submitForTranslation, updateArticle, type DataCategory } from "./knowledge";
 import { soqlLiteral } from "./soql-text";
@@ -26,9 +26,6 @@ type Row = Record<string, unknown>;
 const FACTS = ["ArticleNumber", "VersionNumber", "PublishStatus", "Language", "ValidationStatus", "LastPublishedDate", "LastModifiedDate"];
 /** Writable, but not the folder's to carry: the language is the org's, the owner and assignee are people of one org. */
 const NOT_CARRIED = new Set(["Language", "OwnerId", "AssignedToId", "AssignmentDueDate", "AssignmentNote", "MasterVersionId", "RecordTypeId"]);
-/** The images an org takes into rich text, by file extension (a pulled image is named with the first that fits). */
-const IMAGE_TYPES: Record<string, string> = { png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg", gif: "image/gif" };
-const MAX_IMAGE_BYTES = 1024 * 1024;
 
 const lower = (name: string) => name.toLowerCase();
 const selectionObject = (sobject: string) => sobject.replace(/__kav$/, "__DataCategorySelection");
@@ -44,9 +41,37 @@ function carriedFields(describe: SObjectDescribe): { plain: FieldDescribe[]; ric
   return { plain: writable.filter((f) => !isRichText(f)), rich: writable.filter(isRichText) };
 }
 
+/** The describe of the fields the folder carries, as `check` needs it. */
+function recordedFields(plain: FieldDescribe[], rich: FieldDescribe[]): Record<string, RecordedField> {
+  return Object.fromEntries([...plain, ...rich].map((f) => [f.name, {
+    type: f.type, label: f.label, ...(f.length ? { length: f.length } : {}), ...(isRequiredOnCreate(f) ? { required: true } : {}), ...(isRichText(f) ? { richText: true } : {}),
+    ...(f.type === "picklist" && f.restrictedPicklist ? { values: f.picklistValues.filter((v) => v.active).map((v) => v.value) } : {}),
+  }]));
+}
+
+/** The master's rich-text files of an article (`Field.html`), by field: their blocks' hashes. */
+function masterBlocks(files: Record<string, string>): Record<string, string[]> {
+  return Object.fromEntries(Object.entries(files).flatMap(([file, content]) => {
+    const field = /^([A-Za-z]\w*)\.html$/.exec(file)?.[1];
+    return field ? [[field, blockHashes(content)]] : [];
+  }));
+}
+
+/** The master's rich text as the folder holds it now (after a push: what the org holds). */
+async function masterBlocksOnDisk(io: FolderIO, name: string): Promise<Record<string, string[]>> {
+  const files: Record<string, string> = {};
+  for (const entry of await io.list(name)) {
+    if (entry.type === "file" && /^[A-Za-z]\w*\.html$/.test(entry.name)) files[entry.name] = new TextDecoder().decode((await io.read(`${name}/${entry.name}`))!);
+  }
+  return masterBlocks(files);
+}
+
+/** Articles read from the org per query: their IDs fit a query's length, their versions one page. */
+const CHUNK = 200;
+
 async function inChunks<T>(ids: string[], read: (list: string) => Promise<T[]>): Promise<T[]> {
   const out: T[] = [];
-  for (let i = 0; i < ids.length; i += 200) out.push(...(await read(ids.slice(i, i + 200).map(soqlLiteral).join(", "))));
+  for (let i = 0; i < ids.length; i += CHUNK) out.push(...(await read(ids.slice(i, i + CHUNK).map(soqlLiteral).join(", "))));
   return out;
 }
 
@@ -108,7 +133,7 @@ export interface PulledArticle {
   refused?: string;
 }
 
-function descendants(categories: DataCategory[], name: string, found = false): string[] {
+export function descendants(categories: DataCategory[], name: string, found = false): string[] {
   return categories.flatMap((c) => (found || c.name === name ? [c.name, ...descendants(c.childCategories ?? [], name, true)] : descendants(c.childCategories ?? [], name, false)));
 }
 
@@ -151,33 +176,36 @@ export async function pullArticles(crm: Crm, folder: FolderIO, selection: PullSe
   const ids = await selectedArticleIds(crm, sobject, selection);
   const read = [...new Set(["Id", "KnowledgeArticleId", "UrlName", "Title", "IsMasterLanguage", "RecordTypeId", ...FACTS, ...plain.map((f) => f.name), ...rich.map((f) => f.name)])]
     .filter((f) => describe.fields.some((d) => d.name === f));
-  const rows = await inChunks(ids, async (list) => (await crm.queryAll<Row>(`SELECT ${read.join(", ")} FROM ${sobject} WHERE KnowledgeArticleId IN (${list})`, { signal: options.signal })).records);
-  const byArticle = groupBy(rows, (r) => String(r.KnowledgeArticleId));
-  const masters = ids.map((id) => current((byArticle.get(id) ?? []).filter((r) => r.IsMasterLanguage !== false))).filter((r): r is Row => !!r);
-  const categories = groupBy(await inChunks(masters.map((m) => String(m.Id)), async (list) =>
-    (await crm.queryAll<Row>(`SELECT ParentId, DataCategoryGroupName, DataCategoryName FROM ${selectionObject(sobject)} WHERE ParentId IN (${list})`)).records), (r) => String(r.ParentId));
   const recordTypes = await recordTypeNames(crm, describe);
 
-  const manifest: FolderManifest = { org: { id: crm.orgId ?? "", instanceUrl: crm.instanceUrl ?? "" }, sobject, pulledAt: new Date().toISOString(), articles: { ...previous?.articles } };
+  const manifest: FolderManifest = {
+    org: { id: crm.orgId ?? "", instanceUrl: crm.instanceUrl ?? "" }, sobject, pulledAt: new Date().toISOString(), fields: recordedFields(plain, rich), articles: { ...previous?.articles },
+  };
   const taken = new Set((await io.list("")).filter((e) => e.type !== "file").map((e) => lower(e.name)));
   const out: PulledArticle[] = [];
   // A cancelled or failed pull still records the articles it finished (each is written whole before it is recorded).
   try {
-    await pullEach();
+    // A chunk of articles at a time: their versions and categories in a query each, written, then let go (memory stays flat in the article count).
+    for (let from = 0; from < ids.length; from += CHUNK) await pullChunk(ids.slice(from, from + CHUNK));
   } finally {
     await writeManifest(io, manifest);
   }
-  options.onProgress?.(masters.length, masters.length, "");
+  options.onProgress?.(ids.length, ids.length, "");
   return out;
 
-  async function pullEach(): Promise<void> {
-    for (const [done, master] of masters.entries()) {
-      options.onProgress?.(done, masters.length, String(master.Title));
+  async function pullChunk(chunk: string[]): Promise<void> {
+    const list = chunk.map(soqlLiteral).join(", ");
+    const rows = (await crm.queryAll<Row>(`SELECT ${read.join(", ")} FROM ${sobject} WHERE KnowledgeArticleId IN (${list})`, { signal: options.signal })).records;
+    const byArticle = groupBy(rows, (r) => String(r.KnowledgeArticleId));
+    const masters = chunk.map((id) => current((byArticle.get(id) ?? []).filter((r) => r.IsMasterLanguage !== false))).filter((r): r is Row => !!r);
+    const categories = masters.length ? groupBy((await crm.queryAll<Row>(`SELECT ParentId, DataCategoryGroupName, DataCategoryName FROM ${selectionObject(sobject)} WHERE ParentId IN (${masters.map((m) => soqlLiteral(String(m.Id))).join(", ")})`)).records, (r) => String(r.ParentId)) : new Map<string, Row[]>();
+    for (const master of masters) {
+      options.onProgress?.(out.length, ids.length, String(master.Title));
       options.signal?.throwIfAborted();
       const translations = [...groupBy((byArticle.get(String(master.KnowledgeArticleId)) ?? []).filter((r) => r.IsMasterLanguage === false && r.PublishStatus !== "Archived"), (r) => String(r.Language)).values()]
         .map((versions) => current(versions)!);
       try {
-        out.push(await pullOne(master, translations));
+        out.push(await pullOne(master, translations, categories.get(String(master.Id)) ?? []));
       } catch (err) {
         if (!(err instanceof FolderContentError)) throw err;
         out.push({ name: String(master.UrlName).slice(0, 80), title: String(master.Title), versionId: String(master.Id), publishStatus: String(master.PublishStatus), images: 0, translations: [], refused: err.message });
@@ -185,7 +213,7 @@ export async function pullArticles(crm: Crm, folder: FolderIO, selection: PullSe
     }
   }
 
-  async function pullOne(master: Row, translations: Row[]): Promise<PulledArticle> {
+  async function pullOne(master: Row, translations: Row[], categories: Row[]): Promise<PulledArticle> {
     // Names from the org that become paths are checked first: a refused article writes nothing.
     const problem = pathNameProblem("urlName", master.UrlName) ?? translations.map((t) => pathNameProblem("language", t.Language)).find(Boolean);
     if (problem) throw new FolderContentError(`'${String(master.Title)}' (${String(master.ArticleNumber)}) was not pulled: ${problem}`);
@@ -212,7 +240,7 @@ export async function pullArticles(crm: Crm, folder: FolderIO, selection: PullSe
     const pick = (r: Row, names: string[]) => Object.fromEntries(names.filter((n) => n in r).map((n) => [n, r[n]]));
     const files = versionFiles({
       title: String(master.Title), fields: pick(master, plain.map((f) => f.name)), richText: await localImages(master), facts: pick(master, FACTS),
-      recordType: recordTypes.get(String(master.RecordTypeId)), dataCategories: (categories.get(String(master.Id)) ?? []).map((c) => `${String(c.DataCategoryGroupName)}/${String(c.DataCategoryName)}`).sort(),
+      recordType: recordTypes.get(String(master.RecordTypeId)), dataCategories: categories.map((c) => `${String(c.DataCategoryGroupName)}/${String(c.DataCategoryName)}`).sort(),
     });
     for (const t of translations) {
       Object.assign(files, versionFiles({ title: String(master.Title), fields: pick(t, plain.map((f) => f.name)), richText: await localImages(t), facts: pick(t, FACTS), language: String(t.Language) }));
@@ -223,7 +251,7 @@ export async function pullArticles(crm: Crm, folder: FolderIO, selection: PullSe
     for (const stale of Object.keys(manifest.articles[name]?.files ?? {})) if (!written.has(stale)) await io.remove(`${name}/${stale}`);
     manifest.articles[name] = {
       ...pulled(master), articleNumber: String(master.ArticleNumber), knowledgeArticleId: String(master.KnowledgeArticleId),
-      files: await hashArticleFiles(io, name), translations: Object.fromEntries(translations.map((t) => [String(t.Language), pulled(t)])),
+      files: await hashArticleFiles(io, name), translations: Object.fromEntries(translations.map((t) => [String(t.Language), pulled(t)])), blocks: masterBlocks(files),
     };
     return { name, title: String(master.Title), versionId: String(master.Id), publishStatus: String(master.PublishStatus), images: images.size, translations: translations.map((t) => String(t.Language)) };
   }
@@ -244,7 +272,8 @@ export interface ArticleStatus {
   conflict: boolean;
 }
 
-async function articleFolders(io: FolderIO): Promise<string[]> {
+/** The folder's article folders: each holding an article.yaml. */
+export async function articleFolders(io: FolderIO): Promise<string[]> {
   const dirs = (await io.list("")).filter((e) => e.type === "directory" && !e.name.startsWith("."));
   const withFile = await Promise.all(dirs.map(async (d) => ((await io.read(`${d.name}/article.yaml`)) ? d.name : undefined)));
   return withFile.filter((n): n is string => !!n).sort();
@@ -415,8 +444,8 @@ export interface PushResult {
 export interface PushRunOptions extends PushOptions {
   /** Article folders whose org changes may be overwritten (true: all). */
   overwrite?: string[] | boolean;
-  /** Publish each pushed draft that passes the pre-flight (and its pushed translations). Default false. */
-  publish?: boolean;
+  /** Publish each pushed draft that passes the pre-flight (and its pushed translations): all (true) or these article folders. Default false. */
+  publish?: boolean | string[];
   /** Fields the pre-flight requires before publishing. */
   requiredFields?: string[];
   /** The dry run shown to the person (planned again when absent). */
@@ -456,7 +485,7 @@ async function valuesOf(io: FolderIO, name: string, version: { fields: Record<st
   return values;
 }
 
-function categoryExists(groups: { name: string; topCategories: DataCategory[] }[], group: string, category: string): boolean {
+export function categoryExists(groups: { name: string; topCategories: DataCategory[] }[], group: string, category: string): boolean {
   const tree = groups.find((g) => g.name === group);
   return !!tree && (category === "All" || descendants(tree.topCategories, category).length > 0);
 }
@@ -509,7 +538,8 @@ export async function pushFolder(crm: Crm, folder: FolderIO, options: PushRunOpt
         result.message = (err as Error).message;
       }
     }
-    if (options.publish && pushedDrafts.size) await publishPassing(crm, sobject, results, pushedDrafts, options.requiredFields, describe);
+    const toPublish = new Map([...pushedDrafts].filter(([name]) => options.publish === true || (Array.isArray(options.publish) && options.publish.includes(name))));
+    if (toPublish.size) await publishPassing(crm, sobject, results, toPublish, options.requiredFields, describe);
   });
   if (plan.sameOrg && manifest) await recordPush(crm, io, manifest, sobject, pushedDrafts);
   options.onProgress?.(work.length, work.length, "");
@@ -632,7 +662,7 @@ async function recordPush(crm: Crm, io: FolderIO, manifest: FolderManifest, sobj
     const before = manifest.articles[name];
     manifest.articles[name] = {
       ...pulled(master), knowledgeArticleId, articleNumber: before?.articleNumber ?? String(master.ArticleNumber ?? ""),
-      files: await hashArticleFiles(io, name), translations: Object.fromEntries(translations),
+      files: await hashArticleFiles(io, name), translations: Object.fromEntries(translations), blocks: await masterBlocksOnDisk(io, name),
     };
   }
   await writeManifest(io, manifest);

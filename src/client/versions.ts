@@ -40,12 +40,10 @@ const ORG_DOMAINS = [".salesforce.com", ".force.com", ".site.com", ".salesforce-
  * My Domain (`acme.lightning.force.com`, `acme.my.site.com` for `acme.my.salesforce.com`), or one of its custom
  * domains (its sites). A link to any other site is not an article of this org, whatever its path says.
  */
-async function orgLinkTest(crm: Crm): Promise<(href: string) => boolean> {
-  const instance = new URL(crm.instanceUrl ?? "http://localhost").hostname.toLowerCase();
+export function orgLinkTestFor(instanceUrl: string, customDomains: Iterable<string> = []): (href: string) => boolean {
+  const instance = new URL(instanceUrl || "http://localhost").hostname.toLowerCase();
   const myDomain = instance.split(".")[0]!;
-  // Custom domains (an Experience Cloud site's own), where the org lets this user read them.
-  const custom = new Set(await crm.soqlQuery<{ Domain: string }>("SELECT Domain FROM Domain", { replaceQuotes: false })
-    .then((r) => r.records.map((d) => String(d.Domain).toLowerCase()), () => []));
+  const custom = new Set([...customDomains].map((d) => d.toLowerCase()));
   return (href) => {
     if (!/^[a-z][a-z0-9+.-]*:|^\/\//i.test(href)) return true;
     let host: string;
@@ -60,9 +58,16 @@ async function orgLinkTest(crm: Crm): Promise<(href: string) => boolean> {
   };
 }
 
+/** The link test for a connected org, with its custom domains (an Experience Cloud site's own), where the org lets this user read them. */
+export async function orgLinkTest(crm: Crm): Promise<(href: string) => boolean> {
+  const custom = await crm.soqlQuery<{ Domain: string }>("SELECT Domain FROM Domain", { replaceQuotes: false })
+    .then((r) => r.records.map((d) => String(d.Domain)), () => []);
+  return orgLinkTestFor(crm.instanceUrl ?? "http://localhost", custom);
+}
+
 /** Links in rich text that may name a knowledge article: by URL name (`/articles/…/<name>`, `/s/article/<name>`) or by ID. */
-type ArticleLink = { href: string; urlName?: string; id?: string };
-function articleLinks(html: string): ArticleLink[] {
+export type ArticleLink = { href: string; urlName?: string; id?: string };
+export function articleLinks(html: string): ArticleLink[] {
   const hrefs = [...html.matchAll(/<a\b[^>]*\bhref\s*=\s*["']([^"']+)["']/gi)].map((m) => m[1]!.replace(/&amp;/g, "&"));
   return hrefs.flatMap((href): ArticleLink[] => {
     const id = /\b(k[aA]0[A-Za-z0-9]{12}(?:[A-Za-z0-9]{3})?)\b/.exec(href)?.[1];

@@ -1,0 +1,41 @@
+/**
+ * The command-line tools' production guard and write journal. A tool runs without a person at a prompt, so the
+ * guard does not ask: a write to a production org (or one whose kind cannot be read) is refused before
+ * anything is sent unless the command was given --allow-production. Every write the org accepts is appended to
+ * the journal file (JSON lines: time, org, what it did, the records), when one is named.
+ */
+import { appendFileSync } from "node:fs";
+import { CrmError, type Crm, type CrmOptions, type PendingWrite } from "../client";
+
+export class ProductionRefusedError extends CrmError {
+  override name = "ProductionRefusedError";
+}
+
+/** Options for `Crm.create` that guard every write; `watch(crm)` then journals what the org accepted. */
+export function guardedWrites(options: { allowProduction: boolean; journalFile?: string; tool: string }): { clientOptions: Partial<CrmOptions>; watch(crm: Crm): void } {
+  let client: Crm | undefined;
+  let kind: Promise<string> | undefined;
+  const beforeWrite = async (write: PendingWrite) => {
+    if (options.allowProduction || !client) return;
+    kind ??= client.getOrgKind().catch(() => "unknown");
+    const found = await kind;
+    if (found === "production" || found === "unknown") {
+      throw new ProductionRefusedError(`${client.instanceUrl} is ${found === "production" ? "a production org" : "an org whose kind could not be read"}: ${options.tool} writes to it only with --allow-production (refused, nothing sent: ${write.intent?.summary ?? write.summary ?? `${write.method} ${write.path}`})`);
+    }
+  };
+  return {
+    clientOptions: { beforeWrite },
+    watch(crm) {
+      client = crm;
+      if (!options.journalFile) return;
+      const file = options.journalFile;
+      crm.on("write", (write) => {
+        const intent = write.intent;
+        appendFileSync(file, `${JSON.stringify({
+          time: new Date().toISOString(), tool: options.tool, org: crm.orgId, instanceUrl: crm.instanceUrl, status: write.status,
+          kind: intent?.kind, object: intent?.object, ids: intent?.ids, fields: intent?.fields, summary: intent?.summary ?? `${write.method} ${write.path}`,
+        })}\n`);
+      });
+    },
+  };
+}

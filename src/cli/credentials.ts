@@ -41,9 +41,14 @@ export async function credentialOptions(helper: string | undefined, ctx: CliCont
 export async function signIn(helper: string | undefined, ctx: CliContext, extra: Partial<CrmOptions> = {}): Promise<Crm> {
   const options = await credentialOptions(helper, ctx);
   if (!options) throw new UsageError(`This command needs an org.\n${CREDENTIALS_HELP}`);
+  let crm: Crm | undefined;
   try {
-    return await Crm.create({ ...options, ...extra });
+    crm = await Crm.create({ ...options, ...extra });
+    // The sign-in reads the user's info without failing on it: a session the org refuses shows here, before any command runs.
+    if (!crm.orgId) await crm.retrieveCurrentUserInfo({ raiseExcOnError: true });
+    return crm;
   } catch (err) {
+    crm?.close();
     // The client's errors carry no token; the sign-in's own words say what was refused.
     throw new UsageError(`Signing in to the org failed: ${(err as Error).message}`);
   }

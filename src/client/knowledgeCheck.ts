@@ -39,7 +39,7 @@ export interface CheckOptions {
    * what readers would not see. The client has no HTML parser of its own; without this the rule is skipped.
    */
   richTextRemovals?(html: string): string[];
-  /** Languages every article should have a translation in (default: every language the folder's articles have). */
+  /** Languages every article should have a translation in (none by default: only translations the pull recorded and the folder lost are reported). */
   languages?: string[];
   /** Only these article folders are reported on (all by default); the others still count as link targets and for duplicates. */
   only?: string[];
@@ -165,10 +165,12 @@ export async function checkFolder(folder: FolderIO, options: CheckOptions = {}):
       findings.push({ rule: "urlName", severity: "error", article: p.article, file: p.file, line: p.line, message: `The URL name is also used by ${places.filter((o) => o !== p).map((o) => `'${o.article}'`).join(", ")}: URL names are unique in the org.` });
     }
   }
-  const wanted = options.languages ?? [...new Set([...languagesOf.values()].flatMap((l) => [...l.languages]))].sort();
   for (const [name, { file, languages }] of languagesOf) {
-    const missing = wanted.filter((l) => !languages.has(l));
-    if (missing.length && reported(name)) findings.push({ rule: "translation", severity: "warning", article: name, file, message: `No translation into ${missing.join(", ")} (the folder's articles are translated into ${wanted.join(", ")}).` });
+    if (!reported(name)) continue;
+    const missing = (options.languages ?? []).filter((l) => !languages.has(l));
+    if (missing.length) findings.push({ rule: "translation", severity: "warning", article: name, file, message: `No translation into ${missing.join(", ")} (every article is to be translated into ${options.languages!.join(", ")}).` });
+    const lost = Object.keys(manifest?.articles[name]?.translations ?? {}).filter((l) => !languages.has(l));
+    if (lost.length) findings.push({ rule: "translation", severity: "warning", article: name, file, message: `The ${lost.join(", ")} translation${lost.length === 1 ? " was" : "s were"} pulled, and ${lost.length === 1 ? "its" : "their"} files are gone from the folder: a push leaves ${lost.length === 1 ? "it" : "them"} in the org as ${lost.length === 1 ? "it is" : "they are"}.` });
   }
   const outside = await resolveLinks(links, targets, options.crm, manifest?.sobject);
   for (const { link, problem } of outside) findings.push({ rule: "link", severity: problem.severity, article: link.article, file: link.file, line: link.line, message: problem.message });

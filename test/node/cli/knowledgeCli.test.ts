@@ -92,10 +92,10 @@ test("check finds each kind of finding, on its file and line, and exits 1; json 
   const edit = async (file: string, change: (text: string) => string) => writeFile(path.join(kb, file), change(await readFile(path.join(kb, file), "utf8")));
 
   // The draft: an empty required title, an unknown field, a bad URL name; its body links to an article the folder lacks and holds a script.
-  await edit(`${a.draftName}/article.yaml`, (t) => t.replace(/  Title: .*/, "  Title: ''").replace(/  UrlName: .*/, "  UrlName: -bad name-\n  Colour__c: red"));
+  await edit(`${a.draftName}/article.yaml`, (t) => t.replace(/ {2}Title: .*/, "  Title: ''").replace(/ {2}UrlName: .*/, "  UrlName: -bad name-\n  Colour__c: red"));
   await edit(`${a.draftName}/Answer__c.html`, () => `<p>See <a href="/articles/en_US/Knowledge/not-in-this-folder">the other one</a>.</p>\n<p onclick="steal()">Click</p>\n`);
   // The clean article: a summary over its length, the guide's URL name, a link to the draft (never published), a missing and an oversized image, a text file named .png.
-  await edit(`${a.cleanName}/article.yaml`, (t) => t.replace(/  Title: .*/, `  Title: ${"x".repeat(300)}`).replace(/  UrlName: .*/, `  UrlName: ${a.guideName}`));
+  await edit(`${a.cleanName}/article.yaml`, (t) => t.replace(/ {2}Title: .*/, `  Title: ${"x".repeat(300)}`).replace(/ {2}UrlName: .*/, `  UrlName: ${a.guideName}`));
   await mkdir(path.join(kb, a.cleanName, "images"), { recursive: true });
   await writeFile(path.join(kb, a.cleanName, "images", "huge.png"), Buffer.concat([PNG, Buffer.alloc(1024 * 1024 + 1)]));
   await writeFile(path.join(kb, a.cleanName, "images", "fake.png"), "not an image at all");

@@ -18,12 +18,12 @@ const FORMATS = ["text", "json", "github"] as const;
 type Format = (typeof FORMATS)[number];
 
 const COMMON = { flags: [] as string[], values: ["helper", "format"] };
-const COMMANDS = {
+export const COMMANDS = {
   pull: { flags: ["all-published"], values: ["out", "article", "category", "where"] },
   status: { flags: [], values: [] },
   check: { flags: ["org", "strict"], values: ["languages"] },
   preview: { flags: [], values: ["out", "changed-since", "languages"] },
-  push: { flags: ["apply", "publish", "overwrite-conflicts", "allow-production"], values: ["journal"] },
+  push: { flags: ["apply", "publish", "overwrite-conflicts", "allow-production"], values: ["journal", "changed-since"] },
 } as const;
 type Command = keyof typeof COMMANDS;
 
@@ -35,8 +35,9 @@ export const USAGE = `Usage: crm-knowledge <command> [options]
                                        the pre-flight; --org asks the org too; --strict fails on warnings
   preview <folder> --out <dir> [--changed-since <git ref>]
                                        sanitized HTML pages and an index with the check's findings
-  push <folder> [--apply] [--publish] [--overwrite-conflicts] [--allow-production] [--journal <file>]
-                                       a dry run by default; --apply writes drafts; --publish publishes what passes the check
+  push <folder> [--apply] [--publish] [--overwrite-conflicts] [--allow-production] [--journal <file>] [--changed-since <git ref>]
+                                       a dry run by default; --apply writes drafts; --publish publishes what passes the check;
+                                       a production org only with --allow-production
 
 Every command: --format text|json|github, --helper <file>.
 ${CREDENTIALS_HELP}
@@ -206,7 +207,11 @@ class Tool {
     const crm = await this.connect(safety.clientOptions);
     safety.watch(crm);
     const io = nodeFolder(folder);
-    const plan = await crm.knowledgeFolder.planPush(io);
+    const since = value(this.args, "changed-since");
+    // Into an org the folder was not pulled from every article is written; a pipeline names what a merge changed.
+    const articles = since !== undefined ? new Set(await articleFolders(io)) : undefined;
+    const only = since !== undefined ? [...(await articlesChangedSince(folder, since))].filter((name) => articles!.has(name)) : undefined;
+    const plan = await crm.knowledgeFolder.planPush(io, only ? { only } : {});
     const writes = plan.entries.filter((e) => e.action !== "nothing" || e.translations.length);
     if (!apply) {
       if (this.format === "json") this.json({ folder, dryRun: true, sameOrg: plan.sameOrg, entries: writes });

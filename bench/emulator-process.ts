@@ -4,16 +4,16 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 
-export async function startEmulatorProcess(seed: "demo" | "large"): Promise<{ url: string; stop: () => void; child: ChildProcess }> {
+export async function startEmulatorProcess(seed: "demo" | "large"): Promise<{ url: string; helperFile: string; stop: () => void; child: ChildProcess }> {
   const child = spawn(process.execPath, ["--import", "tsx", "src/demo-org/cli.ts", "--port", "0", "--seed", seed, "--no-gzip"], { stdio: ["ignore", "pipe", "inherit"] });
-  const url = await new Promise<string>((resolve, reject) => {
+  const [url, helperFile] = await new Promise<[string, string]>((resolve, reject) => {
     let out = "";
     child.stdout!.on("data", (d: Buffer) => {
       out += d.toString();
-      const match = /listening on (http:\/\/[\d.:]+)/.exec(out);
-      if (match) resolve(match[1]!);
+      const match = /listening on (http:\/\/[\d.:]+)[\s\S]*helper file\s+(\S+)/.exec(out);
+      if (match) resolve([match[1]!, match[2]!]);
     });
     child.once("exit", (code) => reject(new Error(`emulator exited with ${code}: ${out}`)));
   });
-  return { url, child, stop: () => child.kill("SIGTERM") };
+  return { url, helperFile, child, stop: () => child.kill("SIGTERM") };
 }

@@ -182,6 +182,8 @@ export async function pullArticles(crm: Crm, folder: FolderIO, selection: PullSe
     org: { id: crm.orgId ?? "", instanceUrl: crm.instanceUrl ?? "" }, sobject, pulledAt: new Date().toISOString(), fields: recordedFields(plain, rich), articles: { ...previous?.articles },
   };
   const taken = new Set((await io.list("")).filter((e) => e.type !== "file").map((e) => lower(e.name)));
+  /** Each article's folder by its ID: an article pulled before goes back into its own folder. */
+  const folderOf = new Map(Object.entries(manifest.articles).map(([name, a]) => [a.knowledgeArticleId, name]));
   const out: PulledArticle[] = [];
   // A cancelled or failed pull still records the articles it finished (each is written whole before it is recorded).
   try {
@@ -217,8 +219,8 @@ export async function pullArticles(crm: Crm, folder: FolderIO, selection: PullSe
     // Names from the org that become paths are checked first: a refused article writes nothing.
     const problem = pathNameProblem("urlName", master.UrlName) ?? translations.map((t) => pathNameProblem("language", t.Language)).find(Boolean);
     if (problem) throw new FolderContentError(`'${String(master.Title)}' (${String(master.ArticleNumber)}) was not pulled: ${problem}`);
-    const already = Object.entries(manifest.articles).find(([, a]) => a.knowledgeArticleId === master.KnowledgeArticleId)?.[0];
-    const name = already ?? folderName(String(master.UrlName), taken);
+    const name = folderOf.get(String(master.KnowledgeArticleId)) ?? folderName(String(master.UrlName), taken);
+    folderOf.set(String(master.KnowledgeArticleId), name);
     const images = new Map<string, string>();
     const localImages = async (version: Row) => {
       const html: Record<string, string> = {};

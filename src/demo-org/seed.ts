@@ -317,7 +317,10 @@ export function seedOrg(name: SeedName, instanceHost: string): Seeded {
 
   addGeneratedRows(store, name === "large" ? "Export_Row__c" : "Usage_Event__c", name === "large" ? 1_000_000 : 60_000, admin.Id);
   if (name !== "large") addGeneratedTasks(store, 150_000, admin.Id);
-  if (name === "large") seedLarge(store, rnd, admin.Id);
+  if (name === "large") {
+    seedLarge(store, rnd, admin.Id);
+    seedLargeKnowledge(seeded, admin.Id);
+  }
   store.clock = () => Date.now();
   return seeded;
 }
@@ -446,6 +449,45 @@ function addGeneratedTasks(store: Store, count: number, ownerId: string) {
   setGenerated(store, "Task", "00T", count, ownerId, (i) => base + i * 60_000, (i, stamp) => ({
     Subject: `Call ${i + 1}`, Status: statuses[i % 3], Priority: i % 10 === 0 ? "High" : "Normal", ActivityDate: stamp.slice(0, 10), Description: null,
   }));
+}
+
+/** The translation languages of the large seed's knowledge base (all active there). */
+const LARGE_TRANSLATIONS = ["fr", "de", "es"];
+
+/**
+ * A knowledge base at a large team's size: 10,000 published articles, each with a data category and a published
+ * translation in each of three languages (40,000 versions), bodies of a few paragraphs. Inserted whole, without
+ * the API, so the seed starts in seconds.
+ */
+function seedLargeKnowledge(s: Seeded, adminId: string) {
+  const { store } = s;
+  for (const l of s.knowledgeLanguages.languages) if (LARGE_TRANSLATIONS.includes(l.name)) l.active = true;
+  const leaves = ["Home_Routers", "Enterprise_Routers", "Switches", "Desktop_App", "Mobile_App"];
+  const words = ["router", "switch", "licence", "invoice", "account", "password", "firmware", "network", "device", "report"];
+  for (let i = 0; i < 10_000; i++) {
+    const topic = `${words[i % words.length]} ${words[Math.floor(i / words.length) % words.length]} ${i + 1}`;
+    const number = String(200_000 + i).padStart(9, "0");
+    const article = store.insert("KnowledgeArticle", { ArticleNumber: number }, adminId);
+    const body = (language: string) => [
+      `<h2>${language}: ${topic}</h2>`, `<p>This article explains the ${topic} in five short steps.</p>`,
+      `<ol><li>Open <b>Settings</b>.</li><li>Choose the ${topic}.</li><li>Follow the steps on screen.</li><li>Save.</li><li>Check the result.</li></ol>`,
+      `<p>If it still fails, contact support with the article number ${number}.</p>`,
+    ].join("");
+    const published = sfDateTime(store.clock());
+    const master = store.insert("Knowledge__kav", {
+      KnowledgeArticleId: article.Id, Title: `How to use the ${topic}`, UrlName: `large-article-${i + 1}`, Summary: `The ${topic}, step by step.`, Answer__c: body("en_US"),
+      PublishStatus: "Online", VersionNumber: 1, IsLatestVersion: true, ValidationStatus: "Validated", ArticleNumber: number, Language: "en_US", IsMasterLanguage: true,
+      IsVisibleInApp: true, IsVisibleInPkb: true, FirstPublishedDate: published, LastPublishedDate: published, ArticleCreatedDate: published, OwnerId: adminId,
+    }, adminId);
+    for (const language of LARGE_TRANSLATIONS) {
+      store.insert("Knowledge__kav", {
+        KnowledgeArticleId: article.Id, Title: `[${language}] How to use the ${topic}`, UrlName: `large-article-${i + 1}`, Summary: `[${language}] The ${topic}.`, Answer__c: body(language),
+        PublishStatus: "Online", VersionNumber: 1, IsLatestVersion: true, ValidationStatus: "Validated", ArticleNumber: number, Language: language, IsMasterLanguage: false,
+        MasterVersionId: master.Id, IsVisibleInApp: true, FirstPublishedDate: published, LastPublishedDate: published, ArticleCreatedDate: published, OwnerId: adminId,
+      }, adminId);
+    }
+    store.insert("Knowledge__DataCategorySelection", { ParentId: master.Id, DataCategoryGroupName: "Products", DataCategoryName: leaves[i % leaves.length] }, adminId);
+  }
 }
 
 function seedLarge(store: Store, rnd: ReturnType<typeof prng>, adminId: string) {

@@ -138,6 +138,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const { publicKey, privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, publicKeyEncoding: { type: "spki", format: "pem" }, privateKeyEncoding: { type: "pkcs8", format: "pem" } });
   const requests: LoggedRequest[] = [];
   const logSize = options.requestLogSize ?? 5000;
+  /** Every request answered since the start (the log keeps the last few thousand): API requests, and those that write. */
+  const served = { total: 0, writes: 0 };
   const latestVersion = options.latestVersion ?? SUPPORTED_VERSIONS[SUPPORTED_VERSIONS.length - 1]!;
 
   // The seed needs the host for rich-text image URLs; the server needs the seed. Listen first.
@@ -250,6 +252,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     const logged: LoggedRequest = { method, path: parsed.pathname, query: parsed.search, headers: { ...req.headers }, body: raw.toString("utf8"), receivedAt: performance.now(), connection: connectionNumbers.get(req.socket) ?? 0 };
     if (parsed.pathname.startsWith("/__emulator/")) return control(parsed, raw, res);
     requests.push(logged);
+    served.total++;
+    if (method !== "GET" && !parsed.pathname.includes("/oauth2/")) served.writes++;
     if (requests.length > logSize) requests.splice(0, requests.length - logSize);
     if (faults.drop > 0) {
       faults.drop--;
@@ -360,13 +364,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     return send(res, { status: 404, body: { error: "not_found", error_description: "unknown OAuth endpoint" } }, logged, false);
   }
 
-  /** For other processes (the host tests, the CLI): POST /__emulator/faults {name, value}; GET /__emulator/requests?path=. */
+  /** For other processes (the host tests, the CLI, benches): POST /__emulator/faults {name, value}; GET /__emulator/requests?path=. */
   function control(parsed: URL, raw: Buffer, res: ServerResponse) {
     try {
       if (parsed.pathname === "/__emulator/requests") {
         // How many requests (optionally to one path) the org has seen: lets other processes check "no network".
         const only = parsed.searchParams.get("path");
-        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ count: requests.filter((r) => !only || r.path === only).length }));
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ count: requests.filter((r) => !only || r.path === only).length, total: served.total, writes: served.writes }));
         return;
       }
       if (parsed.pathname === "/__emulator/faults") {

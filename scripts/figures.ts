@@ -91,4 +91,5 @@ export const BENCH_SECTIONS: Record<string, string> = {
   "bench:results": "Query results",
   "bench:bulk": "Bulk API 2.0",
   "bench:latency": "Latency: round trips per action",
+  "bench:knowledge": "Knowledge folder at scale",
 };

@@ -21,7 +21,7 @@ const COMMON = { flags: [] as string[], values: ["helper", "format"] };
 export const COMMANDS = {
   pull: { flags: ["all-published"], values: ["out", "article", "category", "where"] },
   status: { flags: [], values: [] },
-  check: { flags: ["org", "strict"], values: ["languages"] },
+  check: { flags: ["org", "strict"], values: ["languages", "changed-since"] },
   preview: { flags: [], values: ["out", "changed-since", "languages"] },
   push: { flags: ["apply", "publish", "overwrite-conflicts", "allow-production"], values: ["journal", "changed-since"] },
 } as const;
@@ -31,7 +31,7 @@ export const USAGE = `Usage: crm-knowledge <command> [options]
 
   pull --out <folder> [--article <id|number|url-name>]… [--category <Group/Category>] [--where <SOQL condition>] [--all-published]
   status <folder>                      local changes, and the org's with credentials
-  check <folder> [--org] [--languages fr,de] [--strict]
+  check <folder> [--org] [--languages fr,de] [--strict] [--changed-since <git ref>]
                                        the pre-flight; --org asks the org too; --strict fails on warnings
   preview <folder> --out <dir> [--changed-since <git ref>]
                                        sanitized HTML pages and an index with the check's findings
@@ -168,15 +168,25 @@ class Tool {
     return list;
   }
 
-  private async runCheck(folder: string, crm?: Crm) {
-    return checkFolder(nodeFolder(folder), { richTextRemovals, languages: this.languages(), ...(crm ? { crm } : {}) });
+  private async runCheck(folder: string, crm?: Crm, only?: string[]) {
+    return checkFolder(nodeFolder(folder), { richTextRemovals, languages: this.languages(), ...(crm ? { crm } : {}), ...(only ? { only } : {}) });
+  }
+
+  /** The article folders changed since `--changed-since` (undefined: the option was not given). */
+  private async changedArticles(folder: string): Promise<string[] | undefined> {
+    const since = value(this.args, "changed-since");
+    if (since === undefined) return undefined;
+    const articles = new Set(await articleFolders(nodeFolder(folder)));
+    return [...(await articlesChangedSince(folder, since))].filter((name) => articles.has(name));
   }
 
   async check(): Promise<number> {
     const folder = this.folder();
     await this.mustBeKnowledgeFolder(folder);
+    const only = await this.changedArticles(folder);
     const crm = flag(this.args, "org") ? await this.connect() : undefined;
-    const { articles, findings } = await this.runCheck(folder, crm);
+    // Only what changed is reported on; every article still counts as a link target and for duplicate URL names.
+    const { articles, findings } = await this.runCheck(folder, crm, only);
     this.report(folder, findings, articles.length);
     return this.failed(findings) ? EXIT.findings : EXIT.clean;
   }
@@ -207,10 +217,8 @@ class Tool {
     const crm = await this.connect(safety.clientOptions);
     safety.watch(crm);
     const io = nodeFolder(folder);
-    const since = value(this.args, "changed-since");
     // Into an org the folder was not pulled from every article is written; a pipeline names what a merge changed.
-    const articles = since !== undefined ? new Set(await articleFolders(io)) : undefined;
-    const only = since !== undefined ? [...(await articlesChangedSince(folder, since))].filter((name) => articles!.has(name)) : undefined;
+    const only = await this.changedArticles(folder);
     const plan = await crm.knowledgeFolder.planPush(io, only ? { only } : {});
     const writes = plan.entries.filter((e) => e.action !== "nothing" || e.translations.length);
     if (!apply) {

@@ -55,3 +55,9 @@ test("the demo org stands beside the client: no VS Code, no room of the extensio
 test("other rooms may import vscode", async () => {
   assert.deepEqual(await restrictedImports("src/views/fixture.ts", fixture), []);
 });
+
+test("the command-line tools run on the client and the shared policies: no VS Code, no room of the extension", async () => {
+  assert.equal((await restrictedImports("src/cli/fixture.ts", fixture)).length, 1);
+  assert.equal((await restrictedImports("src/cli/fixture.ts", `import { x } from "../connections/writeJournal";\nexport const y = x;\n`)).length, 1);
+  assert.deepEqual(await restrictedImports("src/cli/fixture.ts", `import { Crm } from "../client";\nimport { RICH_TEXT_POLICY } from "../shared/richTextPolicy";\nexport const y = [Crm, RICH_TEXT_POLICY];\n`), []);
+});

@@ -312,7 +312,7 @@ test("credentials: a session or the JWT bearer flow from the environment; bad or
 
   for (const [argv, said] of [
     [["publish", "kb"], /no command 'publish'/],
-    [["check", "kb", "--orgs"], /'check' has no option --orgs \(it takes --org, --strict, --helper, --format, --languages\)/],
+    [["check", "kb", "--orgs"], /'check' has no option --orgs \(it takes --org, --strict, --helper, --format, --languages, --changed-since\)/],
     [["check"], /name the knowledge folder/],
     [["check", "kb", "--format", "xml"], /--format must be one of text, json, github, got 'xml'/],
     [["check", "no-such-folder"], /is not a folder/],

@@ -6,17 +6,22 @@
 import type { DOMPurify } from "dompurify";
 import { RICH_TEXT_POLICY, applyRichTextHooks } from "../shared/richTextPolicy";
 
-let purifier: DOMPurify | undefined;
+let purifier: { purify: DOMPurify; close(): void; uses: number } | undefined;
+/** A window serves this many pieces of rich text, then a new one: jsdom's window holds on to what it parsed until it is closed. */
+const USES_PER_WINDOW = 500;
 
 function purify(): DOMPurify {
-  if (purifier) return purifier;
+  if (purifier && purifier.uses++ < USES_PER_WINDOW) return purifier.purify;
+  purifier?.close();
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { JSDOM } = require("jsdom") as typeof import("jsdom");
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const createPurify = require("dompurify") as (window: unknown) => DOMPurify;
-  purifier = createPurify(new JSDOM("<!DOCTYPE html>").window);
-  applyRichTextHooks(purifier);
-  return purifier;
+  const { window } = new JSDOM("<!DOCTYPE html>");
+  const fresh = createPurify(window);
+  applyRichTextHooks(fresh);
+  purifier = { purify: fresh, close: () => window.close(), uses: 1 };
+  return fresh;
 }
 
 /** The HTML as a page may show it: no script, handler, frame, form or style; images only as data URIs. */

@@ -277,16 +277,31 @@ export interface ArticleStatus {
 /** The folder's article folders: each holding an article.yaml. */
 export async function articleFolders(io: FolderIO): Promise<string[]> {
   const dirs = (await io.list("")).filter((e) => e.type === "directory" && !e.name.startsWith("."));
-  const withFile = await Promise.all(dirs.map(async (d) => ((await io.read(`${d.name}/article.yaml`)) ? d.name : undefined)));
+  const withFile = await inTurns(dirs, async (d) => ((await io.stat(`${d.name}/article.yaml`))?.type === "file" ? d.name : undefined));
   return withFile.filter((n): n is string => !!n).sort();
+}
+
+/** Folders looked at side by side, a few at a time: a folder of 10,000 articles is never read all at once. */
+const SIDE_BY_SIDE = 16;
+async function inTurns<T, R>(items: T[], work: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await work(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(SIDE_BY_SIDE, items.length) }, worker));
+  return out;
 }
 
 /** Each article folder's files against the pull: those changed (none: as pulled), or undefined for a folder the pull did not write. */
 async function localChanges(io: FolderIO, manifest: FolderManifest | undefined): Promise<Map<string, string[] | undefined>> {
-  return new Map(await Promise.all((await articleFolders(io)).map(async (name) => {
+  return new Map(await inTurns(await articleFolders(io), async (name) => {
     const entry = manifest?.articles[name];
     return [name, entry ? changedFiles(entry.files, await hashArticleFiles(io, name)) : undefined] as const;
-  })));
+  }));
 }
 
 /** Both sides changed since the pull: a push refuses the article unless told to overwrite it. */
@@ -393,7 +408,7 @@ export async function planPush(crm: Crm, folder: FolderIO, options: PushOptions 
   if (unknown?.length) throw new CrmError(`No article folder named ${unknown.map((n) => `'${n}'`).join(", ")} in this knowledge folder`);
   // Into the pulled org an unchanged article is left alone without asking the org anything.
   const candidates = chosen.filter((a) => !sameOrg || a.local !== "unchanged");
-  const locals = new Map(await Promise.all(candidates.map(async (a) => [a.name, await readLocalArticle(io, a.name)] as const)));
+  const locals = new Map(await inTurns(candidates, async (a) => [a.name, await readLocalArticle(io, a.name)] as const));
   const pulledIds = sameOrg ? candidates.map((a) => manifest!.articles[a.name]?.knowledgeArticleId).filter((id): id is string => !!id) : [];
   const byId = pulledIds.length ? await orgVersions(crm, sobject, pulledIds) : new Map<string, Row[]>();
   // Articles not pulled from this org are matched by URL name.

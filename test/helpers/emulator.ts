@@ -107,3 +107,6 @@ export async function sentDuring(emu: Emulator, work: () => Promise<unknown>, la
   }
   return emu.requests.slice(since);
 }
+
+/** The writes the emulator has answered so far (requests other than GET, the sign-in not counted): "nothing was sent" is this number unchanged. */
+export const writesSeen = (emu: Emulator) => emu.requests.filter((r) => r.method !== "GET" && !r.path.includes("/oauth2/")).length;

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { type Crm } from "../../../src/client";
 import { githubAnnotation, runKnowledgeCli } from "../../../src/cli/knowledgeCli";
-import { advanceClock, demoClient, useEmulator } from "../../helpers/emulator";
+import { advanceClock, demoClient, useEmulator, writesSeen } from "../../helpers/emulator";
 import type { Emulator } from "../../../src/demo-org";
 
 const demo = useEmulator();
@@ -75,7 +75,7 @@ test("pull, then a clean folder checks clean (exit 0) and an unchanged push send
   assert.match(checked.out, /2 articles checked: 0 errors, 0 warnings\./);
 
   const emu = demo();
-  const writes = () => emu.requests.filter((r) => r.method !== "GET" && !r.path.includes("/oauth2/")).length;
+  const writes = () => writesSeen(emu);
   const before = writes();
   const pushed = await cli(dir, ["push", "kb", "--apply", "--helper", "helper.json"]);
   assert.equal(pushed.code, 0, pushed.err);
@@ -219,7 +219,7 @@ test("push: a dry run by default; --apply writes drafts; --publish publishes wha
   await writeFile(path.join(kb, a.cleanName, "Answer__c.html"), "<p>All good, and better.</p>\n");
   await writeFile(path.join(kb, a.guideName, "Answer__c.html"), "<p>Better.</p><script>alert(1)</script>");
   const emu = demo();
-  const writes = () => emu.requests.filter((r) => r.method !== "GET" && !r.path.includes("/oauth2/")).length;
+  const writes = () => writesSeen(emu);
 
   let before = writes();
   const dry = await cli(dir, ["push", "kb", "--helper", "helper.json"]);
@@ -265,7 +265,7 @@ test("a production org refuses a push unless --allow-production; nothing is sent
   const kind = organization.OrganizationType;
   organization.OrganizationType = "Enterprise Edition";
   try {
-    const writes = () => emu.requests.filter((r) => r.method !== "GET" && !r.path.includes("/oauth2/")).length;
+    const writes = () => writesSeen(emu);
     const before = writes();
     const refused = await cli(dir, ["push", "kb", "--apply", "--helper", "helper.json"]);
     assert.equal(refused.code, 1);

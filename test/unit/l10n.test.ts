@@ -8,10 +8,11 @@ import path from "node:path";
 
 /**
  * Every source file but the client library's, which speaks English like the Node libraries it sits beside, and the
- * demo org's, whose words are the org's own (an org answers in its own language, as the org's data does). Each is
+ * demo org's, whose words are the org's own (an org answers in its own language, as the org's data does), and the
+ * command-line tools', which speak English in a terminal and a pipeline's log as the client does. Each is
  * read for literal strings shown to the user: a new file is checked from the start.
  */
-const ENGLISH_ROOMS = [path.join("src", "client"), path.join("src", "demo-org")];
+const ENGLISH_ROOMS = [path.join("src", "client"), path.join("src", "demo-org"), path.join("src", "cli")];
 function sourceFiles(dir = "src"): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const file = path.join(dir, entry.name);

@@ -44,11 +44,11 @@ test("the VSIX holds what a user needs and nothing of the sources, tests or depe
   assert.ok(listed.every((f) => existsSync(f)), "every listed file exists");
 });
 
-test("npm pack makes the client library's package: its bundles and declarations, nothing of the extension or the sources", () => {
+test("npm pack makes the client library's package: its bundles, declarations and command-line tools, nothing of the extension or the sources", () => {
   // `npm test` builds the bundles; the declarations come from `npm run build` (made here when missing).
   if (!existsSync("dist/types/client/index.d.ts")) execFileSync("npm", ["run", "build:types"], { stdio: "pipe" });
   const [packed] = JSON.parse(execFileSync("npm", ["pack", "--dry-run", "--json"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] })) as { files: { path: string }[] }[];
   const files = packed!.files.map((f) => f.path);
-  for (const needed of ["package.json", "README.md", "LICENSE", "dist/client.js", "dist/client.mjs", "dist/client-bulk.js", "dist/client-knowledge-folder.mjs", "dist/client-yaml.js", "dist/types/client/index.d.ts"]) assert.ok(files.includes(needed), needed);
-  assert.deepEqual(files.filter((f) => !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md|dist\/client(-[\w-]+)?\.m?js|dist\/types\/.+\.d\.ts)$/.test(f)), []);
+  for (const needed of ["package.json", "README.md", "LICENSE", "dist/client.js", "dist/client.mjs", "dist/client-bulk.js", "dist/client-knowledge-folder.mjs", "dist/client-yaml.js", "dist/client-knowledge-check.js", "dist/crm-knowledge.js", "dist/types/client/index.d.ts"]) assert.ok(files.includes(needed), needed);
+  assert.deepEqual(files.filter((f) => !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md|dist\/client(-[\w-]+)?\.m?js|dist\/crm-knowledge\.js|dist\/types\/.+\.d\.ts)$/.test(f)), []);
 });

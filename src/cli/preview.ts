@@ -11,7 +11,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { type FolderIO, type LocalArticle, readManifest } from "../client/knowledgeFolder";
 import type { Finding } from "../client/knowledgeCheck";
-import { IMAGE_TYPES, MAX_IMAGE_BYTES, checkRelativePath, readLocalArticle, type RecordedField } from "../client/folderFiles";
+import { IMAGE_TYPES, MAX_IMAGE_BYTES, checkRelativePath, folderImageSources, readLocalArticle, withImageInline, type RecordedField } from "../client/folderFiles";
 import { sanitizeRichText } from "./richText";
 import { UsageError } from "./usage";
 
@@ -66,7 +66,7 @@ export const pageFile = (article: string) => `${article.replace(/[^A-Za-z0-9._-]
 /** The rich text with the folder's own images as data URIs (PNG, JPEG, GIF of at most 1 MB), then sanitized. */
 async function shownRichText(io: FolderIO, name: string, html: string): Promise<string> {
   let out = html;
-  for (const source of new Set([...html.matchAll(/<img\b[^>]*\bsrc\s*=\s*["'](images\/[^"':]+)["']/gi)].map((m) => m[1]!))) {
+  for (const source of folderImageSources(html)) {
     let file: string;
     try {
       file = checkRelativePath(`${name}/${source}`);
@@ -76,8 +76,7 @@ async function shownRichText(io: FolderIO, name: string, html: string): Promise<
     const type = IMAGE_TYPES[/\.(\w+)$/.exec(file)?.[1]?.toLowerCase() ?? ""];
     const found = type ? await io.stat(file).catch(() => undefined) : undefined;
     if (!type || found?.type !== "file" || found.size > MAX_IMAGE_BYTES) continue;
-    const uri = `data:${type};base64,${Buffer.from((await io.read(file))!).toString("base64")}`;
-    out = out.split(`"${source}"`).join(`"${uri}"`).split(`'${source}'`).join(`'${uri}'`);
+    out = withImageInline(out, source, type, (await io.read(file))!);
   }
   return sanitizeRichText(out);
 }

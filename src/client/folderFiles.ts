@@ -41,6 +41,16 @@ export const IMAGES_DIR = "images";
 export const IMAGE_TYPES: Record<string, string> = { png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg", gif: "image/gif" };
 export const MAX_IMAGE_BYTES = 1024 * 1024;
 
+/** The folder's own images a piece of rich text shows (`<img src="images/…">`), each once; any other source is not the folder's. */
+export const folderImageSources = (html: string): string[] =>
+  [...new Set([...html.matchAll(new RegExp(`<img\\b[^>]*\\bsrc\\s*=\\s*["'](${IMAGES_DIR}/[^"':]+)["']`, "gi"))].map((m) => m[1]!))];
+
+/** The rich text with one of the folder's image sources replaced by the image's bytes as a data URI, in either quoting. */
+export const withImageInline = (html: string, source: string, type: string, bytes: Uint8Array): string => {
+  const uri = `data:${type};base64,${Buffer.from(bytes).toString("base64")}`;
+  return html.replaceAll(`"${source}"`, `"${uri}"`).replaceAll(`'${source}'`, `'${uri}'`);
+};
+
 export interface PulledVersion {
   versionId: string;
   publishStatus: string;

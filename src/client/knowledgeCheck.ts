@@ -9,7 +9,7 @@
 import type { Crm } from "./crm";
 import { CrmError } from "./errors";
 import {
-  type FolderIO, type FolderManifest, type LocalArticle, type RecordedField, IMAGES_DIR, IMAGE_TYPES, MAX_IMAGE_BYTES, MANIFEST_FILE,
+  type FolderIO, type FolderManifest, type LocalArticle, type RecordedField, IMAGE_TYPES, MAX_IMAGE_BYTES, MANIFEST_FILE, folderImageSources,
   blockHashes, changedFiles, checkRelativePath, guardFolder, hashArticleFiles, readLocalArticle, readManifest,
 } from "./folderFiles";
 import { getDataCategoryGroups } from "./knowledge";
@@ -232,8 +232,7 @@ function checkUrlName(version: Version, add: Add): void {
 
 /** The folder's images the rich text shows: there, of a type the org takes (by name and by content), at most 1 MB. */
 async function checkImages(io: FolderIO, name: string, file: string, content: string, add: Add): Promise<void> {
-  const sources = new Set([...content.matchAll(new RegExp(`<img\\b[^>]*\\bsrc\\s*=\\s*["'](${IMAGES_DIR}/[^"':]+)["']`, "gi"))].map((m) => m[1]!));
-  for (const source of sources) {
+  for (const source of folderImageSources(content)) {
     const at = { file, line: lineOf(content, source) };
     let imageFile: string;
     try {

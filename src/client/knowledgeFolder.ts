@@ -9,7 +9,7 @@ import { isRequiredOnCreate, isRichText, type FieldDescribe, type SObjectDescrib
 import { CrmError } from "./errors";
 import { requireSobjectName } from "./ids";
 import {
-  type FolderIO, type FolderManifest, type LocalArticle, type ManifestArticle, type PulledVersion, FolderContentError, IMAGES_DIR, IMAGE_TYPES, MAX_IMAGE_BYTES,
+  type FolderIO, type FolderManifest, type LocalArticle, type ManifestArticle, type PulledVersion, FolderContentError, IMAGES_DIR, IMAGE_TYPES, MAX_IMAGE_BYTES, folderImageSources, withImageInline,
   type RecordedField, blockHashes, changedFiles, checkRelativePath, encodeText, guardFolder, hashArticleFiles, pathNameProblem, readLocalArticle, readManifest, versionFiles, writeManifest,
 } from "./folderFiles";
 import { createArticle, createDraftFromOnlineArticle, createDraftFromOnlineTranslation, deleteArticleDraft, deleteTranslation, getDataCategoryGroups, publishMultipleArticles, publishTranslations, submitForTranslation, updateArticle, type DataCategory } from "./knowledge";
@@ -133,7 +133,7 @@ export interface PulledArticle {
   refused?: string;
 }
 
-export function descendants(categories: DataCategory[], name: string, found = false): string[] {
+function descendants(categories: DataCategory[], name: string, found = false): string[] {
   return categories.flatMap((c) => (found || c.name === name ? [c.name, ...descendants(c.childCategories ?? [], name, true)] : descendants(c.childCategories ?? [], name, false)));
 }
 
@@ -187,7 +187,7 @@ export async function pullArticles(crm: Crm, folder: FolderIO, selection: PullSe
   const out: PulledArticle[] = [];
   // A cancelled or failed pull still records the articles it finished (each is written whole before it is recorded).
   try {
-    // A chunk of articles at a time: their versions and categories in a query each, written, then let go (memory stays flat in the article count).
+    // A chunk of articles at a time: their versions and categories in a query each, written, then let go (the rows of the whole knowledge base are never held).
     for (let from = 0; from < ids.length; from += CHUNK) await pullChunk(ids.slice(from, from + CHUNK));
   } finally {
     await writeManifest(io, manifest);
@@ -474,15 +474,14 @@ export interface PushRunOptions extends PushOptions {
 async function withUploadedImages(io: FolderIO, name: string, html: string): Promise<string> {
   let out = html;
   // Only the folder's own images: any other source (a web address, a name the org never served) stays as written.
-  for (const m of new Set([...html.matchAll(new RegExp(`<img\\b[^>]*\\bsrc\\s*=\\s*["'](${IMAGES_DIR}/[^"':]+)["']`, "gi"))].map((x) => x[1]!))) {
+  for (const m of folderImageSources(html)) {
     const file = checkRelativePath(`${name}/${m}`);
     const bytes = await io.read(file);
     if (!bytes) throw new CrmError(`${file} is missing: the rich text shows it`);
     const type = IMAGE_TYPES[/\.(\w+)$/.exec(file)?.[1]?.toLowerCase() ?? ""];
     if (!type) throw new CrmError(`${file}: the org takes PNG, JPEG and GIF images only`);
     if (bytes.length > MAX_IMAGE_BYTES) throw new CrmError(`${file} is ${(bytes.length / 1048576).toFixed(1)} MB: the org takes images of at most 1 MB`);
-    const uri = `data:${type};base64,${Buffer.from(bytes).toString("base64")}`;
-    out = out.replaceAll(`"${m}"`, `"${uri}"`).replaceAll(`'${m}'`, `'${uri}'`);
+    out = withImageInline(out, m, type, bytes);
   }
   return out;
 }

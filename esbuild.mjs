@@ -132,8 +132,9 @@ const webviewEntries = existsSync(webviewDir)
 const groups = [
   {
     ...common, entryPoints: ["src/extension.ts"], outfile: "dist/extension.js", platform: "node", format: "cjs",
-    external: ["vscode", "./axios.js", "./soql-parser.js", "./exceljs.js", "./demo-org.js"],
+    external: ["vscode", "./axios.js", "./soql-parser.js", "./exceljs.js", "./demo-org.js", "./html-markdown.js"],
     alias: {
+      "node-html-markdown": "./scripts/bundle-stubs/html-markdown-runtime.cjs", "node-html-parser": "./scripts/bundle-stubs/html-markdown-runtime.cjs",
       axios: "./scripts/bundle-stubs/axios-runtime.cjs", "@jetstreamapp/soql-parser-js": "./scripts/bundle-stubs/soql-parser-runtime.cjs", "exceljs/lib/stream/xlsx/workbook-writer": "./scripts/bundle-stubs/exceljs-runtime.cjs",
       "@vscode/l10n": "./scripts/bundle-stubs/l10n-host.cjs",
     },
@@ -145,6 +146,8 @@ const groups = [
   },
   // ExcelJS's streaming workbook writer, loaded by the extension when an export to Excel starts (src/webviews/xlsxExport.ts).
   { ...common, entryPoints: [createRequire(import.meta.url).resolve("exceljs/lib/stream/xlsx/workbook-writer")], outfile: "dist/exceljs.js", platform: "node", format: "cjs" },
+  // The HTML parser and Markdown writer, loaded when an agent first reads an article (src/agent/articleText.ts).
+  { ...common, entryPoints: ["scripts/bundle-stubs/html-markdown-entry.mjs"], outfile: "dist/html-markdown.js", platform: "node", format: "cjs" },
   // The built-in demo org (the project's emulator), loaded when it is first started (src/connections/builtInDemo.ts);
   // it shares the SOQL parser file with the extension.
   {
@@ -157,7 +160,7 @@ const groups = [
   // The command-line tools: whole, with the client inside (a tool is one file to run); jsdom, which reads its own
   // data files at run time, stays a dependency loaded when rich text is first rendered.
   {
-    ...common, entryPoints: { "crm-knowledge": "src/cli/crm-knowledge.ts" }, outdir: "dist", platform: "node", format: "cjs",
+    ...common, entryPoints: { "crm-knowledge": "src/cli/crm-knowledge.ts", mcp: "src/cli/crm-explorer-mcp.ts" }, outdir: "dist", platform: "node", format: "cjs",
     external: ["jsdom"], alias: clientAliases, plugins: [axiosStub], banner: { js: "#!/usr/bin/env node" },
   },
   ...(webviewEntries.length

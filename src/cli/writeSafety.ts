@@ -12,8 +12,14 @@ export class ProductionRefusedError extends CrmError {
 }
 
 /** Options for `Crm.create` that guard every write; `watch(crm)` then journals what the org accepted. */
-export function guardedWrites(options: { allowProduction: boolean; journalFile?: string; tool: string }): { clientOptions: Partial<CrmOptions>; watch(crm: Crm): void } {
+export function guardedWrites(options: { allowProduction: boolean; journalFile?: string; tool: string }): {
+  clientOptions: Partial<CrmOptions>;
+  watch(crm: Crm): void;
+  /** Adds these facts (who asked, the values replaced) to the journal lines of the writes that follow. */
+  tag(facts: Record<string, unknown> | undefined): void;
+} {
   let client: Crm | undefined;
+  let facts: Record<string, unknown> | undefined;
   let kind: Promise<string> | undefined;
   const beforeWrite = async (write: PendingWrite) => {
     if (options.allowProduction || !client) return;
@@ -25,6 +31,7 @@ export function guardedWrites(options: { allowProduction: boolean; journalFile?:
   };
   return {
     clientOptions: { beforeWrite },
+    tag: (next) => (facts = next),
     watch(crm) {
       client = crm;
       if (!options.journalFile) return;
@@ -33,9 +40,17 @@ export function guardedWrites(options: { allowProduction: boolean; journalFile?:
         const intent = write.intent;
         appendFileSync(file, `${JSON.stringify({
           time: new Date().toISOString(), tool: options.tool, org: crm.orgId, instanceUrl: crm.instanceUrl, status: write.status,
-          kind: intent?.kind, object: intent?.object, ids: intent?.ids, fields: intent?.fields, summary: intent?.summary ?? `${write.method} ${write.path}`,
+          kind: intent?.kind, object: intent?.object, ids: intent?.ids, fields: intent?.fields, summary: intent?.summary ?? `${write.method} ${write.path}`, ...ofRecords(facts, intent?.ids ?? []),
         })}\n`);
       });
     },
   };
+}
+
+/** The facts for one write: values replaced (`before`, by record ID) only of the records it names. */
+function ofRecords(facts: Record<string, unknown> | undefined, ids: string[]): Record<string, unknown> | undefined {
+  const before = facts?.before as Record<string, unknown> | undefined;
+  if (!before) return facts;
+  const named = new Set(ids.map((id) => id.slice(0, 15)));
+  return { ...facts, before: Object.fromEntries(Object.entries(before).filter(([id]) => named.has(id.slice(0, 15)))) };
 }

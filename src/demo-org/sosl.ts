@@ -1,4 +1,8 @@
-/** A SOSL subset: FIND {term} [IN … FIELDS] [RETURNING Obj[(fields [WHERE …] [ORDER BY …] [LIMIT n])], …] [LIMIT n]. */
+/**
+ * A SOSL subset: FIND {term} [IN … FIELDS] [RETURNING Obj[(fields [WHERE …] [ORDER BY …] [LIMIT n])], …]
+ * [WITH SNIPPET[(target_length=n)]] [LIMIT n]. A snippet is, as documented for article searches, the text
+ * around the first match in a text field, the matching words in <mark> tags, in each record's "snippet.text".
+ */
 import type { Ctx } from "./context";
 import type { ObjectDef } from "./schema";
 import { ApiError, executeSoql } from "./soql";
@@ -37,6 +41,10 @@ export function runSosl(ctx: Ctx, sosl: string): Record<string, unknown>[] {
   const term = (find[1] ?? find[2] ?? "").trim();
   if (term.replace(/[*?]/g, "").length < 2) throw new ApiError(400, "MALFORMED_SEARCH", "search term must be longer than one character");
   let rest = find[3] ?? "";
+  const snippetClause = /\s*\bWITH\s+SNIPPET\b(?:\s*\(\s*target_length\s*=\s*(\d+)\s*\))?/i.exec(rest);
+  const snippetLength = snippetClause ? Number(snippetClause[1] ?? 120) : undefined;
+  if (snippetLength !== undefined && (snippetLength < 100 || snippetLength > 500)) throw new ApiError(400, "MALFORMED_SEARCH", "target_length must be between 100 and 500");
+  if (snippetClause) rest = rest.slice(0, snippetClause.index) + rest.slice(snippetClause.index + snippetClause[0].length);
   const scope = /^IN\s+(ALL|NAME|EMAIL|PHONE)\s+FIELDS\s*/i.exec(rest);
   if (scope) rest = rest.slice(scope[0].length);
   let overallLimit = 2000;
@@ -71,6 +79,14 @@ export function runSosl(ctx: Ctx, sosl: string): Record<string, unknown>[] {
       `SELECT ${fields} FROM ${def.name} ${clauses}`,
       { childBatchSize: ctx.org.childBatchSize, registerChildCursor: () => "" },
     );
+    if (snippetLength !== undefined) {
+      const byId = new Map(ctx.store.liveRecords(def.name).map((r) => [r.Id, r]));
+      for (const record of records) {
+        const source = byId.get(String(record.Id));
+        const text = source && searchFields.map((f) => source[f.name]).find((v) => v !== null && v !== undefined && matches(String(v)));
+        if (text !== undefined) record["snippet.text"] = snippetOf(String(text), term, snippetLength);
+      }
+    }
     results.push(...records);
   }
   return results.slice(0, overallLimit);
@@ -83,4 +99,16 @@ function fieldInScope(_def: ObjectDef, name: string, type: string, nameField: bo
     case "PHONE": return type === "phone";
     default: return name !== "Id";
   }
+}
+
+/** The text around the first matching word (markup dropped), each matching word in <mark> tags. */
+function snippetOf(text: string, term: string, length: number): string {
+  const plain = text.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
+  const words = term.replace(/\\(.)/g, "$1").split(/\s+(?:AND\s+)?/i).map((w) => w.replace(/^"|"$/g, "").replace(/[*?]/g, "").toLowerCase()).filter(Boolean);
+  const lower = plain.toLowerCase();
+  const first = Math.min(...words.map((w) => lower.indexOf(w)).filter((i) => i >= 0), plain.length);
+  const start = Math.max(0, first - Math.floor(length / 3));
+  let window = plain.slice(start, start + length);
+  window = window.replace(new RegExp(`(${words.map((w) => w.replace(/[.+^${}()|[\]\\]/g, "\\$&")).join("|")})`, "gi"), "<mark>$1</mark>");
+  return `${start > 0 ? "..." : ""}${window}${start + length < plain.length ? "..." : ""}`;
 }

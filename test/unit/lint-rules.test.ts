@@ -61,3 +61,11 @@ test("the command-line tools run on the client and the shared policies: no VS Co
   assert.equal((await restrictedImports("src/cli/fixture.ts", `import { x } from "../connections/writeJournal";\nexport const y = x;\n`)).length, 1);
   assert.deepEqual(await restrictedImports("src/cli/fixture.ts", `import { Crm } from "../client";\nimport { RICH_TEXT_POLICY } from "../shared/richTextPolicy";\nexport const y = [Crm, RICH_TEXT_POLICY];\n`), []);
 });
+
+test("the agent's tools stay plain Node (the MCP server runs them); only their VS Code adapter reaches VS Code and the sessions", async () => {
+  assert.equal((await restrictedImports("src/agent/fixture.ts", fixture)).length, 1);
+  assert.equal((await restrictedImports("src/agent/fixture.ts", `import { x } from "../connections/orgManager";\nexport const y = x;\n`)).length, 1);
+  assert.deepEqual(await restrictedImports("src/agent/fixture.ts", `import { Crm } from "../client";\nimport { planAdvice } from "../soql/planAdvice";\nexport const y = [Crm, planAdvice];\n`), []);
+  assert.deepEqual(await restrictedImports("src/agent/languageModelTools.ts", `import * as vscode from "vscode";\nimport { x } from "../connections/orgManager";\nexport const y = [vscode, x];\n`), []);
+  assert.equal((await restrictedImports("src/agent/languageModelTools.ts", `import { x } from "../webviews/resultsPanel";\nexport const y = x;\n`)).length, 1);
+});

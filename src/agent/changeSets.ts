@@ -1,0 +1,152 @@
+/**
+ * Change sets: an agent's proposed changes held by the MCP server until applied. A proposal reads the records
+ * it would change (their values and SystemModstamp) and answers every field's before and after; nothing is
+ * sent. Applying re-reads the stamps: a record changed or deleted in the org since the proposal is a
+ * conflict, not written, and named. Writes go through sObject Collections (200 records a request), so the
+ * client's production guard and write journal see each one.
+ */
+import { randomUUID } from "node:crypto";
+import { COLLECTION_LIMIT } from "../client/constants";
+import { soqlLiteral } from "../client/soql-text";
+import type { SaveResult } from "../client";
+import { cell, type AgentOrg, type ProposedChange, type Scalar } from "./tools";
+
+type Row = Record<string, unknown>;
+
+interface HeldChange extends ProposedChange {
+  /** update/delete: the record's values of the changed fields, and its stamp, when proposed. */
+  before?: Record<string, unknown>;
+  stamp?: string;
+}
+
+export interface ChangeSet {
+  id: string;
+  org: string;
+  changes: HeldChange[];
+  proposedAt: number;
+  applied?: boolean;
+}
+
+/** What an applied change set wrote, for the journal: each record's values before. */
+export type BeforeValues = Map<string, Record<string, unknown>>;
+
+const key15 = (id: string) => id.slice(0, 15);
+const KEEP_MS = 60 * 60_000;
+const KEEP_SETS = 100;
+
+export class ChangeSets {
+  private readonly sets = new Map<string, ChangeSet>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  async propose(org: AgentOrg, changes: ProposedChange[]): Promise<string> {
+    const held: HeldChange[] = changes.map((c) => ({ ...c }));
+    const current = await readCurrent(org, held.filter((c) => c.id), (c) => Object.keys(c.fields));
+    const missing: string[] = [];
+    for (const change of held) {
+      if (!change.id) continue;
+      const record = current.get(key15(change.id));
+      if (!record) missing.push(`${change.object} ${change.id}`);
+      else {
+        change.before = Object.fromEntries(Object.keys(change.fields).map((f) => [f, record[f] ?? null]));
+        change.stamp = String(record.SystemModstamp);
+      }
+    }
+    if (missing.length) throw new Error(`these records are not in ${org.name} (or this user cannot see them), so nothing was proposed: ${missing.join(", ")}`);
+    this.forgetOld();
+    const set: ChangeSet = { id: `cs-${randomUUID().slice(0, 8)}`, org: org.name, changes: held, proposedAt: this.now() };
+    this.sets.set(set.id, set);
+    return [
+      `Change set ${set.id}: ${summary(held)}. Nothing was sent.`,
+      ...held.map(preview),
+      `To apply: crm_apply_changes { "changeSetId": "${set.id}" } (needs write access; records changed in the org meanwhile are left out).`,
+    ].join("\n");
+  }
+
+  /** Applies a change set; `journal` hears the before values of what is about to be written, and nothing once it is done. */
+  async apply(org: AgentOrg, id: string, journal?: (applying?: { changeSet: string; before: BeforeValues }) => void): Promise<string> {
+    const set = this.sets.get(id);
+    if (!set) throw new Error(`there is no change set ${id} (change sets are kept for an hour by the server that proposed them)`);
+    if (set.org !== org.name) throw new Error(`change set ${id} was proposed for ${set.org}, not ${org.name}`);
+    if (set.applied) throw new Error(`change set ${id} was applied already`);
+    const held = set.changes.filter((c) => c.id);
+    const current = await readCurrent(org, held, () => []);
+    const conflicts = held.filter((c) => current.get(key15(c.id!))?.SystemModstamp !== c.stamp);
+    const ready = set.changes.filter((c) => !conflicts.includes(c));
+    const lines: string[] = [];
+    const results: { change: HeldChange; result: SaveResult }[] = [];
+    const collections = org.crm.collections;
+    journal?.({ changeSet: set.id, before: new Map(ready.filter((c) => c.id && c.before).map((c) => [c.id!, c.before!])) });
+    try {
+      // sObject Collections send 200 records a request whatever the group's size.
+      for (const [operation, object, group] of groups(ready)) {
+        const answer = operation === "create"
+          ? await collections.create(object, group.map((c) => c.fields))
+          : operation === "update"
+            ? await collections.update(group.map((c) => ({ type: object, id: c.id!, fields: c.fields })))
+            : await collections.remove(group.map((c) => c.id!));
+        group.forEach((change, i) => results.push({ change, result: answer[i]! }));
+      }
+    } finally {
+      journal?.();
+    }
+    set.applied = true;
+    const written = results.filter((r) => r.result.success);
+    lines.push(`Change set ${set.id} applied to ${org.name}: ${written.length} of ${set.changes.length} change${set.changes.length === 1 ? "" : "s"} written.`);
+    for (const { change, result } of results) {
+      const what = `${change.operation} ${change.object} ${result.id || change.id || ""}`.trim();
+      lines.push(result.success ? `- done: ${what}` : `- refused: ${what}: ${result.errors.map((e) => e.message).join(" ") || "the org gave no reason"}`);
+    }
+    for (const c of conflicts) lines.push(`- not written (conflict): ${c.operation} ${c.object} ${c.id} — ${current.has(key15(c.id!)) ? "changed" : "deleted"} in the org since it was proposed; read it again and propose anew`);
+    return lines.join("\n");
+  }
+
+  get(id: string): ChangeSet | undefined {
+    return this.sets.get(id);
+  }
+
+  private forgetOld(): void {
+    const now = this.now();
+    for (const [id, set] of this.sets) if (now - set.proposedAt > KEEP_MS) this.sets.delete(id);
+    while (this.sets.size >= KEEP_SETS) this.sets.delete(this.sets.keys().next().value!);
+  }
+}
+
+/** The current values (the named fields and SystemModstamp) of records, by 15-character ID, a query per object and 200 IDs. */
+async function readCurrent(org: AgentOrg, changes: HeldChange[], fieldsOf: (c: HeldChange) => string[]): Promise<Map<string, Row>> {
+  const found = new Map<string, Row>();
+  const byObject = new Map<string, HeldChange[]>();
+  for (const c of changes) byObject.set(c.object, [...(byObject.get(c.object) ?? []), c]);
+  for (const [object, list] of byObject) {
+    const fields = [...new Set(["Id", "SystemModstamp", ...list.flatMap(fieldsOf)])];
+    for (let start = 0; start < list.length; start += COLLECTION_LIMIT) {
+      const ids = list.slice(start, start + COLLECTION_LIMIT).map((c) => soqlLiteral(c.id!));
+      const { records } = await org.crm.soqlQuery(`SELECT ${fields.join(", ")} FROM ${object} WHERE Id IN (${ids.join(", ")})`);
+      for (const r of records) found.set(key15(String(r.Id)), r);
+    }
+  }
+  return found;
+}
+
+function groups(changes: HeldChange[]): [ProposedChange["operation"], string, HeldChange[]][] {
+  const out = new Map<string, [ProposedChange["operation"], string, HeldChange[]]>();
+  for (const c of changes) {
+    const k = `${c.operation}\u0000${c.object}`;
+    if (!out.has(k)) out.set(k, [c.operation, c.object, []]);
+    out.get(k)![2].push(c);
+  }
+  return [...out.values()];
+}
+
+function summary(changes: ProposedChange[]): string {
+  const count = (op: string) => changes.filter((c) => c.operation === op).length;
+  return (["create", "update", "delete"] as const).filter((op) => count(op)).map((op) => `${count(op)} ${op}${count(op) === 1 ? "" : "s"}`).join(", ");
+}
+
+const shown = (v: Scalar | unknown) => (v === null || v === undefined ? "(empty)" : JSON.stringify(cell(v)));
+
+function preview(c: HeldChange): string {
+  if (c.operation === "delete") return `- delete ${c.object} ${c.id}`;
+  const fields = Object.entries(c.fields).map(([f, v]) => `${f}: ${c.before ? `${shown(c.before[f])} → ` : ""}${shown(v)}`);
+  return `- ${c.operation} ${c.object}${c.id ? ` ${c.id}` : ""}: ${fields.join("; ")}`;
+}

@@ -40,6 +40,8 @@ import { resultsPanels } from "./webviews/resultsPanel";
 import { REVIEW_SCHEME, ReviewDocuments } from "./webviews/reviewDocuments";
 import { layoutStore } from "./webviews/columnLayouts";
 import type { QueryRun } from "./webviews/queryRun";
+import { registerLanguageModelTools } from "./agent/languageModelTools";
+import { stageProposal } from "./commands/agent";
 
 /**
  * What the extension hands its in-host tests (run in VS Code's test mode). Other extensions get nothing: the
@@ -182,9 +184,11 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi | und
       if (choice) await vscode.commands.executeCommand("crm.org.signInAgain", org.key);
     }),
   );
+  const prepareRun = (source: string, prepare: (run: QueryRun) => string) => preparing.set(source, prepare);
+  context.subscriptions.push(registerLanguageModelTools({ manager, stage: (orgKey, changes) => stageProposal({ manager, results, prepareRun }, orgKey, changes) }));
   registerCommands(context, {
     manager, log, redactor, orgInfo, demo, articles, results, orgs: soqlOrgs, history, active, objects, knowledge, feeds, siteId, files: crmFiles, preview: preview.panels,
-    queries, showDiff: (left, right, title) => reviews.showDiff(left, right, title), journal, prepareRun: (source, prepare) => preparing.set(source, prepare), binds: context.workspaceState,
+    queries, showDiff: (left, right, title) => reviews.showDiff(left, right, title), journal, prepareRun, binds: context.workspaceState,
     folders,
   });
   const demoHelper = process.env.CRM_DEMO_HELPER;

@@ -7,6 +7,7 @@ import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { CommandRefusal } from "../platform/errorMessages";
 import path from "node:path";
 import * as vscode from "vscode";
+import { currentAuthor } from "../connections/authorship";
 import type { OrgManager } from "../connections/orgManager";
 import { revertPlan, WriteJournal, type JournalEntry } from "../connections/writeJournal";
 import { formatCount, formatTime, recordsText } from "../platform/numbers";
@@ -43,11 +44,12 @@ export function journalFile(file: string, max: () => number, warn: (message: str
   return () => (opened ??= readFile(file, "utf8").then((text) => JSON.parse(text) as JournalEntry[], () => []).then((entries) => new WriteJournal({ max, persist: save }, Array.isArray(entries) ? entries : [])));
 }
 
-/** Records each change an org accepted (the write itself when there is one) in the history. */
+/** Records each change an org accepted (the write itself when there is one) in the history, with whose work it was. */
 export function recordChanges(manager: OrgManager, journal: () => Promise<WriteJournal>): vscode.Disposable {
   return manager.onDidChange((change) => {
     const org = manager.registry.get(change.orgKey);
-    if (org) void journal().then((j) => j.recordChange({ key: org.key, alias: org.alias }, change));
+    const by = currentAuthor();
+    if (org) void journal().then((j) => j.recordChange({ key: org.key, alias: org.alias }, change, by));
   });
 }
 
@@ -58,6 +60,7 @@ function detailOf(entry: JournalEntry): string {
   const failed = entry.records.filter((r) => !r.ok);
   const fields = [...new Set(entry.records.flatMap((r) => Object.keys(r.after ?? {})))];
   const parts = [recordsText(entry.records.length)];
+  if (entry.by === "agent") parts.unshift(vscode.l10n.t("by an agent"));
   if (failed.length) parts.push(vscode.l10n.t("{0} refused: {1}", formatCount(failed.length), failed[0]!.error ?? ""));
   if (fields.length) parts.push(fields.slice(0, 8).join(", "));
   if (entry.records.some((r) => r.before)) parts.push(vscode.l10n.t("revertible"));
@@ -125,7 +128,7 @@ export function historyCommands(deps: HistoryDeps) {
       picker.matchOnDetail = true;
       picker.items = entries.map((entry) => ({
         entry,
-        label: `$(${ICONS[entry.kind] ?? "save"}) ${entry.summary}`,
+        label: `$(${entry.by === "agent" ? "sparkle" : ICONS[entry.kind] ?? "save"}) ${entry.summary}`,
         description: `${entry.alias} · ${formatTime(entry.time)}`,
         // The IDs and values are searchable too.
         detail: `${detailOf(entry)} · ${entry.records.slice(0, 3).map((r) => r.id).filter(Boolean).join(", ")}`,

@@ -15,6 +15,8 @@ export const COMMAND_IDS = [
   "crm.log.show",
   "crm.history.show",
   "crm.history.clear",
+  "crm.agent.runTool",
+  "crm.agent.setAccess",
   "crm.objects.refresh",
   "crm.objects.filter",
   "crm.objects.clearFilter",

@@ -15,6 +15,7 @@ import { documentCommands, type DocumentCommandDeps } from "./documents";
 import { exportRows, openId, soqlCommands, type SoqlCommandDeps } from "./soql";
 import { importCommands } from "./importData";
 import { historyCommands, type HistoryDeps } from "./history";
+import { agentCommands } from "./agent";
 import { queryCommands } from "./queries";
 import { translationCommands } from "./translations";
 import { knowledgeFolderCommands } from "./knowledgeFolder";
@@ -47,6 +48,7 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
     ...knowledgeFolderCommands(deps),
     ...queryCommands(deps.queries, deps.results, deps.orgs),
     ...historyCommands({ ...deps, openId: (orgKey, id) => openId(deps, orgKey, id) }),
+    ...agentCommands(deps),
     "crm.log.show": () => deps.log.show(),
     "crm.soql.clearDescribeCache": async () => {
       // Every view and the SOQL features read the schema, which tells them it was cleared.

@@ -7,6 +7,7 @@
  * No VS Code here: tested in Node; the extension keeps it in its global storage.
  */
 import type { CompletedWrite } from "../client";
+import type { WriteAuthor } from "./authorship";
 import type { ChangeKind, OrgChange } from "./changes";
 import { describeWrite } from "./writeGuard";
 import { Emitter } from "../shared/events";
@@ -33,6 +34,8 @@ export interface JournalEntry {
   /** One line: what the write did ("update 3 Contact records (Title)"). */
   summary: string;
   records: JournalRecord[];
+  /** Whose work it was, when not the person's own: an agent's (its tool, or its proposal committed in a grid). */
+  by?: WriteAuthor;
 }
 
 const isJson = (v: unknown): v is Json => !!v && typeof v === "object" && !Array.isArray(v);
@@ -78,7 +81,7 @@ export class WriteJournal {
   }
 
   /** Records a write the org accepted (or a change it made later, such as a Bulk import, without the write). */
-  record(org: { key: string; alias: string }, change: OrgChange, summary: string, write?: CompletedWrite): JournalEntry {
+  record(org: { key: string; alias: string }, change: OrgChange, summary: string, write?: CompletedWrite, by?: WriteAuthor): JournalEntry {
     const records = journalRecords(write, change).map((r) => {
       const expected = r.id ? this.expected.get(`${org.key}\u0000${key15(r.id)}`) : undefined;
       if (!expected) return r;
@@ -86,7 +89,7 @@ export class WriteJournal {
       return { ...r, before: expected.before };
     });
     const time = (this.options.now?.() ?? new Date()).toISOString();
-    const entry: JournalEntry = { id: `${time}-${++this.sequence}`, time, orgKey: org.key, alias: org.alias, kind: change.kind, ...(change.object ? { object: change.object } : {}), summary, records };
+    const entry: JournalEntry = { id: `${time}-${++this.sequence}`, time, orgKey: org.key, alias: org.alias, kind: change.kind, ...(change.object ? { object: change.object } : {}), summary, records, ...(by ? { by } : {}) };
     this.entries.unshift(entry);
     const max = Math.max(1, this.options.max());
     if (this.entries.length > max) this.entries.length = max;
@@ -96,10 +99,10 @@ export class WriteJournal {
   }
 
   /** Records a change an org accepted, summed up from its write (or, for a change the org made later, from what it names). */
-  recordChange(org: { key: string; alias: string }, change: OrgChange): JournalEntry {
+  recordChange(org: { key: string; alias: string }, change: OrgChange, by?: WriteAuthor): JournalEntry {
     const count = change.ids.length;
     const summary = change.write ? describeWrite(change.write) : `${change.kind} ${count} ${change.object ?? ""} record${count === 1 ? "" : "s"}`.replace(/\s+/g, " ");
-    return this.record(org, change, summary, change.write);
+    return this.record(org, change, summary, change.write, by);
   }
 
   /** Entries, newest first: of one org, or of all. */
@@ -111,7 +114,7 @@ export class WriteJournal {
   search(text: string, orgKey?: string): JournalEntry[] {
     const words = text.toLowerCase().split(/\s+/).filter(Boolean);
     return this.list(orgKey).filter((e) => {
-      const hay = `${e.summary} ${e.object ?? ""} ${e.alias} ${e.kind} ${JSON.stringify(e.records)}`.toLowerCase();
+      const hay = `${e.summary} ${e.object ?? ""} ${e.alias} ${e.kind} ${e.by ?? ""} ${JSON.stringify(e.records)}`.toLowerCase();
       return words.every((w) => hay.includes(w));
     });
   }

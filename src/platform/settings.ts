@@ -43,6 +43,10 @@ export interface ExtensionSettings extends ClientSettings, FlowSettings {
   writeHistoryMaxEntries: number;
   /** The workspace folder (relative) that holds the saved-query library. */
   soqlLibraryFolder: string;
+  /** What agents may do, by org name (user settings only): off, read or stage; an org not named gets its kind's default. */
+  agentAccess: Record<string, string>;
+  /** Most characters in one answer of an agent tool. */
+  agentResultBudget: number;
 }
 
 export function readSettings(): ExtensionSettings {
@@ -69,5 +73,8 @@ export function readSettings(): ExtensionSettings {
     soqlHistorySize: c.get<number>("soql.historySize", 500),
     writeHistoryMaxEntries: c.get<number>("writeHistory.maxEntries", 1000),
     soqlLibraryFolder: c.get<string>("soql.libraryFolder", "queries"),
+    // Only the user's own settings decide what agents may do: a workspace's .vscode/settings.json cannot grant it.
+    agentAccess: c.inspect<Record<string, string>>("agent.access")?.globalValue ?? {},
+    agentResultBudget: Math.min(Math.max(Math.round(c.get<number>("agent.resultBudget", 16_000)), 2_000), 200_000),
   };
 }

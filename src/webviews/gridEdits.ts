@@ -355,6 +355,18 @@ export class GridEdits {
     return created;
   }
 
+  /** A new row of `type` with these values staged in their columns (matched by field, any case), as an insert; its index. */
+  insert(type: string, values: Record<string, Value>): number {
+    this.table.append([{ attributes: { type } }]);
+    const index = this.table.records.length - 1;
+    this.rowMarks.set(index, { state: "inserted" });
+    for (const [field, value] of Object.entries(values)) {
+      const column = this.table.columns.findIndex((c) => c.editor && c.editor.field.toLowerCase() === field.toLowerCase());
+      if (column >= 0) this.stageValue(index, column, value);
+    }
+    return index;
+  }
+
   /** Takes the results of deleting rows: deleted ones are marked and lose their edits; refused ones say why. */
   deleted(indexes: number[], results: SaveResult[]): void {
     indexes.forEach((index, n) => {

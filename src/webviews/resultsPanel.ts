@@ -2,6 +2,7 @@
  * The Query Results panel: one per source (a scratch document, or the search command). The host keeps
  * the rows in a QueryRun; the webview asks for windows of the current view and never holds them all.
  */
+import { writtenBy } from "../connections/authorship";
 import * as vscode from "vscode";
 import { CancelledError } from "../client/errors";
 import { describeError } from "../platform/errorMessages";
@@ -55,6 +56,9 @@ export function commitSummary(o: CommitOutcome): string {
   if (o.conflicts) parts.push(vscode.l10n.t("{0} changed in the org since they were read, not written (Compare, or Overwrite to send your edits anyway)", recordsText(o.conflicts)));
   return parts.length ? `${parts.join("; ")}.` : vscode.l10n.t("Nothing was written.");
 }
+
+/** The source of a grid holding an agent's proposal: what is committed there is recorded as the agent's. */
+export const AGENT_SOURCE = "agent:";
 
 /** The panel's target for a statement run from `source` (a document URI, or a command's name). */
 export function resultsTarget(orgKey: string, source: string, spec: RunSpec): PanelTarget {
@@ -163,7 +167,7 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
   async function writing(panel: ResultsPanel, run: QueryRun, action: "commit" | "delete", write: () => PromiseLike<string>): Promise<void> {
     let said: string;
     try {
-      said = await write();
+      said = await writtenBy(panel.target.id.startsWith(AGENT_SOURCE) ? "agent" : undefined, write);
     } catch (err) {
       const why = err instanceof CancelledError ? err.message : describeError(err, { orgAlias: panel.org?.alias, redactor: deps.redactor }).message ?? "";
       said = err instanceof CancelledError

@@ -12,11 +12,16 @@ import path from "node:path";
  * command-line tools', which speak English in a terminal and a pipeline's log as the client does. Each is
  * read for literal strings shown to the user: a new file is checked from the start.
  */
-const ENGLISH_ROOMS = [path.join("src", "client"), path.join("src", "demo-org"), path.join("src", "cli")];
+const ENGLISH_ROOMS = [
+  path.join("src", "client"), path.join("src", "demo-org"), path.join("src", "cli"),
+  // The agent's tools speak to a model, in English like the client; their VS Code adapter speaks to people.
+  ...["catalog", "tools", "changeSets", "mcpServer", "articleText"].map((f) => path.join("src", "agent", `${f}.ts`)),
+];
 function sourceFiles(dir = "src"): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const file = path.join(dir, entry.name);
-    if (entry.isDirectory()) return ENGLISH_ROOMS.includes(file) ? [] : sourceFiles(file);
+    if (ENGLISH_ROOMS.includes(file)) return [];
+    if (entry.isDirectory()) return sourceFiles(file);
     return file.endsWith(".ts") ? [file] : [];
   });
 }

@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
+import { TOOLS } from "../../src/agent/catalog";
 import { COMMAND_IDS } from "../../src/commands/ids";
 
 const manifest = JSON.parse(readFileSync("package.json", "utf8"));
@@ -31,8 +32,8 @@ test("activation is implied by views and commands, plus restoring a panel or a c
   // VS Code does not derive onWebviewPanel events; each restorable panel needs its own, and restored crm: tabs need the file system.
   // A workspace holding a knowledge folder shows its articles' status in the Explorer from the start (local files only).
   assert.deepEqual(manifest.activationEvents, ["onWebviewPanel:crm.orgInfo", "onWebviewPanel:crm.article", "onWebviewPanel:crm.results", "onWebviewPanel:crm.preview", "onFileSystem:crm", "workspaceContains:**/crm-knowledge.yaml"]);
-  assert.equal(manifest.engines.vscode, "^1.90.0");
-  assert.equal(manifest.devDependencies["@types/vscode"], "1.90.0");
+  assert.equal(manifest.engines.vscode, "^1.95.0");
+  assert.equal(manifest.devDependencies["@types/vscode"], "1.95.0");
 });
 
 test("no setting holds a secret", () => {
@@ -90,6 +91,7 @@ function userFacing(): [where: string, value: string][] {
     }
     for (const field of ["enumDescriptions", "markdownEnumDescriptions"]) (prop[field] as string[] | undefined)?.forEach((v, i) => out.push([`${key} ${field}[${i}]`, v]));
   }
+  for (const t of c.languageModelTools) out.push([`languageModelTool ${t.name}`, t.displayName], [`languageModelTool ${t.name} userDescription`, t.userDescription]);
   out.push(["untrustedWorkspaces", manifest.capabilities.untrustedWorkspaces.description], ["virtualWorkspaces", manifest.capabilities.virtualWorkspaces.description]);
   return out;
 }
@@ -101,4 +103,20 @@ test("every user-facing manifest string comes from package.nls.json, and every k
   assert.deepEqual(strings.filter(([, value]) => shown(value) === undefined).map(([where, value]) => `${where}: ${value}`), [], "keys missing from package.nls.json");
   const used = new Set(strings.map(([, value]) => value.slice(1, -1)));
   assert.deepEqual(Object.keys(nls).filter((key) => !used.has(key)), [], "keys no manifest string uses");
+});
+
+test("the contributed language-model tools are the agent's tools (less the MCP-only apply), with the same model descriptions and input schemas", () => {
+  const contributed = manifest.contributes.languageModelTools as { name: string; modelDescription: string; inputSchema: unknown; displayName: string; userDescription: string; toolReferenceName: string }[];
+  const expected = TOOLS.filter((t) => !t.mcpOnly);
+  assert.deepEqual(contributed.map((t) => t.name), expected.map((t) => t.name));
+  for (const [i, t] of expected.entries()) {
+    assert.equal(contributed[i]!.modelDescription, t.description, t.name);
+    assert.deepEqual(contributed[i]!.inputSchema, t.inputSchema, t.name);
+    assert.equal(shown(contributed[i]!.displayName), t.title, t.name);
+    assert.match(contributed[i]!.toolReferenceName, /^crm[A-Z]\w+$/);
+  }
+});
+
+test("agents' access is a user setting only: a workspace cannot grant it", () => {
+  assert.equal(manifest.contributes.configuration.properties["crm.agent.access"].scope, "application");
 });

@@ -1,0 +1,129 @@
+/**
+ * The agent surface's commands: an agent's proposed changes opened as staged edits in results grids (one per
+ * object, read afresh: updates staged on their rows, creates as new rows, deletes named for the person to
+ * make); "CRM: Run Agent Tool…" (call a tool as an agent would and read its answer, through VS Code's own
+ * confirmation); "CRM: Agent Access…" (what agents may do in an org, kept in the user's settings).
+ */
+import { randomUUID } from "node:crypto";
+import * as vscode from "vscode";
+import { TOOLS } from "../agent/catalog";
+import { agentAccessOf } from "../agent/languageModelTools";
+import type { ProposedChange } from "../agent/tools";
+import { soqlLiteral } from "../client/soql-text";
+import type { OrgManager } from "../connections/orgManager";
+import { CommandRefusal } from "../platform/errorMessages";
+import { formatCount } from "../platform/numbers";
+import { AGENT_SOURCE, resultsTarget, type ResultsPanels } from "../webviews/resultsPanel";
+import type { QueryRun } from "../webviews/queryRun";
+
+export interface AgentCommandDeps {
+  manager: OrgManager;
+  results: ResultsPanels;
+  prepareRun: (source: string, prepare: (run: QueryRun) => string) => void;
+}
+
+/** Opens proposed changes as staged edits, a grid per object; what the agent is told (nothing is sent). */
+export async function stageProposal(deps: AgentCommandDeps, orgKey: string, changes: ProposedChange[]): Promise<string> {
+  const alias = deps.manager.registry.get(orgKey)?.alias ?? orgKey;
+  const byObject = new Map<string, ProposedChange[]>();
+  for (const c of changes) byObject.set(c.object, [...(byObject.get(c.object) ?? []), c]);
+  const said: string[] = [];
+  const proposal = randomUUID().slice(0, 8);
+  for (const [object, list] of byObject) {
+    const fields = [...new Set(list.flatMap((c) => Object.keys(c.fields)))];
+    const ids = list.filter((c) => c.id).map((c) => c.id!);
+    const text = `SELECT Id${fields.length ? `, ${fields.join(", ")}` : ""} FROM ${object} WHERE ${ids.length ? `Id IN (${ids.map(soqlLiteral).join(", ")})` : "Id = null"}`;
+    const source = `${AGENT_SOURCE}${proposal}:${object}`;
+    const counts = { update: 0, create: 0, delete: 0 };
+    for (const c of list) counts[c.operation]++;
+    deps.prepareRun(source, (run) => stageOnRun(run, object, list));
+    deps.results.open(resultsTarget(orgKey, source, { api: "soql", text }));
+    said.push(`${object}: ${counts.update} update(s), ${counts.create} create(s)${counts.delete ? `, ${counts.delete} delete(s) the person makes with Delete Records` : ""}`);
+  }
+  return `Opened the proposal in ${alias} as staged edits in ${byObject.size} results grid(s) — ${said.join("; ")}. Nothing has been sent: the person reviews the changes (a diff per field) and commits or discards them. Committed changes appear in Write History as the agent's and can be reverted there.`;
+}
+
+/** Stages a proposal on the grid's fresh rows; the notice the person reads. */
+function stageOnRun(run: QueryRun, object: string, list: ProposedChange[]): string {
+  let staged = 0;
+  const missing: string[] = [];
+  const refused: string[] = [];
+  for (const change of list.filter((c) => c.operation === "update")) {
+    const index = run.table.records.findIndex((r) => String(r.Id).slice(0, 15) === change.id!.slice(0, 15));
+    if (index < 0) {
+      missing.push(change.id!);
+      continue;
+    }
+    for (const [field, value] of Object.entries(change.fields)) {
+      const column = run.table.columns.findIndex((c) => c.editor && c.editor.field.toLowerCase() === field.toLowerCase());
+      if (column < 0) refused.push(`${change.id} ${field}`);
+      else {
+        run.edits.stageValue(index, column, value);
+        staged++;
+      }
+    }
+  }
+  const creates = list.filter((c) => c.operation === "create");
+  for (const change of creates) run.edits.insert(object, change.fields);
+  const deletes = list.filter((c) => c.operation === "delete").map((c) => c.id!);
+  const parts = [vscode.l10n.t("An agent proposes these changes: {0} value(s) staged on existing records, {1} new record(s). Review Changes, then Commit — or Discard.", formatCount(staged), formatCount(creates.length))];
+  if (deletes.length) parts.push(vscode.l10n.t("It also proposes deleting {0}: select those rows and choose Delete Records to delete them.", deletes.join(", ")));
+  if (missing.length) parts.push(vscode.l10n.t("Not found in the org (deleted, or not visible to you): {0}.", missing.join(", ")));
+  if (refused.length) parts.push(vscode.l10n.t("Not editable here, left out: {0}.", refused.join(", ")));
+  return parts.join(" ");
+}
+
+interface ToolItem extends vscode.QuickPickItem {
+  name: string;
+}
+
+interface AccessItem extends vscode.QuickPickItem {
+  access: string;
+}
+
+export function agentCommands(deps: AgentCommandDeps) {
+  return {
+    "crm.agent.runTool": async () => {
+      const lm = vscode.lm as Partial<typeof vscode.lm> | undefined;
+      if (typeof lm?.invokeTool !== "function") throw new CommandRefusal(vscode.l10n.t("This VS Code has no language-model tools: CRM Explorer's agent tools need VS Code 1.95 or later."));
+      const tool = await vscode.window.showQuickPick<ToolItem>(TOOLS.filter((t) => !t.mcpOnly).map((t) => ({ name: t.name, label: t.name, description: t.title, detail: t.description })), {
+        title: vscode.l10n.t("Run Agent Tool"), placeHolder: vscode.l10n.t("Call a tool as an agent would, and read its answer"), matchOnDescription: true,
+      });
+      if (!tool) return;
+      const text = await vscode.window.showInputBox({
+        title: vscode.l10n.t("Run Agent Tool: {0}", tool.name), prompt: vscode.l10n.t("The tool's input, as JSON"), value: "{}",
+        validateInput: (value) => {
+          try {
+            const parsed: unknown = JSON.parse(value);
+            return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? undefined : vscode.l10n.t("The input is a JSON object: { \"name\": value, … }");
+          } catch (err) {
+            return vscode.l10n.t("Not JSON: {0}", (err as Error).message);
+          }
+        },
+      });
+      if (text === undefined) return;
+      const result = await lm.invokeTool(tool.name, { input: JSON.parse(text) as object, toolInvocationToken: undefined });
+      const answer = result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : "")).join("\n");
+      const doc = await vscode.workspace.openTextDocument({ language: "markdown", content: `<!-- ${tool.name} ${text.replace(/--/g, "- -")} -->\n${answer}\n` });
+      await vscode.window.showTextDocument(doc, { preview: false });
+    },
+    "crm.agent.setAccess": async (orgKey?: unknown) => {
+      const orgs = deps.manager.registry.list();
+      if (!orgs.length) throw new CommandRefusal(vscode.l10n.t("No org is connected yet. Add one first (CRM: Add Org…)."));
+      const org = typeof orgKey === "string" ? deps.manager.registry.get(orgKey) : (await vscode.window.showQuickPick(orgs.map((o) => ({ label: o.alias, description: `${o.kind ?? vscode.l10n.t("kind unknown")} · ${vscode.l10n.t("agents: {0}", agentAccessOf(o))}`, org: o })), { title: vscode.l10n.t("Agent Access: choose an org") }))?.org;
+      if (!org) return;
+      const current = agentAccessOf(org);
+      const items: AccessItem[] = [
+        { access: "off", label: vscode.l10n.t("Off"), description: vscode.l10n.t("agents cannot read or change this org") },
+        { access: "read", label: vscode.l10n.t("Read"), description: vscode.l10n.t("agents describe, query, search and read; every change is refused") },
+        { access: "stage", label: vscode.l10n.t("Stage"), description: vscode.l10n.t("agents may also propose changes (staged in a grid for you to commit) and draft articles you confirm") },
+      ].map((i) => ({ ...i, ...(i.access === current ? { detail: vscode.l10n.t("current") } : {}) }));
+      const chosen = await vscode.window.showQuickPick(items, { title: vscode.l10n.t("Agent Access for {0}", org.alias) });
+      if (!chosen) return;
+      const config = vscode.workspace.getConfiguration("crm");
+      const map = { ...(config.inspect<Record<string, string>>("agent.access")?.globalValue ?? {}), [org.alias]: chosen.access };
+      await config.update("agent.access", map, vscode.ConfigurationTarget.Global);
+      vscode.window.setStatusBarMessage(vscode.l10n.t("Agents: {0} in {1}", chosen.label, org.alias), 4000);
+    },
+  };
+}

@@ -40,6 +40,7 @@ import { resultsPanels } from "./webviews/resultsPanel";
 import { REVIEW_SCHEME, ReviewDocuments } from "./webviews/reviewDocuments";
 import { layoutStore } from "./webviews/columnLayouts";
 import type { QueryRun } from "./webviews/queryRun";
+import type { WriteJournal } from "./connections/writeJournal";
 import { registerLanguageModelTools } from "./agent/languageModelTools";
 import { stageProposal } from "./commands/agent";
 
@@ -51,6 +52,7 @@ export interface CrmExplorerApi {
   manager: OrgManager;
   registry: OrgRegistry;
   orgInfo: ReturnType<typeof orgInfoPanels>;
+  journal: () => Promise<WriteJournal>;
 }
 
 export function activate(context: vscode.ExtensionContext): CrmExplorerApi | undefined {
@@ -194,7 +196,7 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi | und
   const demoHelper = process.env.CRM_DEMO_HELPER;
   if (demoHelper) void importDemoHelper(registry, demoHelper).catch((err: unknown) => log.error("importing the demo org's helper file failed", err));
   log.info(`CRM Explorer ${String(context.extension.packageJSON.version)} activated`);
-  return context.extensionMode === vscode.ExtensionMode.Test ? { manager, registry, orgInfo } : undefined;
+  return context.extensionMode === vscode.ExtensionMode.Test ? { manager, registry, orgInfo, journal } : undefined;
 }
 
 /** The production guard's question: modal, naming the org and the change; only the explicit button sends it. */

@@ -2,12 +2,14 @@
 import Mocha from "mocha";
 import { registerActivationTests } from "./activation.host";
 import { registerOrgTests } from "./orgs.host";
+import { registerAgentTests } from "./agent.host";
 
 export function run(): Promise<void> {
   const mocha = new Mocha({ ui: "tdd", color: false, timeout: 30_000, reporter: "spec" });
   mocha.suite.emit("pre-require", globalThis, "in-host", mocha);
   registerActivationTests();
   registerOrgTests();
+  registerAgentTests();
   return new Promise((resolve, reject) => {
     mocha.run((failures) => (failures ? reject(new Error(`${failures} in-host test(s) failed`)) : resolve()));
   });

@@ -1,0 +1,88 @@
+/**
+ * The agent's tools in the real host, called as an agent's chat calls them (vscode.lm.invokeTool). In VS Code's
+ * extension test mode its dialogs answer themselves, so the confirmation each call shows is a journey's to read
+ * and answer (test/host/journeys/agent.test.ts). Here: every tool answers naming the org; a proposal in `read`
+ * is refused with nothing sent; in `stage` it opens as staged edits and sends nothing; a draft is written and
+ * recorded in Write History as the agent's.
+ */
+import * as assert from "node:assert/strict";
+import * as vscode from "vscode";
+import { api, demoConnection, requestCount } from "./env";
+
+const ORG = "Host agent";
+
+/** Calls a tool as an agent would. */
+async function call(name: string, input: object): Promise<string> {
+  const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined });
+  return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : "")).join("");
+}
+
+async function setAccess(access: string | undefined): Promise<void> {
+  await vscode.workspace.getConfiguration("crm").update("agent.access", access ? { [ORG]: access } : undefined, vscode.ConfigurationTarget.Global);
+}
+
+export function registerAgentTests(): void {
+  suite("agent tools", () => {
+    suiteSetup(async () => {
+      const { manager } = await api();
+      const record = await manager.add({ method: "password", alias: ORG, connection: demoConnection() });
+      await vscode.commands.executeCommand("crm.org.setActive", record.key);
+    });
+    suiteTeardown(() => setAccess(undefined));
+
+    test("the contributed tools are registered, less the MCP-only apply", () => {
+      const ours = vscode.lm.tools.filter((t) => t.name.startsWith("crm_")).map((t) => t.name).sort();
+      assert.deepEqual(ours, ["crm_describe", "crm_draft_article", "crm_explain", "crm_get_article", "crm_get_record", "crm_propose_changes", "crm_query", "crm_search_knowledge"]);
+    });
+
+    test("every read tool answers, naming the org", async () => {
+      const { manager, registry } = await api();
+      const crm = (await manager.session(registry.activeKey!)).crm;
+      const contact = (await crm.soqlQuery("SELECT Id FROM Contact LIMIT 1")).records[0]!;
+      const answers = {
+        describe: await call("crm_describe", { object: "Case" }),
+        query: await call("crm_query", { soql: "SELECT Id, Name FROM Account", limit: 2 }),
+        explain: await call("crm_explain", { soql: "SELECT Id FROM Contact WHERE Title = 'CTO'" }),
+        search: await call("crm_search_knowledge", { text: "router" }),
+        article: await call("crm_get_article", { urlName: "pair-a-home-router" }),
+        record: await call("crm_get_record", { object: "Contact", id: String(contact.Id), fields: ["LastName"] }),
+      };
+      for (const [tool, text] of Object.entries(answers)) assert.match(text, new RegExp(`^Org: ${ORG} \\(developer; agent access: stage\\)`), tool);
+      assert.match(answers.describe, /- Status: picklist, "Status"; values: New/);
+      assert.match(answers.query, /2 of \d+ rows shown/);
+      assert.match(answers.explain, /Plans, the chosen one first/);
+      assert.match(answers.search, /published articles? in en_US match "router"/);
+      assert.match(answers.article, /# Pair a home router/);
+      assert.match(answers.record, /LastName: /);
+    });
+
+    test("in read access a proposal and a draft are refused without asking, and nothing is sent", async () => {
+      await setAccess("read");
+      const before = await requestCount();
+      const proposal = await call("crm_propose_changes", { changes: [{ operation: "update", object: "Account", id: "001000000000001AAA", fields: { Phone: "1" } }] });
+      assert.match(proposal, /Host agent allows agents to read only \(access "read"\): crm_propose_changes was refused and nothing was sent/);
+      const draft = await call("crm_draft_article", { title: "Agent draft", urlName: "agent-draft" });
+      assert.match(draft, /crm_draft_article was refused/);
+      assert.equal(await requestCount(), before, "not a request reached the org");
+      await setAccess(undefined);
+    });
+
+    test("in stage access a proposal opens as staged edits and sends nothing; a confirmed draft is written and recorded as the agent's", async () => {
+      const { manager, registry, journal } = await api();
+      const crm = (await manager.session(registry.activeKey!)).crm;
+      const contact = (await crm.soqlQuery("SELECT Id FROM Contact ORDER BY Id LIMIT 1")).records[0]!;
+      const writes = (await (await fetch(`${process.env.CRM_TEST_EMULATOR_URL}/__emulator/requests`)).json() as { writes: number }).writes;
+      const proposal = await call("crm_propose_changes", { changes: [{ operation: "update", object: "Contact", id: String(contact.Id), fields: { Title: "Proposed by agent" } }] });
+      assert.match(proposal, /Opened the proposal in Host agent as staged edits in 1 results grid\(s\) — Contact: 1 update\(s\), 0 create\(s\)\. Nothing has been sent/);
+      const writesAfter = (await (await fetch(`${process.env.CRM_TEST_EMULATOR_URL}/__emulator/requests`)).json() as { writes: number }).writes;
+      assert.equal(writesAfter, writes, "a proposal writes nothing");
+      const draft = await call("crm_draft_article", { title: "Agent draft", urlName: "agent-draft", fields: { Summary: "Drafted by an agent." } });
+      const id = /Created a draft article \(not published\): (ka0\w+)/.exec(draft)?.[1];
+      assert.ok(id, draft);
+      const created = (await crm.soqlQuery(`SELECT PublishStatus, Title FROM Knowledge__kav WHERE Id = '${id}'`)).records[0];
+      assert.deepEqual([created?.PublishStatus, created?.Title], ["Draft", "Agent draft"]);
+      const entry = (await journal()).list(registry.activeKey!).find((e) => e.records.some((r) => r.id?.slice(0, 15) === id!.slice(0, 15)));
+      assert.equal(entry?.by, "agent", "Write History marks the draft as the agent's");
+    });
+  });
+}

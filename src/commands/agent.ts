@@ -102,10 +102,18 @@ export function agentCommands(deps: AgentCommandDeps) {
         },
       });
       if (text === undefined) return;
-      const result = await lm.invokeTool(tool.name, { input: JSON.parse(text) as object, toolInvocationToken: undefined });
+      let result: vscode.LanguageModelToolResult;
+      try {
+        result = await lm.invokeTool(tool.name, { input: JSON.parse(text) as object, toolInvocationToken: undefined });
+      } catch (err) {
+        // The person said Cancel to VS Code's confirmation: nothing was sent, nothing to tell.
+        if (err instanceof vscode.CancellationError || (err as Error).name === "Canceled") return;
+        throw err;
+      }
       const answer = result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : "")).join("\n");
       const doc = await vscode.workspace.openTextDocument({ language: "markdown", content: `<!-- ${tool.name} ${text.replace(/--/g, "- -")} -->\n${answer}\n` });
-      await vscode.window.showTextDocument(doc, { preview: false });
+      // Beside, without focus: what the tool opened (a grid of a proposal) stays in front.
+      await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.Beside, preserveFocus: true });
     },
     "crm.agent.setAccess": async (orgKey?: unknown) => {
       const orgs = deps.manager.registry.list();

@@ -92,4 +92,5 @@ export const BENCH_SECTIONS: Record<string, string> = {
   "bench:bulk": "Bulk API 2.0",
   "bench:latency": "Latency: round trips per action",
   "bench:knowledge": "Knowledge folder at scale",
+  "bench:agent": "Agent tools: twenty tasks",
 };

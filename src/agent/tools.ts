@@ -403,18 +403,18 @@ async function getArticle(input: Input, org: AgentOrg, host: AgentHost): Promise
   const d = await org.schema.describe(sobject);
   const shown = d.fields.filter((f) => ARTICLE_FIELDS.includes(f.name) || ["PublishStatus", "VersionNumber", "Language", "LastPublishedDate", "LastModifiedDate"].includes(f.name) || (f.custom && ["string", "textarea", "picklist", "multipicklist", "url", "email", "boolean", "date", "datetime"].includes(f.type)));
   const select = `SELECT ${shown.map((f) => f.name).join(", ")} FROM ${sobject}`;
-  let where: string;
-  if (input.id !== undefined) {
-    const id = recordId(input.id, "id");
-    where = `(Id = ${soqlLiteral(id)} OR KnowledgeArticleId = ${soqlLiteral(id)})`;
-  } else if (input.articleNumber !== undefined) where = `ArticleNumber = ${soqlLiteral(text(input, "articleNumber"))}`;
-  else where = `UrlName = ${soqlLiteral(text(input, "urlName"))}`;
-  const explicitVersion = typeof input.id === "string" && !!input.id && (await org.crm.soqlQuery(`SELECT Id FROM ${sobject} WHERE Id = ${soqlLiteral(input.id)}`)).totalSize > 0;
-  const language = explicitVersion ? undefined : knowledgeLanguage(input) ?? (await userLanguage(org));
-  const filter = explicitVersion ? `Id = ${soqlLiteral(String(input.id))}` : `${where} AND Language = ${soqlLiteral(language!)} AND PublishStatus IN ('Online', 'Draft')`;
-  const { records } = await org.crm.soqlQuery(`${select} WHERE ${filter} ORDER BY PublishStatus DESC, VersionNumber DESC LIMIT 2`);
-  // 'Online' sorts after 'Draft': descending, the published version comes first.
-  const version = records[0];
+  // A version ID names that version exactly (any status, any language): one query reads it.
+  const asVersion = input.id === undefined ? [] : (await org.crm.soqlQuery(`${select} WHERE Id = ${soqlLiteral(recordId(input.id, "id"))}`)).records;
+  let version = asVersion[0];
+  let language: string | undefined;
+  if (!version) {
+    const where = input.id !== undefined ? `KnowledgeArticleId = ${soqlLiteral(String(input.id))}`
+      : input.articleNumber !== undefined ? `ArticleNumber = ${soqlLiteral(text(input, "articleNumber"))}`
+        : `UrlName = ${soqlLiteral(text(input, "urlName"))}`;
+    language = knowledgeLanguage(input) ?? (await userLanguage(org));
+    // 'Online' sorts after 'Draft': descending, the published version comes first.
+    version = (await org.crm.soqlQuery(`${select} WHERE ${where} AND Language = ${soqlLiteral(language)} AND PublishStatus IN ('Online', 'Draft') ORDER BY PublishStatus DESC, VersionNumber DESC LIMIT 2`)).records[0];
+  }
   if (!version) return `No article${language ? ` in ${language}` : ""} matches ${given[0]} ${JSON.stringify(input[given[0]!])} (published or draft).`;
   const lines = [`# ${cell(version.Title)}`, `ID ${String(version.Id)} · article ${cell(version.ArticleNumber)} · ${cell(version.PublishStatus)} · version ${cell(version.VersionNumber)} · ${cell(version.Language)} · URL name ${cell(version.UrlName)}`];
   for (const f of shown) {

@@ -7,6 +7,7 @@ import * as l10n from "@vscode/l10n";
 import type { FieldDescribe, SObjectDescribe } from "../client";
 import type { IngestOperation } from "../client/bulk";
 import { csvLine } from "../client/csv";
+import { valueProblem } from "../client/fieldValues";
 import { isRequiredOnCreate } from "./schema";
 
 /** A column of the file and the field it loads (none: the column is left out). */
@@ -21,8 +22,6 @@ export interface RowProblem {
   column?: string;
   message: string;
 }
-
-const ID = /^[a-zA-Z0-9]{15}(?:[a-zA-Z0-9]{3})?$/;
 
 /** What a field accepts for an operation: the Id field is how update, upsert and delete name their records. */
 function writable(field: FieldDescribe, operation: IngestOperation): boolean {
@@ -50,22 +49,19 @@ export function mapColumns(header: string[], describe: SObjectDescribe, operatio
 }
 
 function checkValue(field: FieldDescribe, text: string): string | undefined {
-  if (text === "#N/A") return field.nillable ? undefined : l10n.t("{0} cannot be empty (#N/A)", field.label);
-  switch (field.type) {
-    case "boolean": return /^(true|false)$/i.test(text) ? undefined : l10n.t("{0} must be true or false, not '{1}'", field.label, text);
-    case "int": return /^-?\d+$/.test(text) ? undefined : l10n.t("{0} must be a whole number, not '{1}'", field.label, text);
-    case "double": case "currency": case "percent":
-      return text.trim() !== "" && Number.isFinite(Number(text)) ? undefined : l10n.t("{0} must be a number, not '{1}'", field.label, text);
-    case "date": return /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(text)) ? undefined : l10n.t("{0} must be a date as YYYY-MM-DD, not '{1}'", field.label, text);
-    case "datetime": return !Number.isNaN(Date.parse(text)) && /^\d{4}-\d{2}-\d{2}T/.test(text) ? undefined : l10n.t("{0} must be a date and time such as 2026-01-31T09:00:00Z, not '{1}'", field.label, text);
-    case "email": return /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(text) ? undefined : l10n.t("{0} must be an email address, not '{1}'", field.label, text);
-    case "id": case "reference": return ID.test(text) ? undefined : l10n.t("{0} must be a 15- or 18-character record ID, not '{1}'", field.label, text);
-    case "picklist": {
-      const allowed = field.picklistValues.filter((p) => p.active !== false).map((p) => p.value);
-      return field.restrictedPicklist && !allowed.includes(text) ? l10n.t("{0} must be one of {1}, not '{2}'", field.label, allowed.join(", "), text) : undefined;
-    }
-    default:
-      return field.length && text.length > field.length ? l10n.t("{0} holds at most {1} characters; this value has {2}", field.label, field.length, text.length) : undefined;
+  const problem = valueProblem(field, text);
+  switch (problem?.kind) {
+    case undefined: return undefined;
+    case "empty": return l10n.t("{0} cannot be empty (#N/A)", field.label);
+    case "boolean": return l10n.t("{0} must be true or false, not '{1}'", field.label, text);
+    case "int": return l10n.t("{0} must be a whole number, not '{1}'", field.label, text);
+    case "number": return l10n.t("{0} must be a number, not '{1}'", field.label, text);
+    case "date": return l10n.t("{0} must be a date as YYYY-MM-DD, not '{1}'", field.label, text);
+    case "datetime": return l10n.t("{0} must be a date and time such as 2026-01-31T09:00:00Z, not '{1}'", field.label, text);
+    case "email": return l10n.t("{0} must be an email address, not '{1}'", field.label, text);
+    case "id": return l10n.t("{0} must be a 15- or 18-character record ID, not '{1}'", field.label, text);
+    case "picklist": return l10n.t("{0} must be one of {1}, not '{2}'", field.label, problem.allowed.join(", "), problem.value);
+    case "length": return l10n.t("{0} holds at most {1} characters; this value has {2}", field.label, problem.max, problem.length);
   }
 }
 

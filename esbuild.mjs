@@ -64,7 +64,7 @@ const axiosStub = {
 const CLIENT = path.resolve("src/client");
 const clientEntries = {
   "src/client/index.ts": "client", "src/client/bulk.ts": "client-bulk", "src/client/knowledgeFolder.ts": "client-knowledge-folder", "src/client/knowledgeCheck.ts": "client-knowledge-check",
-  "src/client/yaml.ts": "client-yaml",
+  "src/client/migration.ts": "client-migration", "src/client/yaml.ts": "client-yaml",
 };
 const entryOf = (file) => clientEntries[path.relative(".", file).split(path.sep).join("/")];
 
@@ -160,7 +160,7 @@ const groups = [
   // The command-line tools: whole, with the client inside (a tool is one file to run); jsdom, which reads its own
   // data files at run time, stays a dependency loaded when rich text is first rendered.
   {
-    ...common, entryPoints: { "crm-knowledge": "src/cli/crm-knowledge.ts", mcp: "src/cli/crm-explorer-mcp.ts" }, outdir: "dist", platform: "node", format: "cjs",
+    ...common, entryPoints: { "crm-knowledge": "src/cli/crm-knowledge.ts", "crm-data": "src/cli/crm-data.ts", mcp: "src/cli/crm-explorer-mcp.ts" }, outdir: "dist", platform: "node", format: "cjs",
     external: ["jsdom"], alias: clientAliases, plugins: [axiosStub], banner: { js: "#!/usr/bin/env node" },
   },
   ...(webviewEntries.length

@@ -17,7 +17,7 @@ export {
   PasswordAuth, RefreshTokenAuth, ClientCredentialsAuth, JwtBearerAuth, AccessTokenAuth, KeptSessionAuth, type KeptSession, createPkcePair, createOAuthState, buildAuthorizationUrl,
   exchangeAuthorizationCode, sessionFromTokenResponse, requestDeviceCode, pollDeviceToken, type DeviceCode, type AuthSession, type AuthStrategy, type TokenPoster, type PkcePair,
 } from "./auth";
-export { CrmError, MissingRequiredDataError, DataMismatchError, InvalidURLError, InvalidFieldError, APIRequestError, AuthenticationError, NetworkError, InvalidResponseError, CancelledError, BulkJobError, IngestCountError, type ApiErrorEntry } from "./errors";
+export { CrmError, MissingRequiredDataError, DataMismatchError, InvalidURLError, InvalidFieldError, APIRequestError, AuthenticationError, NetworkError, InvalidResponseError, CancelledError, BulkJobError, IngestCountError, MigrationPlanError, type ApiErrorEntry } from "./errors";
 export { get18CharId, isRecordId, sameRecordId } from "./ids";
 export { deprecated, type DeprecationOptions } from "./deprecated";
 export { soqlLiteral, escapeSoslTerm } from "./soql-text";

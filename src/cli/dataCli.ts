@@ -1,0 +1,192 @@
+/**
+ * `crm-data`: moving records between orgs from plain Node — a migration plan's dry run (the default), its run
+ * (`--apply`, through the production guard), a resumed run and a revert, on the client's own migration module.
+ * Exit codes: 0 clean, 1 a row refused or failed (or a run that did not complete), 2 bad usage or no access.
+ */
+import { appendFileSync, readFileSync } from "node:fs";
+import { rename, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { Crm } from "../client";
+import "../client/migration"; // adds crm.migration
+import { formatReport, type MigrationReport, type MigrationRun, type RevertResult } from "../client/migration";
+import { parsePlan, type MigrationPlan } from "../client/migrationPlan";
+import { CREDENTIALS_HELP, signIn } from "./credentials";
+import { EXIT, UsageError, flag, oneOf, parseArgs, value, type CliContext, type ParsedArgs } from "./usage";
+import { guardedWrites } from "./writeSafety";
+
+const FORMATS = ["text", "json"] as const;
+type Format = (typeof FORMATS)[number];
+
+const COMMANDS = {
+  migrate: { flags: ["apply", "allow-production"], values: ["plan", "from", "to", "resume", "run", "journal", "format", "bulk-threshold"] },
+  revert: { flags: ["allow-production"], values: ["run", "to", "journal", "format"] },
+} as const;
+type Command = keyof typeof COMMANDS;
+
+export const USAGE = `Usage: crm-data <command> [options]
+
+  migrate --plan <file.migration.yaml> --from <helper> --to <helper> [--apply] [--allow-production]
+          [--resume <run file>] [--run <run file>] [--journal <file>] [--bulk-threshold <rows>]
+                       a dry run by default (both orgs read, nothing written); --apply runs it, keeping the
+                       run's record in --run (by default beside the plan) to resume or revert; a production
+                       target only with --allow-production
+  revert --run <run file> --to <helper> [--allow-production] [--journal <file>]
+                       deletes what the run inserted and restores what it updated (records changed since are named, left as they are)
+
+Every command: --format text|json. --from and --to are helper files (JSON or YAML: { connection: { … } }).
+${CREDENTIALS_HELP.replace(/^Credentials \(one of\):/, "Credentials of the target, when --to is not given (one of):")}
+
+Exit codes: 0 clean, 1 a row refused or failed (or a run not complete), 2 bad usage or no access.`;
+
+export async function runDataCli(ctx: CliContext): Promise<number> {
+  const [command, ...rest] = ctx.argv;
+  if (!command || command === "--help" || command === "-h" || command === "help") {
+    (command ? ctx.out : ctx.err)(USAGE);
+    return command ? EXIT.clean : EXIT.usage;
+  }
+  if (!(command in COMMANDS)) {
+    ctx.err(`crm-data: no command '${command}' (it has ${Object.keys(COMMANDS).join(", ")}).\nRun 'crm-data --help' for how to use it.`);
+    return EXIT.usage;
+  }
+  const opened: Crm[] = [];
+  try {
+    const spec = COMMANDS[command as Command];
+    const args = parseArgs(rest, { flags: [...spec.flags], values: [...spec.values] }, command);
+    if (args.positional.length) throw new UsageError(`takes no positional argument (got '${args.positional[0]}')`);
+    const tool = new Tool(ctx, args, oneOf(args, "format", FORMATS, "text"), (crm) => opened.push(crm));
+    return await tool[command as Command]();
+  } catch (err) {
+    if (err instanceof UsageError) {
+      ctx.err(`crm-data ${command}: ${err.message}`);
+      return EXIT.usage;
+    }
+    const message = opened.reduce((e, crm) => crm.redact(e), err as Error).message;
+    ctx.err(`crm-data ${command}: ${message}`);
+    return EXIT.findings;
+  } finally {
+    for (const crm of opened) crm.close();
+  }
+}
+
+class Tool {
+  constructor(private readonly ctx: CliContext, private readonly args: ParsedArgs, private readonly format: Format, private readonly opened: (crm: Crm) => void) {}
+
+  private resolve(file: string): string {
+    return path.resolve(this.ctx.cwd, file);
+  }
+
+  private required(name: string, what: string): string {
+    const given = value(this.args, name);
+    if (!given) throw new UsageError(`needs --${name} <${what}>`);
+    return given;
+  }
+
+  private async connect(helper: string | undefined, extra?: Parameters<typeof signIn>[2]): Promise<Crm> {
+    const crm = await signIn(helper, this.ctx, extra);
+    this.opened(crm);
+    return crm;
+  }
+
+  /** The plan's text, checked first so that a mistake is bad usage (exit code 2) before any sign-in. */
+  private readPlan(file: string): { text: string; plan: MigrationPlan } {
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch {
+      throw new UsageError(`--plan names ${file}, which cannot be read`);
+    }
+    try {
+      return { text, plan: parsePlan(text, { filename: path.basename(file) }) };
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+  }
+
+  private readRun(file: string, option: string): MigrationRun {
+    let data: unknown;
+    try {
+      data = JSON.parse(readFileSync(file, "utf8"));
+    } catch (err) {
+      throw new UsageError(`--${option} names ${file}, which is not a run's record that can be read (${(err as Error).message})`);
+    }
+    const run = data as MigrationRun;
+    if (!run || typeof run !== "object" || typeof run.id !== "string" || !Array.isArray(run.objects)) throw new UsageError(`--${option} names ${file}, which is not a migration run's record`);
+    return run;
+  }
+
+  private guarded(tool: string) {
+    return guardedWrites({ allowProduction: flag(this.args, "allow-production"), tool });
+  }
+
+  /** One journal line for the whole run or revert (the run's record holds every record it names). */
+  private journal(line: Record<string, unknown>): void {
+    const file = value(this.args, "journal");
+    if (file) appendFileSync(this.resolve(file), `${JSON.stringify({ time: new Date().toISOString(), ...line })}\n`);
+  }
+
+  async migrate(): Promise<number> {
+    const planFile = this.resolve(this.required("plan", "file.migration.yaml"));
+    const { text, plan } = this.readPlan(planFile);
+    const apply = flag(this.args, "apply");
+    const threshold = value(this.args, "bulk-threshold");
+    if (threshold !== undefined && !/^\d+$/.test(threshold)) throw new UsageError(`--bulk-threshold takes a whole number of rows, got '${threshold}'`);
+    const resume = value(this.args, "resume");
+    if (resume && !apply) throw new UsageError("--resume goes on with a run: give --apply too");
+    const previous = resume ? this.readRun(this.resolve(resume), "resume") : undefined;
+    const safety = this.guarded("crm-data migrate");
+    const source = await this.connect(this.required("from", "helper file of the source org"));
+    const target = await this.connect(value(this.args, "to"), safety.clientOptions);
+    safety.watch(target);
+    const options = { ...(threshold ? { bulkThreshold: Number(threshold) } : {}) };
+    const report = await source.migration.dryRun(text, target, options);
+    if (!apply) {
+      if (this.format === "json") this.ctx.out(JSON.stringify(report, null, 2));
+      else this.ctx.out(formatReport(report, { from: plan.from, to: plan.to }));
+      return report.objects.some((o) => o.refused) ? EXIT.findings : EXIT.clean;
+    }
+    const runFile = this.resolve(value(this.args, "run") ?? resume ?? planFile.replace(/(\.migration)?\.ya?ml$/i, "") + `.run-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
+    const keep = async (run: MigrationRun) => {
+      await writeFile(`${runFile}.tmp`, JSON.stringify(run));
+      await rename(`${runFile}.tmp`, runFile);
+    };
+    const run = await source.migration.run(text, target, { ...options, report, onRecord: keep, ...(previous ? { resume: previous } : {}) });
+    this.journal({ tool: "crm-data migrate", kind: "migration", org: target.orgId, instanceUrl: target.instanceUrl, run: run.id, runFile, state: run.state, summary: runCounts(run) });
+    if (this.format === "json") this.ctx.out(JSON.stringify({ runFile, ...run }, null, 2));
+    else this.printRun(run, runFile, report);
+    const failed = run.objects.some((o) => o.failed) || run.state !== "complete";
+    return failed ? EXIT.findings : EXIT.clean;
+  }
+
+  private printRun(run: MigrationRun, runFile: string, report: MigrationReport): void {
+    for (const o of run.objects) {
+      this.ctx.out(`${o.object}: ${o.inserted.length} inserted, ${o.updated.length} updated, ${o.unchanged} unchanged, ${o.failed} failed${o.via.length ? ` (${o.via.join(" and ")})` : ""}`);
+      for (const f of o.failures.slice(0, 20)) this.ctx.out(`  ${f.sourceId}: ${f.message}`);
+      if (o.failed > 20) this.ctx.out(`  … and ${o.failed - 20} more (all in the run's record)`);
+    }
+    const pending = report.objects.filter((o) => !run.objects.some((r) => r.object === o.object)).map((o) => o.object);
+    const state = run.state === "complete" ? "Run complete" : run.state === "cancelled" ? "Run cancelled" : `Run failed: ${run.error ?? ""}`;
+    this.ctx.out(`${state}${pending.length ? ` before ${pending.join(", ")}` : ""}; ${run.requests} requests to the target. Its record: ${runFile}`);
+    if (run.state !== "complete") this.ctx.out(`Resume it: crm-data migrate … --apply --resume ${runFile}`);
+    this.ctx.out(`Revert it: crm-data revert --run ${runFile} --to <helper>`);
+  }
+
+  async revert(): Promise<number> {
+    const runFile = this.resolve(this.required("run", "run file"));
+    const run = this.readRun(runFile, "run");
+    const safety = this.guarded("crm-data revert");
+    const target = await this.connect(value(this.args, "to"), safety.clientOptions);
+    safety.watch(target);
+    const result: RevertResult = await target.migration.revert(run);
+    this.journal({ tool: "crm-data revert", kind: "migration revert", org: target.orgId, instanceUrl: target.instanceUrl, run: run.id, runFile, deleted: result.deleted, restored: result.restored, conflicts: result.conflicts.length, failures: result.failures.length });
+    if (this.format === "json") this.ctx.out(JSON.stringify(result, null, 2));
+    else {
+      this.ctx.out(`Reverted run ${run.id}: ${result.deleted} deleted, ${result.restored} restored.`);
+      for (const c of result.conflicts) this.ctx.out(`  ${c.object} ${c.id} changed since the run${c.fields.length ? ` (${c.fields.join(", ")})` : " (deleted)"}: left as it is`);
+      for (const f of result.failures) this.ctx.out(`  ${f.object} ${f.id}: ${f.message}`);
+    }
+    return result.conflicts.length || result.failures.length ? EXIT.findings : EXIT.clean;
+  }
+}
+
+const runCounts = (run: MigrationRun) => run.objects.map((o) => `${o.object}: ${o.inserted.length} inserted, ${o.updated.length} updated, ${o.failed} failed`).join("; ");
+

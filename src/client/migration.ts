@@ -1,0 +1,931 @@
+/**
+ * Moving related records from one org to another, by a plan (see migrationPlan.ts): a dry run that reads both
+ * orgs and writes nothing, a run that writes objects in dependency order through the target's own guard (asked
+ * once, for the whole run), and a revert. Each function takes the source client first
+ * (`migration.dryRun(source, plan, target)`); the same functions are bound on `crm.migration`.
+ *
+ * How records are known: a plan object's `match` fields identify a record in both orgs. A source row whose key
+ * the target already holds updates that record (or is left alone when nothing differs); any other is inserted.
+ * A run is therefore resumable: run it again (`resume`) and what it wrote is found, never written twice.
+ *
+ * Lookups to objects of the plan are re-pointed to the target's records (through the source ID → target ID
+ * map built as each object is written); a lookup to the object itself, or one that closes a cycle, is written
+ * in a second pass once both ends exist. Owners go by username (a sandbox's `.suffix` allowed), record types by
+ * developer name, each with a default. Rows are streamed (Bulk API 2.0 above `bulkThreshold` rows, REST below)
+ * and written a chunk at a time (Bulk jobs, or sObject Collections for a small chunk): what is held grows with
+ * the records that other objects point at (their ID maps), never with whole rows.
+ */
+import { createHash } from "node:crypto";
+import { ingest, query as bulkQuery, type BulkRow, type PollOptions } from "./bulk";
+import type { Crm } from "./crm";
+import { isRequiredOnCreate, type FieldDescribe, type SObjectDescribe } from "./describe";
+import { CancelledError, MigrationPlanError } from "./errors";
+import { valueProblem, valueProblemText } from "./fieldValues";
+import { checkPlan, parsePlan, planDigest, transformed, type MigrationPlan, type PlanInput, type PlanObject } from "./migrationPlan";
+import { plugIn, type Bound } from "./plugins";
+import { soqlLiteral } from "./soql-text";
+
+export { parsePlan, checkPlan, planDigest, mask, type MigrationPlan, type PlanInput, type PlanObject, type Transform } from "./migrationPlan";
+
+export interface MigrationOptions {
+  signal?: AbortSignal;
+  onProgress?(progress: MigrationProgress): void;
+  /** Objects of at least this many rows are read, and chunks written, with the Bulk API; below, REST and sObject Collections. Default 2,000. */
+  bulkThreshold?: number;
+  /** Rows written at a time (a cancel takes effect between two chunks, so a run always knows what it wrote). Default 50,000. */
+  chunkRows?: number;
+  poll?: PollOptions;
+}
+
+export interface RunOptions extends MigrationOptions {
+  /** An unfinished run of the same plan into the same org: it goes on, and its record grows (one revert undoes both). */
+  resume?: MigrationRun;
+  /** The dry run's report, for the one question the target's guard asks (what the run will change). */
+  report?: MigrationReport;
+  /** Hears the run's record after each chunk written, to keep it (a crash then leaves a record to resume or revert from). */
+  onRecord?(run: MigrationRun): void | Promise<void>;
+}
+
+export interface MigrationProgress {
+  phase: "read" | "write" | "second pass" | "revert";
+  object: string;
+  /** Rows of the object done so far, and in all (0 when not known yet). */
+  done: number;
+  total: number;
+}
+
+/** A row the dry run or the run could not move, by its source ID. */
+export interface RowProblem {
+  sourceId: string;
+  message: string;
+}
+
+export interface ObjectReport {
+  object: string;
+  /** Source rows read (those the plan's `where` selects). */
+  rows: number;
+  insert: number;
+  update: number;
+  unchanged: number;
+  /** Rows that will not be written: a value the target refuses, a required lookup that cannot be resolved, a duplicate or ambiguous match. */
+  refused: number;
+  problems: RowProblem[];
+  /** Lookups that could not be resolved (set empty, or the row refused when the lookup is required). */
+  unresolvedLookups: number;
+  /** Owners and record types with no namesake in the target (given the default, or the org's own). */
+  unmatchedOwners: number;
+  unmatchedRecordTypes: number;
+  /** Lookups written in the second pass (a self-reference or a circular reference). */
+  secondPass: number;
+  /** The fields moved, and those the plan leaves out with the reason. */
+  fields: string[];
+  leftOut: { field: string; reason: string }[];
+  /** How the rows are read and written. */
+  read: "rest" | "bulk";
+  write: "bulk" | "collections" | "none";
+  /** Requests the writes will take, about (Bulk jobs take several each: create, upload, close, polls, results). */
+  requests: number;
+}
+
+export interface MigrationReport {
+  planDigest: string;
+  source: { orgId?: string; instanceUrl?: string };
+  target: { orgId?: string; instanceUrl?: string };
+  /** In dependency order (the order of the run). */
+  objects: ObjectReport[];
+  /** Objects whose lookups close a cycle: the fields written in the second pass. */
+  deferred: { object: string; field: string }[];
+}
+
+export interface UpdatedRecord {
+  id: string;
+  /** The fields' values in the target before the run, and what the run wrote (text; null is empty). */
+  before: Record<string, string | null>;
+  after: Record<string, string | null>;
+}
+
+export interface ObjectOutcome {
+  object: string;
+  inserted: string[];
+  updated: UpdatedRecord[];
+  unchanged: number;
+  failed: number;
+  /** Rows refused by the target (or by the dry run's checks), by source ID: at most 1,000 kept. */
+  failures: RowProblem[];
+  via: ("bulk" | "collections")[];
+}
+
+export interface MigrationRun {
+  id: string;
+  planDigest: string;
+  source: { orgId?: string; instanceUrl?: string };
+  target: { orgId?: string; instanceUrl?: string };
+  startedAt: string;
+  finishedAt?: string;
+  /** `complete`: every object written (rows may have failed); `cancelled` and `failed` can be resumed. */
+  state: "running" | "complete" | "cancelled" | "failed";
+  error?: string;
+  objects: ObjectOutcome[];
+  /** Requests the run sent to the target. */
+  requests: number;
+}
+
+export interface RevertResult {
+  deleted: number;
+  restored: number;
+  /** Records changed in the target since the run: not restored, named with the fields that moved. */
+  conflicts: { object: string; id: string; fields: string[] }[];
+  failures: { object: string; id: string; message: string }[];
+}
+
+const DEFAULT_BULK_THRESHOLD = 2_000;
+const DEFAULT_CHUNK_ROWS = 50_000;
+const MAX_KEPT_PROBLEMS = 1_000;
+const COLLECTION_LIMIT = 200;
+/** A parent the run will insert (the dry run has no ID for it yet). */
+const NEW = "(new)";
+const SYSTEM_FIELDS = new Set(["id", "isdeleted", "createddate", "createdbyid", "lastmodifieddate", "lastmodifiedbyid", "systemmodstamp", "lastactivitydate", "lastvieweddate", "lastreferenceddate", "masterrecordid"]);
+
+type Row = Record<string, string | null>;
+const id15 = (id: string) => id.slice(0, 15);
+
+interface Lookup {
+  field: string;
+  parent: string;
+  deferred: boolean;
+  describe: FieldDescribe;
+}
+
+/** A plan object made concrete against both orgs' describes. */
+interface Step {
+  plan: PlanObject;
+  object: string;
+  target: SObjectDescribe;
+  copied: FieldDescribe[];
+  lookups: Lookup[];
+  owner: boolean;
+  recordTypes?: Map<string, string>;
+  sourceRecordTypes?: Map<string, string>;
+  leftOut: { field: string; reason: string }[];
+  /** Whether other objects (or its own second pass) need this object's source → target ID map. */
+  keepIds: boolean;
+}
+
+interface Prepared {
+  steps: Step[];
+  deferred: { object: string; field: string }[];
+  sourceUsers: Map<string, string>;
+  targetUsers: Map<string, string>;
+  ownerDefault?: string;
+}
+
+const fieldNamed = (d: SObjectDescribe, name: string) => d.fields.find((f) => f.name.toLowerCase() === name.toLowerCase());
+
+function requireClient(crm: unknown, argument: string): Crm {
+  if (!crm || typeof crm !== "object" || typeof (crm as Crm).getSobject !== "function") throw new TypeError(`${argument} must be a Crm client (the org the records go ${argument === "target" ? "to" : "from"})`);
+  return crm as Crm;
+}
+
+function planOf(plan: PlanInput | string): MigrationPlan {
+  return typeof plan === "string" ? parsePlan(plan) : checkPlan(plan);
+}
+
+async function describeIn(crm: Crm, object: string, org: "source" | "target", at: string): Promise<SObjectDescribe> {
+  try {
+    return await crm.getSobject(object, { describe: true });
+  } catch (err) {
+    throw new MigrationPlanError(`${at}: ${object} cannot be described in the ${org} org (${(err as Error).message})`, at);
+  }
+}
+
+/** Active users of the target by username, and by the username without a sandbox's `.suffix`. */
+async function targetUsers(crm: Crm): Promise<Map<string, string>> {
+  const users = new Map<string, string>();
+  const rows: { Id: string; Username: string }[] = [];
+  for await (const u of crm.queryIterator<{ Id: string; Username: string }>("SELECT Id, Username FROM User WHERE IsActive = true")) rows.push(u);
+  for (const u of rows) users.set(u.Username.toLowerCase(), u.Id);
+  for (const u of rows) {
+    const base = u.Username.toLowerCase().replace(/\.[a-z0-9_]+$/, "");
+    if (base.includes("@") && base.includes(".", base.indexOf("@")) && !users.has(base)) users.set(base, u.Id);
+  }
+  return users;
+}
+
+async function sourceUsers(crm: Crm): Promise<Map<string, string>> {
+  const users = new Map<string, string>();
+  for await (const u of crm.queryIterator<{ Id: string; Username: string }>("SELECT Id, Username FROM User")) users.set(id15(u.Id), u.Username.toLowerCase());
+  return users;
+}
+
+/** The plan against both orgs: fields, lookups, order (and the lookups left for a second pass). */
+async function prepare(source: Crm, target: Crm, plan: MigrationPlan): Promise<Prepared> {
+  const inPlan = new Map(plan.objects.map((o) => [o.object.toLowerCase(), o.object]));
+  const steps: Step[] = [];
+  let owners = false;
+  for (const [i, o] of plan.objects.entries()) {
+    const at = `objects[${i}]`;
+    const [src, tgt] = await Promise.all([describeIn(source, o.object, "source", at), describeIn(target, o.object, "target", at)]);
+    if (!tgt.createable && !tgt.updateable) throw new MigrationPlanError(`${at}: ${o.object} takes no inserts or updates in the target org`, at);
+    for (const path of o.match) {
+      const head = path.split(".")[0]!.toLowerCase();
+      const known = (d: SObjectDescribe) => d.fields.some((f) => f.name.toLowerCase() === head || f.relationshipName?.toLowerCase() === head);
+      if (!known(src) || !known(tgt)) throw new MigrationPlanError(`${at}.match: ${o.object} has no field ${path.split(".")[0]} in the ${known(src) ? "target" : "source"} org`, `${at}.match`);
+    }
+    for (const name of [...(o.include ?? []), ...o.exclude, ...Object.keys(o.transform)]) {
+      if (!fieldNamed(src, name)) throw new MigrationPlanError(`${at}: ${o.object} has no field ${name} in the source org`, at);
+    }
+    const include = o.include?.map((f) => f.toLowerCase());
+    const exclude = new Set(o.exclude.map((f) => f.toLowerCase()));
+    const step: Step = { plan: o, object: tgt.name, target: tgt, copied: [], lookups: [], owner: false, leftOut: [], keepIds: false };
+    for (const field of src.fields) {
+      const name = field.name.toLowerCase();
+      if (SYSTEM_FIELDS.has(name) || field.calculated || field.autoNumber || field.type === "address" || field.type === "location") continue;
+      const t = fieldNamed(tgt, field.name);
+      if (exclude.has(name)) {
+        step.leftOut.push({ field: field.name, reason: "excluded by the plan" });
+        continue;
+      }
+      if (!t || !(t.createable || t.updateable)) {
+        if (t === undefined && (!include || include.includes(name))) step.leftOut.push({ field: field.name, reason: "not in the target org" });
+        continue;
+      }
+      if (name === "ownerid") {
+        step.owner = t.createable;
+        owners ||= step.owner;
+        continue;
+      }
+      if (name === "recordtypeid") {
+        const byName = new Map(tgt.recordTypeInfos.filter((r) => !r.master && r.active !== false).map((r) => [r.developerName.toLowerCase(), r.recordTypeId]));
+        if (byName.size) {
+          step.recordTypes = byName;
+          step.sourceRecordTypes = new Map(src.recordTypeInfos.map((r) => [id15(r.recordTypeId), r.developerName.toLowerCase()]));
+          if (o.recordTypeDefault && !byName.has(o.recordTypeDefault.toLowerCase())) throw new MigrationPlanError(`${at}.recordType.default: ${o.object} has no record type ${o.recordTypeDefault} in the target org`, `${at}.recordType.default`);
+        }
+        continue;
+      }
+      if (include && !include.includes(name) && !o.match.some((m) => m.toLowerCase() === name)) continue;
+      if (t.type === "reference") {
+        const parents = (t.referenceTo ?? []).filter((r) => inPlan.has(r.toLowerCase()));
+        if (parents.length === 1) step.lookups.push({ field: t.name, parent: inPlan.get(parents[0]!.toLowerCase())!, deferred: false, describe: t });
+        else step.leftOut.push({ field: field.name, reason: parents.length ? "refers to more than one object of the plan" : `refers to ${(t.referenceTo ?? []).join(", ") || "another object"}, not in the plan` });
+        continue;
+      }
+      step.copied.push(t);
+    }
+    steps.push(step);
+  }
+  const ordered = dependencyOrder(steps);
+  for (const s of ordered) s.keepIds = ordered.some((o) => o.lookups.some((l) => l.parent.toLowerCase() === s.object.toLowerCase()));
+  const deferred = ordered.flatMap((s) => s.lookups.filter((l) => l.deferred).map((l) => ({ object: s.object, field: l.field })));
+  let ownerDefault: string | undefined;
+  const [srcUsers, tgtUsers] = owners ? await Promise.all([sourceUsers(source), targetUsers(target)]) : [new Map<string, string>(), new Map<string, string>()];
+  if (plan.ownerDefault) {
+    ownerDefault = tgtUsers.get(plan.ownerDefault.toLowerCase()) ?? (owners ? undefined : "");
+    if (ownerDefault === undefined) throw new MigrationPlanError(`owner.default: no active user ${plan.ownerDefault} in the target org`, "owner.default");
+  }
+  return { steps: ordered, deferred, sourceUsers: srcUsers, targetUsers: tgtUsers, ...(ownerDefault ? { ownerDefault } : {}) };
+}
+
+/**
+ * Objects so that each comes after the objects its lookups point at. A lookup to the object itself is written
+ * in the second pass; so is, where objects point at each other, a lookup that can be empty at first (one per
+ * cycle). A cycle of lookups that must all be filled cannot be moved.
+ */
+function dependencyOrder(steps: Step[]): Step[] {
+  const key = (s: string) => s.toLowerCase();
+  for (const s of steps) for (const l of s.lookups) if (key(l.parent) === key(s.object)) l.deferred = true;
+  const ordered: Step[] = [];
+  const left = [...steps];
+  while (left.length) {
+    const ready = left.find((s) => s.lookups.every((l) => l.deferred || ordered.some((o) => key(o.object) === key(l.parent))));
+    if (ready) {
+      ordered.push(ready);
+      left.splice(left.indexOf(ready), 1);
+      continue;
+    }
+    // A cycle: defer a lookup that may be empty, from the object that comes first in the plan.
+    const breakable = left.flatMap((s) => s.lookups.filter((l) => !l.deferred && l.describe.nillable && left.some((o) => key(o.object) === key(l.parent))));
+    if (!breakable.length) throw new MigrationPlanError(`The lookups of ${left.map((s) => s.object).join(", ")} form a cycle of required fields: no record could be written first`, "objects");
+    breakable[0]!.deferred = true;
+  }
+  return ordered;
+}
+
+function sourceColumns(step: Step): string[] {
+  const columns = new Map<string, string>([["id", "Id"]]);
+  const add = (c: string) => void (columns.has(c.toLowerCase()) || columns.set(c.toLowerCase(), c));
+  for (const f of step.copied) add(f.name);
+  for (const l of step.lookups) add(l.field);
+  for (const m of step.plan.match) add(m);
+  if (step.owner) add("OwnerId");
+  if (step.recordTypes) add("RecordTypeId");
+  return [...columns.values()];
+}
+
+function targetColumns(step: Step): string[] {
+  const columns = new Map<string, string>([["id", "Id"]]);
+  for (const c of [...step.copied.map((f) => f.name), ...step.lookups.map((l) => l.field), ...step.plan.match]) if (!columns.has(c.toLowerCase())) columns.set(c.toLowerCase(), c);
+  return [...columns.values()];
+}
+
+/** A REST or Bulk value as text (null when empty): the one form both orgs' rows are compared in. */
+function asText(value: unknown): string | null {
+  if (value === null || value === undefined || value === "") return null;
+  if (typeof value === "object") return null;
+  return String(value);
+}
+
+/** A REST record flattened to `path → text` (lower-case paths: `account.name`). */
+function flatten(record: Record<string, unknown>, columns: string[]): Row {
+  const row: Row = {};
+  for (const column of columns) {
+    let value: unknown = record;
+    for (const part of column.split(".")) {
+      if (!value || typeof value !== "object") {
+        value = undefined;
+        break;
+      }
+      const k = Object.keys(value).find((key) => key.toLowerCase() === part.toLowerCase());
+      value = k === undefined ? undefined : (value as Record<string, unknown>)[k];
+    }
+    row[column.toLowerCase()] = asText(value);
+  }
+  return row;
+}
+
+function lowerRow(row: BulkRow, columns: string[]): Row {
+  const byLower = new Map(Object.entries(row).map(([k, v]) => [k.toLowerCase(), v]));
+  return Object.fromEntries(columns.map((c) => [c.toLowerCase(), asText(byLower.get(c.toLowerCase()))]));
+}
+
+/** The rows of a query as `path → text`, with REST below the threshold and a Bulk job at or above it. */
+async function* rowsOf(crm: Crm, object: string, columns: string[], where: string | undefined, options: MigrationOptions, onCount: (n: number) => void): AsyncGenerator<Row> {
+  const condition = where ? ` WHERE ${where}` : "";
+  const count = (await crm.soqlQuery(`SELECT COUNT() FROM ${object}${condition}`, { signal: options.signal })).totalSize;
+  onCount(count);
+  const soql = `SELECT ${columns.join(", ")} FROM ${object}${condition}`;
+  if (count >= (options.bulkThreshold ?? DEFAULT_BULK_THRESHOLD)) {
+    for await (const row of bulkQuery(crm, soql, { signal: options.signal, poll: options.poll })) yield lowerRow(row, columns);
+  } else {
+    for await (const record of crm.queryIterator(soql, { signal: options.signal })) yield flatten(record, columns);
+  }
+}
+
+/** Match values compare as the org compares text: trimmed, either case. */
+function matchKey(values: (string | null)[]): string | undefined {
+  if (values.every((v) => v === null)) return undefined;
+  return JSON.stringify(values.map((v) => (v === null ? null : v.trim().toLowerCase())));
+}
+
+/** Whether two texts of a field hold the same value (numbers and datetimes may be written differently). */
+function same(field: FieldDescribe | undefined, a: string | null, b: string | null): boolean {
+  if (a === b) return true;
+  if (a === null || b === null) return false;
+  if (field && ["int", "double", "currency", "percent"].includes(field.type)) return Number(a) === Number(b);
+  if (field?.type === "datetime") return Date.parse(a.replace(/\+0000$/, "Z")) === Date.parse(b.replace(/\+0000$/, "Z"));
+  if (field && (field.type === "reference" || field.type === "id")) return id15(a) === id15(b);
+  if (field?.type === "boolean") return a.toLowerCase() === b.toLowerCase();
+  return false;
+}
+
+const digest = (text: string) => createHash("sha1").update(text).digest("base64").slice(0, 20);
+
+interface Existing {
+  id: string;
+  values: Row;
+  ambiguous?: boolean;
+}
+
+/** What one object's pass does: decides each row, and (running) writes it. Shared by the dry run and the run. */
+class ObjectPass {
+  readonly report: ObjectReport;
+  readonly outcome: ObjectOutcome;
+  private readonly existing = new Map<string, Existing>();
+  private readonly seen = new Set<string>();
+  private inserts: { sourceId: string; fields: Row }[] = [];
+  private updates: { sourceId: string; id: string; before: Row; after: Row }[] = [];
+  private written = 0;
+
+  constructor(
+    private readonly step: Step,
+    private readonly ctx: PassContext,
+  ) {
+    this.report = {
+      object: step.object, rows: 0, insert: 0, update: 0, unchanged: 0, refused: 0, problems: [], unresolvedLookups: 0, unmatchedOwners: 0, unmatchedRecordTypes: 0, secondPass: 0,
+      fields: [...step.copied.map((f) => f.name), ...step.lookups.map((l) => l.field), ...(step.owner ? ["OwnerId"] : []), ...(step.recordTypes ? ["RecordTypeId"] : [])],
+      leftOut: step.leftOut, read: "rest", write: "none", requests: 0,
+    };
+    this.outcome = ctx.outcomeOf(step.object);
+  }
+
+  private get ids(): Map<string, string> | undefined {
+    return this.ctx.idMaps.get(this.step.object.toLowerCase());
+  }
+
+  /** The target's records of the object by match key (a key two records share is ambiguous). */
+  async indexTarget(): Promise<void> {
+    const columns = targetColumns(this.step);
+    for await (const row of rowsOf(this.ctx.target, this.step.object, columns, undefined, this.ctx.options, () => undefined)) {
+      const key = matchKey(this.step.plan.match.map((m) => row[m.toLowerCase()] ?? null));
+      if (key === undefined) continue;
+      const hash = digest(key);
+      const found = this.existing.get(hash);
+      if (found) found.ambiguous = true;
+      else this.existing.set(hash, { id: row.id!, values: row });
+    }
+  }
+
+  private problem(sourceId: string, message: string): void {
+    this.report.refused++;
+    if (this.report.problems.length < MAX_KEPT_PROBLEMS) this.report.problems.push({ sourceId, message });
+    this.fail(sourceId, message, false);
+  }
+
+  private fail(sourceId: string, message: string, byOrg: boolean): void {
+    if (!this.ctx.running) return;
+    this.outcome.failed++;
+    if (this.outcome.failures.length < MAX_KEPT_PROBLEMS) this.outcome.failures.push({ sourceId, message: byOrg ? `the target org refused it: ${message}` : message });
+  }
+
+  /** The target ID a source lookup value becomes (NEW for a parent the dry run would insert), or undefined. */
+  private resolve(parent: string, sourceId: string): string | undefined {
+    return this.ctx.idMaps.get(parent.toLowerCase())?.get(id15(sourceId));
+  }
+
+  /** Decides one source row: insert, update, leave alone or refuse; a running pass queues the write. */
+  async take(row: Row): Promise<void> {
+    const { step } = this;
+    this.report.rows++;
+    const sourceId = row.id!;
+    const fields: Row = {};
+    const problems: string[] = [];
+    for (const f of step.copied) {
+      const transform = Object.entries(step.plan.transform).find(([name]) => name.toLowerCase() === f.name.toLowerCase())?.[1];
+      fields[f.name] = transformed(transform, row[f.name.toLowerCase()] ?? null);
+    }
+    const deferred: { field: string; parentSource: string }[] = [];
+    for (const l of step.lookups) {
+      const value = row[l.field.toLowerCase()] ?? null;
+      if (value === null) {
+        fields[l.field] = null;
+        continue;
+      }
+      if (l.deferred) {
+        deferred.push({ field: l.field, parentSource: value });
+        continue;
+      }
+      const resolved = this.resolve(l.parent, value);
+      if (resolved === undefined) {
+        this.report.unresolvedLookups++;
+        if (!l.describe.nillable) problems.push(`${l.field}: the ${l.parent} ${value} is not moved (outside the plan's where, or refused)`);
+        fields[l.field] = null;
+      } else fields[l.field] = resolved;
+    }
+    const keyValues = step.plan.match.map((m) => {
+      const lookup = step.lookups.find((l) => l.field.toLowerCase() === m.toLowerCase());
+      return lookup ? (fields[lookup.field] ?? null) : (row[m.toLowerCase()] ?? null);
+    });
+    const key = matchKey(keyValues);
+    if (key === undefined) problems.push(`every match field (${step.plan.match.join(", ")}) is empty: the record could not be found again`);
+    const hash = key === undefined ? undefined : digest(key);
+    if (hash !== undefined) {
+      if (this.seen.has(hash)) problems.push(`another source row has the same ${step.plan.match.join(", ")}`);
+      else this.seen.add(hash);
+    }
+    const existing = hash === undefined ? undefined : this.existing.get(hash);
+    if (existing?.ambiguous) problems.push(`more than one ${step.object} in the target has this ${step.plan.match.join(", ")}`);
+    for (const f of step.copied) {
+      const value = fields[f.name];
+      if (value === null || value === undefined) {
+        if (!existing && isRequiredOnCreate(f)) problems.push(`${f.label} is required in the target`);
+        continue;
+      }
+      const found = valueProblem(f, value);
+      if (found) problems.push(valueProblemText(f, value, found));
+    }
+    if (problems.length) {
+      this.problem(sourceId, problems.join("; "));
+      return;
+    }
+    if (existing) {
+      const after: Row = {};
+      const before: Row = {};
+      for (const [name, value] of Object.entries(fields)) {
+        const current = existing.values[name.toLowerCase()] ?? null;
+        if (!same(fieldNamed(step.target, name), current, value ?? null)) {
+          after[name] = value ?? null;
+          before[name] = current;
+        }
+      }
+      this.ids?.set(id15(sourceId), existing.id);
+      for (const d of deferred) this.ctx.deferLookup(step.object, sourceId, d.field, d.parentSource, existing.values[d.field.toLowerCase()] ?? null);
+      if (!Object.keys(after).length) {
+        this.report.unchanged++;
+        this.outcome.unchanged++;
+        return;
+      }
+      this.report.update++;
+      if (this.ctx.running) {
+        this.updates.push({ sourceId, id: existing.id, before, after });
+        if (this.updates.length >= this.ctx.chunkRows) await this.flushUpdates();
+      }
+      return;
+    }
+    this.ownerAndRecordType(row, fields);
+    this.report.insert++;
+    for (const d of deferred) this.ctx.deferLookup(step.object, sourceId, d.field, d.parentSource, undefined);
+    if (!this.ctx.running) {
+      this.ids?.set(id15(sourceId), NEW);
+      return;
+    }
+    this.inserts.push({ sourceId, fields });
+    if (this.inserts.length >= this.ctx.chunkRows) await this.flushInserts();
+  }
+
+  /** A new record's owner (by username) and record type (by developer name), each with its default. */
+  private ownerAndRecordType(row: Row, fields: Row): void {
+    const { step, ctx } = this;
+    if (step.owner) {
+      const username = ctx.prepared.sourceUsers.get(id15(row.ownerid ?? ""));
+      const owner = username === undefined ? undefined : ctx.prepared.targetUsers.get(username);
+      if (owner) fields.OwnerId = owner;
+      else {
+        this.report.unmatchedOwners++;
+        if (ctx.prepared.ownerDefault) fields.OwnerId = ctx.prepared.ownerDefault;
+      }
+    }
+    if (step.recordTypes && row.recordtypeid) {
+      const name = step.sourceRecordTypes?.get(id15(row.recordtypeid));
+      const type = name === undefined ? undefined : step.recordTypes.get(name);
+      if (type) fields.RecordTypeId = type;
+      else {
+        this.report.unmatchedRecordTypes++;
+        const fallback = step.plan.recordTypeDefault && step.recordTypes.get(step.plan.recordTypeDefault.toLowerCase());
+        if (fallback) fields.RecordTypeId = fallback;
+      }
+    }
+  }
+
+  private columns(rows: Row[]): string[] {
+    const columns = new Set<string>();
+    for (const r of rows) for (const [k, v] of Object.entries(r)) if (v !== null) columns.add(k);
+    return [...columns];
+  }
+
+  async flushInserts(): Promise<void> {
+    const batch = this.inserts;
+    this.inserts = [];
+    if (!batch.length) return;
+    this.ctx.checkCancelled();
+    const columns = this.columns(batch.map((b) => b.fields));
+    const signature = (values: (string | null | undefined)[]) => digest(values.map((v) => v ?? "").join("\u0000"));
+    // Results come back with the row as sent, in no promised order: each is known again by its values.
+    const pending = new Map<string, string[]>();
+    for (const b of batch) {
+      const s = signature(columns.map((c) => b.fields[c]));
+      pending.set(s, [...(pending.get(s) ?? []), b.sourceId]);
+    }
+    const rows = batch.map((b) => Object.fromEntries(columns.map((c) => [c, b.fields[c] ?? undefined])));
+    await this.write("insert", rows, (kind, result) => {
+      const s = signature(columns.map((c) => result[c]));
+      const sourceId = pending.get(s)?.shift() ?? "";
+      if (kind === "successful" && result.sf__Id) {
+        this.outcome.inserted.push(result.sf__Id);
+        this.ids?.set(id15(sourceId), result.sf__Id);
+      } else this.fail(sourceId, result.sf__Error ?? "not processed", true);
+    });
+  }
+
+  async flushUpdates(): Promise<void> {
+    const batch = this.updates;
+    this.updates = [];
+    if (!batch.length) return;
+    this.ctx.checkCancelled();
+    const byId = new Map(batch.map((b) => [id15(b.id), b]));
+    await this.write("update", batch.map((b) => ({ Id: b.id, ...b.after })), (kind, result) => {
+      const b = byId.get(id15(result.Id ?? result.sf__Id ?? ""));
+      if (!b) return;
+      if (kind === "successful") this.ctx.noteUpdate(this.outcome, b.id, b.before, b.after);
+      else this.fail(b.sourceId, result.sf__Error ?? "not processed", true);
+    });
+  }
+
+  private async write(operation: "insert" | "update", rows: Record<string, unknown>[], onResult: (kind: string, row: BulkRow) => void): Promise<void> {
+    const threshold = this.ctx.options.bulkThreshold ?? DEFAULT_BULK_THRESHOLD;
+    const result = await ingest(this.ctx.target, { object: this.step.object, operation }, rows, {
+      collectionsBelow: threshold, poll: this.ctx.options.poll, onResult,
+      onProgress: (p) => this.ctx.progress({ phase: "write", object: this.step.object, done: this.written + (p.processed ?? 0), total: this.report.insert + this.report.update }),
+    });
+    this.written += result.rows;
+    if (!this.outcome.via.includes(result.via)) this.outcome.via.push(result.via);
+    await this.ctx.saved();
+  }
+
+  /** The report's estimate of how the writes go. */
+  estimate(): void {
+    const r = this.report;
+    const threshold = this.ctx.options.bulkThreshold ?? DEFAULT_BULK_THRESHOLD;
+    const writes = [r.insert, r.update].flatMap((n) => {
+      const sizes: number[] = [];
+      for (let left = n; left > 0; left -= this.ctx.chunkRows) sizes.push(Math.min(left, this.ctx.chunkRows));
+      return sizes;
+    });
+    r.write = !writes.length ? "none" : writes.some((n) => n >= threshold) ? "bulk" : "collections";
+    // A Bulk job: create, upload, close, about three looks at its state, successful and failed results.
+    r.requests = writes.reduce((sum, n) => sum + (n >= threshold ? 8 : Math.ceil(n / COLLECTION_LIMIT)), 0);
+  }
+}
+
+/** What the passes of one dry run or run share: the clients, the ID maps, the second pass's lookups, the record. */
+class PassContext {
+  readonly idMaps = new Map<string, Map<string, string>>();
+  readonly deferred: { object: string; sourceId: string; field: string; parentSource: string; before: string | null | undefined }[] = [];
+  readonly chunkRows: number;
+
+  constructor(
+    readonly source: Crm,
+    readonly target: Crm,
+    readonly prepared: Prepared,
+    readonly options: RunOptions,
+    readonly running: boolean,
+    readonly run?: MigrationRun,
+  ) {
+    this.chunkRows = options.chunkRows ?? DEFAULT_CHUNK_ROWS;
+    if (!Number.isInteger(this.chunkRows) || this.chunkRows < 1) throw new RangeError(`chunkRows must be a whole number of rows of 1 or more, got ${String(options.chunkRows)}`);
+    for (const s of prepared.steps) if (s.keepIds) this.idMaps.set(s.object.toLowerCase(), new Map());
+  }
+
+  outcomeOf(object: string): ObjectOutcome {
+    const found = this.run?.objects.find((o) => o.object.toLowerCase() === object.toLowerCase());
+    if (found) return found;
+    const outcome: ObjectOutcome = { object, inserted: [], updated: [], unchanged: 0, failed: 0, failures: [], via: [] };
+    this.run?.objects.push(outcome);
+    return outcome;
+  }
+
+  deferLookup(object: string, sourceId: string, field: string, parentSource: string, before: string | null | undefined): void {
+    this.deferred.push({ object, sourceId, field, parentSource, before });
+  }
+
+  /** Keeps the first values before and the last written of a record the run updated (twice: its fields, then a second-pass lookup). */
+  noteUpdate(outcome: ObjectOutcome, id: string, before: Row, after: Row): void {
+    const found = outcome.updated.find((u) => id15(u.id) === id15(id));
+    if (!found) outcome.updated.push({ id, before: { ...before }, after: { ...after } });
+    else {
+      for (const [k, v] of Object.entries(before)) if (!(k in found.before)) found.before[k] = v;
+      Object.assign(found.after, after);
+    }
+  }
+
+  checkCancelled(): void {
+    if (this.options.signal?.aborted) throw new CancelledError("The migration was cancelled");
+  }
+
+  progress(p: MigrationProgress): void {
+    this.options.onProgress?.(p);
+  }
+
+  async saved(): Promise<void> {
+    if (this.run) await this.options.onRecord?.(this.run);
+  }
+}
+
+async function passes(source: Crm, target: Crm, plan: MigrationPlan, options: RunOptions, run?: MigrationRun): Promise<MigrationReport> {
+  const prepared = await prepare(source, target, plan);
+  const ctx = new PassContext(source, target, prepared, options, !!run, run);
+  const report: MigrationReport = { planDigest: planDigest(plan), source: orgOf(source), target: orgOf(target), objects: [], deferred: prepared.deferred };
+  const work = async () => {
+    for (const step of prepared.steps) {
+      ctx.checkCancelled();
+      const pass = new ObjectPass(step, ctx);
+      report.objects.push(pass.report);
+      await pass.indexTarget();
+      let total = 0;
+      const threshold = options.bulkThreshold ?? DEFAULT_BULK_THRESHOLD;
+      for await (const row of rowsOf(source, step.object, sourceColumns(step), step.plan.where, options, (n) => {
+        total = n;
+        pass.report.read = n >= threshold ? "bulk" : "rest";
+      })) {
+        await pass.take(row);
+        if (pass.report.rows % 1000 === 0) ctx.progress({ phase: "read", object: step.object, done: pass.report.rows, total });
+      }
+      ctx.progress({ phase: "read", object: step.object, done: pass.report.rows, total });
+      await pass.flushInserts();
+      await pass.flushUpdates();
+      pass.estimate();
+    }
+    await secondPass(ctx, report);
+  };
+  await work();
+  return report;
+}
+
+/** Lookups to the object itself or closing a cycle: written once both ends exist. */
+async function secondPass(ctx: PassContext, report: MigrationReport): Promise<void> {
+  const byObject = new Map<string, typeof ctx.deferred>();
+  for (const d of ctx.deferred) byObject.set(d.object, [...(byObject.get(d.object) ?? []), d]);
+  for (const [object, items] of byObject) {
+    const objectReport = report.objects.find((o) => o.object === object)!;
+    const step = ctx.prepared.steps.find((s) => s.object === object)!;
+    const rows: { id: string; before: Row; after: Row; existing: boolean }[] = [];
+    for (const d of items) {
+      const lookup = step.lookups.find((l) => l.field === d.field)!;
+      const id = ctx.idMaps.get(object.toLowerCase())?.get(id15(d.sourceId));
+      const parent = ctx.idMaps.get(lookup.parent.toLowerCase())?.get(id15(d.parentSource));
+      if (!id) continue; // the row itself was refused
+      if (!parent) {
+        objectReport.unresolvedLookups++;
+        continue;
+      }
+      if (d.before !== undefined && parent !== NEW && same(lookup.describe, d.before, parent)) continue;
+      objectReport.secondPass++;
+      const found = rows.find((r) => r.id === id);
+      if (found) {
+        found.before[d.field] = d.before ?? null;
+        found.after[d.field] = parent;
+      } else rows.push({ id, before: { [d.field]: d.before ?? null }, after: { [d.field]: parent }, existing: d.before !== undefined });
+    }
+    if (!ctx.running || !rows.length) continue;
+    const outcome = ctx.outcomeOf(object);
+    for (let i = 0; i < rows.length; i += ctx.chunkRows) {
+      ctx.checkCancelled();
+      const chunk = rows.slice(i, i + ctx.chunkRows);
+      const byId = new Map(chunk.map((r) => [id15(r.id), r]));
+      const result = await ingest(ctx.target, { object, operation: "update" }, chunk.map((r) => ({ Id: r.id, ...r.after })), {
+        collectionsBelow: ctx.options.bulkThreshold ?? DEFAULT_BULK_THRESHOLD, poll: ctx.options.poll,
+        onProgress: (p) => ctx.progress({ phase: "second pass", object, done: i + (p.processed ?? 0), total: rows.length }),
+        onResult: (kind, result) => {
+          const r = byId.get(id15(result.Id ?? result.sf__Id ?? ""));
+          if (!r) return;
+          // A record the run inserted is reverted by its deletion; a record it found is restored to its value before.
+          if (kind === "successful") {
+            if (r.existing) ctx.noteUpdate(outcome, r.id, r.before, r.after);
+          } else {
+            outcome.failed++;
+            if (outcome.failures.length < MAX_KEPT_PROBLEMS) outcome.failures.push({ sourceId: r.id, message: `the target org refused the second-pass lookup: ${result.sf__Error ?? "not processed"}` });
+          }
+        },
+      });
+      if (!outcome.via.includes(result.via)) outcome.via.push(result.via);
+      await ctx.saved();
+    }
+  }
+}
+
+const orgOf = (crm: Crm) => ({ ...(crm.orgId ? { orgId: crm.orgId } : {}), ...(crm.instanceUrl ? { instanceUrl: crm.instanceUrl } : {}) });
+
+async function connected(crm: Crm): Promise<void> {
+  if (!crm.isConnected) await crm.connect();
+}
+
+/**
+ * Reads both orgs and says what a run would do, writing nothing: per object the rows to insert, update and leave
+ * alone, the rows the target would refuse (and why), lookups that cannot be resolved, owners and record types
+ * with no namesake, the fields moved and left out, and how the writes would go.
+ */
+export async function dryRun(source: Crm, plan: PlanInput | string, target: Crm, options: MigrationOptions = {}): Promise<MigrationReport> {
+  requireClient(source, "source");
+  requireClient(target, "target");
+  const checked = planOf(plan);
+  await Promise.all([connected(source), connected(target)]);
+  return passes(source, target, checked, options);
+}
+
+/** The one sentence the target's guard is asked: what the whole run writes. */
+function runSummary(plan: MigrationPlan, report: MigrationReport | undefined, source: Crm): string {
+  const from = source.instanceUrl ? new URL(source.instanceUrl).host : "the source org";
+  if (!report) return `migrate ${plan.objects.map((o) => o.object).join(", ")} records from ${from}`;
+  const parts = report.objects.filter((o) => o.insert || o.update).map((o) => `${o.object}: insert ${o.insert}, update ${o.update}`);
+  return `migrate records from ${from} (${parts.join("; ") || "nothing to write"})`;
+}
+
+/**
+ * Runs the plan: asks the target's guard once (the whole run), then reads and writes object by object in
+ * dependency order, then the second-pass lookups. Resolves with the run's record whatever happens once writing
+ * began — `complete`, `cancelled` (between two chunks, with exactly what was written) or `failed` (with why) —
+ * which `revert` takes, and `resume` goes on from.
+ */
+export async function run(source: Crm, plan: PlanInput | string, target: Crm, options: RunOptions = {}): Promise<MigrationRun> {
+  requireClient(source, "source");
+  requireClient(target, "target");
+  const checked = planOf(plan);
+  await Promise.all([connected(source), connected(target)]);
+  const digestOfPlan = planDigest(checked);
+  const resume = options.resume;
+  if (resume) {
+    if (resume.planDigest !== digestOfPlan) throw new MigrationPlanError("The run to resume was started with another plan: resume it with the plan it started with, or start a new run", "");
+    if (resume.target.orgId && target.orgId && resume.target.orgId !== target.orgId) throw new MigrationPlanError(`The run to resume wrote to another org (${resume.target.instanceUrl ?? resume.target.orgId})`, "");
+    if (resume.state === "complete") throw new MigrationPlanError("That run is complete: there is nothing to resume", "");
+  }
+  const record: MigrationRun = resume
+    ? { ...resume, state: "running", objects: resume.objects.map((o) => ({ ...o, inserted: [...o.inserted], updated: [...o.updated], failures: [], failed: 0 })) }
+    : { id: `run-${new Date().toISOString().replace(/[:.]/g, "-")}-${createHash("sha1").update(`${Math.random()}`).digest("hex").slice(0, 6)}`, planDigest: digestOfPlan, source: orgOf(source), target: orgOf(target), startedAt: new Date().toISOString(), state: "running", objects: [], requests: 0 };
+  delete record.error;
+  const counted = (info: { method: string }) => void (info.method && record.requests++);
+  target.on("request", counted);
+  try {
+    await target.withConfirmedWrites({ method: "POST", path: "/migration", summary: runSummary(checked, options.report, source), records: options.report?.objects.reduce((n, o) => n + o.insert + o.update, 0) }, () => passes(source, target, checked, options, record));
+    record.state = "complete";
+  } catch (err) {
+    // Nothing written (a guard that said no, a plan an org refuses): the error is the answer, there is no run to keep.
+    if (!resume && !record.objects.some((o) => o.inserted.length || o.updated.length)) throw err;
+    record.state = err instanceof CancelledError || options.signal?.aborted ? "cancelled" : "failed";
+    if (record.state === "failed") record.error = target.redact(err as Error).message;
+  } finally {
+    target.off("request", counted);
+  }
+  record.finishedAt = new Date().toISOString();
+  await options.onRecord?.(record);
+  return record;
+}
+
+/**
+ * Takes a run back, in reverse order: the records it updated get their values before (unless changed in the target
+ * since: those are named, not overwritten), then the records it inserted are deleted. The target's guard is asked once.
+ */
+export async function revert(target: Crm, runRecord: MigrationRun, options: MigrationOptions = {}): Promise<RevertResult> {
+  requireClient(target, "target");
+  if (!runRecord || typeof runRecord !== "object" || !Array.isArray(runRecord.objects)) throw new TypeError("revert takes the record a migration run resolved with (its objects, inserted and updated)");
+  await connected(target);
+  if (runRecord.target.orgId && target.orgId && id15(runRecord.target.orgId) !== id15(target.orgId)) throw new MigrationPlanError(`That run wrote to another org (${runRecord.target.instanceUrl ?? runRecord.target.orgId}): revert it there`, "");
+  const result: RevertResult = { deleted: 0, restored: 0, conflicts: [], failures: [] };
+  const deletes = runRecord.objects.reduce((n, o) => n + o.inserted.length, 0);
+  const restores = runRecord.objects.reduce((n, o) => n + o.updated.length, 0);
+  const collectionsBelow = options.bulkThreshold ?? DEFAULT_BULK_THRESHOLD;
+  await target.withConfirmedWrites({ method: "POST", path: "/migration", summary: `revert a migration: delete ${deletes} records it inserted, restore ${restores} it updated`, records: deletes + restores }, async () => {
+    for (const outcome of [...runRecord.objects].reverse()) {
+      options.signal?.throwIfAborted();
+      const restore: Record<string, unknown>[] = [];
+      for (let i = 0; i < outcome.updated.length; i += COLLECTION_LIMIT) {
+        const chunk = outcome.updated.slice(i, i + COLLECTION_LIMIT);
+        const fields = [...new Set(chunk.flatMap((u) => Object.keys(u.after)))];
+        const current = new Map<string, Row>();
+        const columns = ["Id", ...fields];
+        for await (const r of target.queryIterator(`SELECT ${columns.join(", ")} FROM ${outcome.object} WHERE Id IN (${chunk.map((u) => soqlLiteral(u.id)).join(", ")})`, { signal: options.signal })) {
+          current.set(id15(String(r.Id)), flatten(r, columns));
+        }
+        for (const u of chunk) {
+          const now = current.get(id15(u.id));
+          const moved = now ? Object.keys(u.after).filter((f) => !sameLoose(now[f.toLowerCase()] ?? null, u.after[f] ?? null)) : Object.keys(u.after);
+          if (!now || moved.length) result.conflicts.push({ object: outcome.object, id: u.id, fields: now ? moved : [] });
+          else restore.push({ Id: u.id, ...u.before });
+        }
+        options.onProgress?.({ phase: "revert", object: outcome.object, done: i + chunk.length, total: outcome.updated.length });
+      }
+      const record = (kind: string, row: BulkRow, count: () => void) => {
+        if (kind === "successful") count();
+        else result.failures.push({ object: outcome.object, id: row.Id ?? row.sf__Id ?? "", message: row.sf__Error ?? "not processed" });
+      };
+      if (restore.length) await ingest(target, { object: outcome.object, operation: "update" }, restore, { collectionsBelow, poll: options.poll, onResult: (k, r) => record(k, r, () => result.restored++) });
+      if (outcome.inserted.length) {
+        await ingest(target, { object: outcome.object, operation: "delete" }, outcome.inserted.map((Id) => ({ Id })), {
+          collectionsBelow, poll: options.poll, onResult: (k, r) => record(k, r, () => result.deleted++),
+          onProgress: (p) => options.onProgress?.({ phase: "revert", object: outcome.object, done: p.processed ?? 0, total: outcome.inserted.length }),
+        });
+      }
+    }
+  });
+  return result;
+}
+
+/** Whether a value read now is the one the run wrote (text from REST against text the run sent). */
+function sameLoose(now: string | null, written: string | null): boolean {
+  if (now === written) return true;
+  if (now === null || written === null) return false;
+  if (/^[a-zA-Z0-9]{15}([a-zA-Z0-9]{3})?$/.test(now) && /^[a-zA-Z0-9]{15}([a-zA-Z0-9]{3})?$/.test(written)) return id15(now) === id15(written);
+  if (/^-?[\d.]+$/.test(now) && /^-?[\d.]+$/.test(written)) return Number(now) === Number(written);
+  if (/^\d{4}-\d{2}-\d{2}T/.test(now) && /^\d{4}-\d{2}-\d{2}T/.test(written)) return Date.parse(now.replace(/\+0000$/, "Z")) === Date.parse(written.replace(/\+0000$/, "Z"));
+  return now.toLowerCase() === written.toLowerCase() && /^(true|false)$/i.test(now);
+}
+
+/** The report as Markdown: a table per plan, then each object's problems (the first 20), for a person to read before the run. */
+export function formatReport(report: MigrationReport, options: { from?: string; to?: string } = {}): string {
+  const n = (v: number) => v.toLocaleString("en-US");
+  const lines = [`# Migration dry run: ${options.from ?? report.source.instanceUrl ?? "source"} → ${options.to ?? report.target.instanceUrl ?? "target"}`, ""];
+  lines.push("| object | rows | insert | update | unchanged | refused | lookups unresolved | owners unmatched | record types unmatched | second pass | writes |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
+  for (const o of report.objects) {
+    const writes = o.write === "none" ? "none" : `${o.write === "bulk" ? "Bulk API" : "sObject Collections"}, about ${n(o.requests)} request${o.requests === 1 ? "" : "s"}`;
+    lines.push(`| ${o.object} | ${n(o.rows)} | ${n(o.insert)} | ${n(o.update)} | ${n(o.unchanged)} | ${n(o.refused)} | ${n(o.unresolvedLookups)} | ${n(o.unmatchedOwners)} | ${n(o.unmatchedRecordTypes)} | ${n(o.secondPass)} | ${writes} |`);
+  }
+  lines.push("", `Order: ${report.objects.map((o) => o.object).join(" → ")}.`);
+  if (report.deferred.length) lines.push(`Second pass (self or circular references): ${report.deferred.map((d) => `${d.object}.${d.field}`).join(", ")}.`);
+  for (const o of report.objects) {
+    lines.push("", `## ${o.object}`, "", `Fields moved: ${o.fields.join(", ") || "none"}.`);
+    if (o.leftOut.length) lines.push("", `Left out: ${o.leftOut.map((l) => `${l.field} (${l.reason})`).join("; ")}.`);
+    if (o.problems.length) {
+      lines.push("", `Rows refused (${n(o.refused)}${o.refused > 20 ? ", the first 20" : ""}):`, "");
+      for (const p of o.problems.slice(0, 20)) lines.push(`- ${p.sourceId}: ${p.message.replace(/[\r\n]+/g, " ")}`);
+    }
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** The functions this module adds to every client as `crm.migration`: `source.migration.dryRun(plan, target)`, `source.migration.run(plan, target)`, `target.migration.revert(run)`. */
+const api = { dryRun, run, revert };
+plugIn("migration", api);
+declare module "./crm" {
+  interface Crm {
+    /** Moving records to another org by a plan: `dryRun(plan, target)` and `run(plan, target)` on the source, `revert(run)` on the target. */
+    readonly migration: Bound<typeof api>;
+  }
+}

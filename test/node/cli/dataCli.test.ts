@@ -1,0 +1,120 @@
+// `crm-data migrate` and `crm-data revert` between two emulators: a dry run by default, --apply with the run's
+// record and one journal line, exit code 1 when a row fails, the production guard, usage errors.
+import { test, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { runDataCli } from "../../../src/cli/dataCli";
+import type { Emulator } from "../../../src/demo-org";
+import { demoClient, useEmulator } from "../../helpers/emulator";
+
+const source = useEmulator({ seed: "demo", bulkLatencyMs: 5 });
+const target = useEmulator({ seed: "empty", bulkLatencyMs: 5 });
+const dirs: string[] = [];
+after(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
+
+const PLAN = `objects:
+  - object: Account
+    where: Industry = 'Energy'
+    match: [Name]
+  - object: Contact
+    where: Account.Industry = 'Energy'
+    match: [Email]
+`;
+
+async function workspace() {
+  const dir = await mkdtemp(path.join(tmpdir(), "crm-data-"));
+  dirs.push(dir);
+  const helper = (emu: Emulator) => JSON.stringify({ connection: { endpoint_url: emu.credentials.loginUrl, client_id: emu.credentials.clientId, client_secret: emu.credentials.clientSecret, username: emu.credentials.username, password: emu.credentials.password, security_token: emu.credentials.securityToken } });
+  await writeFile(path.join(dir, "prod.json"), helper(source()));
+  await writeFile(path.join(dir, "sandbox.json"), helper(target()));
+  await writeFile(path.join(dir, "energy.migration.yaml"), PLAN);
+  return dir;
+}
+
+async function cli(cwd: string, argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runDataCli({ argv, env: {}, cwd, out: (t) => out.push(t), err: (t) => err.push(t) });
+  return { code, out: out.join("\n"), err: err.join("\n") };
+}
+
+const writes = () => target().requests.filter((r) => r.method !== "GET" && !r.path.startsWith("/services/oauth2/")).length;
+
+test("migrate is a dry run unless --apply: the report, nothing written", async () => {
+  const dir = await workspace();
+  const before = writes();
+  const { code, out, err } = await cli(dir, ["migrate", "--plan", "energy.migration.yaml", "--from", "prod.json", "--to", "sandbox.json"]);
+  assert.equal(code, 0, err || out);
+  assert.match(out, /\| Account \| \d+ \| \d+ \|/);
+  assert.match(out, /Order: Account → Contact\./);
+  assert.equal(writes(), before);
+});
+
+test("--apply runs the plan, keeps the run's record and one journal line; revert takes it back", async () => {
+  const dir = await workspace();
+  const tgt = await demoClient(target());
+  const applied = await cli(dir, ["migrate", "--plan", "energy.migration.yaml", "--from", "prod.json", "--to", "sandbox.json", "--apply", "--run", "energy.run.json", "--journal", "journal.jsonl"]);
+  assert.equal(applied.code, 0, applied.err);
+  assert.match(applied.out, /Account: \d+ inserted, 0 updated, 0 unchanged, 0 failed \(collections\)/);
+  assert.match(applied.out, /Run complete; \d+ requests to the target\. Its record: .*energy\.run\.json/);
+  const run = JSON.parse(await readFile(path.join(dir, "energy.run.json"), "utf8"));
+  assert.equal(run.state, "complete");
+  const journal = (await readFile(path.join(dir, "journal.jsonl"), "utf8")).trim().split("\n").map((l) => JSON.parse(l));
+  assert.equal(journal.length, 1, "one line for the whole run");
+  assert.equal(journal[0].run, run.id);
+  const accounts = (await tgt.soqlQuery("SELECT COUNT() FROM Account")).totalSize;
+  assert.equal(accounts, run.objects[0].inserted.length);
+
+  const reverted = await cli(dir, ["revert", "--run", "energy.run.json", "--to", "sandbox.json", "--journal", "journal.jsonl"]);
+  assert.equal(reverted.code, 0, reverted.err);
+  assert.match(reverted.out, new RegExp(`Reverted run ${run.id}: \\d+ deleted, 0 restored\\.`));
+  assert.equal((await tgt.soqlQuery("SELECT COUNT() FROM Account")).totalSize, 0);
+});
+
+test("a row that fails makes the exit code 1 and is named; a production target is refused without --allow-production", async () => {
+  const dir = await workspace();
+  const store = source().seeded.store;
+  const contact = store.liveRecords("Contact").find((c) => c.AccountId && store.find(String(c.AccountId))?.rec.Industry === "Energy")!;
+  const saved = contact.LeadSource;
+  contact.LeadSource = "Trade Show";
+  const org = target().seeded.store.liveRecords("Organization")[0]!;
+  try {
+    const dry = await cli(dir, ["migrate", "--plan", "energy.migration.yaml", "--from", "prod.json", "--to", "sandbox.json"]);
+    assert.equal(dry.code, 1);
+    assert.match(dry.out, new RegExp(`${contact.Id}: Lead ?Source must be one of`, "i"));
+    org.OrganizationType = "Enterprise Edition";
+    const before = writes();
+    const refused = await cli(dir, ["migrate", "--plan", "energy.migration.yaml", "--from", "prod.json", "--to", "sandbox.json", "--apply"]);
+    assert.equal(refused.code, 1);
+    assert.match(refused.err, /a production org: crm-data migrate writes to it only with --allow-production \(refused, nothing sent/);
+    assert.equal(writes(), before);
+    const allowed = await cli(dir, ["migrate", "--plan", "energy.migration.yaml", "--from", "prod.json", "--to", "sandbox.json", "--apply", "--allow-production", "--run", "r.json"]);
+    assert.equal(allowed.code, 1, "a row failed");
+    assert.match(allowed.out, /Contact: \d+ inserted, 0 updated, 0 unchanged, 1 failed/);
+    assert.equal((await cli(dir, ["revert", "--run", "r.json", "--to", "sandbox.json", "--allow-production"])).code, 0);
+  } finally {
+    contact.LeadSource = saved;
+    org.OrganizationType = "Developer Edition";
+  }
+});
+
+test("usage errors say which argument and what was expected (exit code 2), before any sign-in", async () => {
+  const dir = await workspace();
+  await writeFile(path.join(dir, "bad.migration.yaml"), "objects:\n  - object: Account\n");
+  const cases: [string[], RegExp][] = [
+    [["migrate", "--from", "prod.json"], /needs --plan <file\.migration\.yaml>/],
+    [["migrate", "--plan", "missing.yaml", "--from", "prod.json"], /--plan names .*missing\.yaml, which cannot be read/],
+    [["migrate", "--plan", "bad.migration.yaml", "--from", "prod.json"], /objects\[0\]\.match is missing/],
+    [["migrate", "--plan", "energy.migration.yaml", "--from", "prod.json", "--resume", "r.json"], /--resume goes on with a run: give --apply too/],
+    [["migrate", "--plan", "energy.migration.yaml", "--from", "prod.json", "--colour", "red"], /'migrate' has no option --colour/],
+    [["revert", "--run", "energy.migration.yaml", "--to", "sandbox.json"], /not a run's record that can be read/],
+    [["move"], /no command 'move'/],
+  ];
+  for (const [argv, expected] of cases) {
+    const { code, err } = await cli(dir, argv);
+    assert.equal(code, 2, argv.join(" "));
+    assert.match(err, expected);
+  }
+});

@@ -1,0 +1,260 @@
+// Moving records between two orgs (two emulators): a three-object plan with lookups, a circular reference, owners
+// and record types, refused rows, a cancelled and resumed run, and a revert that leaves the target as it was.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import type { Crm } from "../../../src/client";
+import { MigrationPlanError } from "../../../src/client/errors";
+import { formatReport, mask, parsePlan, type MigrationRun } from "../../../src/client/migration";
+import type { Emulator } from "../../../src/demo-org";
+import type { ObjectSpec } from "../../../src/demo-org/schema";
+import { DEMO } from "../../../src/demo-org";
+import { demoClient, useEmulator } from "../../helpers/emulator";
+
+const source = useEmulator({ seed: "demo", bulkLatencyMs: 5 });
+const target = useEmulator({ seed: "empty", bulkLatencyMs: 5 });
+const poll = { intervalMs: 10, maxIntervalMs: 40 };
+
+const PLAN = `
+from: Production
+to: Dev sandbox
+owner: { default: ${DEMO.integrationUsername} }
+objects:
+  - object: Account
+    where: Industry = 'Technology'
+    match: [Name]
+    transform: { Phone: mask }
+  - object: Contact
+    where: Account.Industry = 'Technology'
+    match: [Email]
+  - object: Case
+    where: Account.Industry = 'Technology'
+    match: [Subject, Contact.Email]
+    fields: { exclude: [Description] }
+`;
+
+type Rows = Record<string, unknown>[];
+async function all(crm: Crm, soql: string): Promise<Rows> {
+  const rows: Rows = [];
+  for await (const r of crm.queryIterator(soql)) rows.push(r);
+  return rows;
+}
+
+/** Everything of the objects a revert must give back, as comparable text. */
+async function snapshot(crm: Crm): Promise<string> {
+  const parts = await Promise.all([
+    all(crm, "SELECT Id, Name, Phone, Industry, ParentId FROM Account ORDER BY Id"),
+    all(crm, "SELECT Id, Email, AccountId FROM Contact ORDER BY Id"),
+    all(crm, "SELECT Id, Subject, ContactId FROM Case ORDER BY Id"),
+  ]);
+  return JSON.stringify(parts.map((rows) => rows.map(({ attributes: _attributes, ...r }) => r)));
+}
+
+function teamObjects(recordTypes: string[]): ObjectSpec[] {
+  return [
+    { name: "Team__c", keyPrefix: "a1T", recordTypes, fields: [{ name: "Name", type: "string", nillable: false, nameField: true }, { name: "Captain__c", type: "reference", referenceTo: ["Player__c"], relationshipName: "Captain__r", label: "Captain" }] },
+    { name: "Player__c", keyPrefix: "a1P", fields: [{ name: "Name", type: "string", nillable: false, nameField: true }, { name: "Team__c", type: "reference", referenceTo: ["Team__c"], relationshipName: "Team__r", label: "Team", nillable: false }, { name: "Mentor__c", type: "reference", referenceTo: ["Player__c"], relationshipName: "Mentor__r", label: "Mentor" }] },
+  ];
+}
+
+function addTeams(emu: Emulator, recordTypes: string[], skipIds = 0): void {
+  const store = emu.seeded.store;
+  store.addObjects(teamObjects(recordTypes));
+  for (let i = 0; i < skipIds; i++) store.newId("012"); // the orgs' record type IDs differ, as real orgs' do
+  for (const developerName of recordTypes) {
+    const rt = store.insert("RecordType", { Name: developerName, DeveloperName: developerName, SobjectType: "Team__c" }, emu.seeded.adminId);
+    store.recordTypeIds.set(`Team__c.${developerName}`, rt.Id);
+  }
+}
+
+test("a dry run reads both orgs, writes nothing, and says per object what a run would do", async () => {
+  const [src, tgt] = await Promise.all([demoClient(source()), demoClient(target())]);
+  const writesBefore = target().requests.filter((r) => r.method !== "GET").length;
+  const report = await src.migration.dryRun(PLAN, tgt, { poll });
+  assert.equal(target().requests.filter((r) => r.method !== "GET").length, writesBefore, "the dry run sends no write");
+  assert.deepEqual(report.objects.map((o) => o.object), ["Account", "Contact", "Case"]);
+  const technology = await all(src, "SELECT Id FROM Account WHERE Industry = 'Technology'");
+  const [accounts, contacts, cases] = report.objects;
+  assert.equal(accounts!.rows, technology.length);
+  assert.equal(accounts!.insert, technology.length);
+  assert.deepEqual(report.deferred, [{ object: "Account", field: "ParentId" }]);
+  assert.ok(contacts!.fields.includes("AccountId") && cases!.fields.includes("ContactId"));
+  assert.deepEqual(cases!.leftOut, [{ field: "Description", reason: "excluded by the plan" }]);
+  assert.ok(accounts!.unmatchedOwners > 0, "owners other than the admin have no namesake in the target");
+  assert.equal(accounts!.write, "collections");
+  const text = formatReport(report, { from: "Production", to: "Dev sandbox" });
+  assert.match(text, /# Migration dry run: Production → Dev sandbox/);
+  assert.match(text, /\| Account \| \d+ \| \d+ \| 0 \| 0 \| 0 \|/);
+});
+
+test("a run moves three objects with their lookups re-pointed, owners by username, masked values; a second run writes nothing; a revert restores the target", async () => {
+  const [src, tgt] = await Promise.all([demoClient(source()), demoClient(target())]);
+  // A record the target already has (matched by Name): updated by the run, restored by the revert.
+  const [first] = await all(src, "SELECT Name, Phone FROM Account WHERE Industry = 'Technology' ORDER BY Name LIMIT 1");
+  const existing = await tgt.createSobjectRecord("Account", { Name: first!.Name, Phone: "+1 000", Industry: "Retail" });
+  const before = await snapshot(tgt);
+
+  const run = await src.migration.run(PLAN, tgt, { poll });
+  assert.equal(run.state, "complete", run.error);
+  const [accounts, contacts, cases] = run.objects;
+  assert.equal(accounts!.updated.length, 1);
+  assert.deepEqual(accounts!.updated[0]!.before.Industry, "Retail");
+  assert.equal(contacts!.failed + cases!.failed + accounts!.failed, 0);
+
+  // Every lookup points at the target's record of the same name.
+  const srcCases = await all(src, "SELECT Subject, Contact.Email, Account.Name FROM Case WHERE Account.Industry = 'Technology'");
+  const tgtCases = await all(tgt, "SELECT Subject, Contact.Email, Account.Name FROM Case");
+  const keyOf = (r: Record<string, any>) => `${r.Subject}|${r.Contact?.Email}|${r.Account?.Name}`; // eslint-disable-line @typescript-eslint/no-explicit-any
+  assert.deepEqual(tgtCases.map(keyOf).sort(), srcCases.map(keyOf).sort());
+  const tgtContacts = await all(tgt, "SELECT Email, Account.Name, Owner.Username FROM Contact");
+  const srcContacts = await all(src, "SELECT Email, Account.Name, Owner.Username FROM Contact WHERE Account.Industry = 'Technology'");
+  assert.deepEqual(tgtContacts.map((r: any) => `${r.Email}|${r.Account?.Name}`).sort(), srcContacts.map((r: any) => `${r.Email}|${r.Account?.Name}`).sort()); // eslint-disable-line @typescript-eslint/no-explicit-any
+  // Owners: the admin has a namesake in the target; everyone else goes to the plan's default owner.
+  for (const r of tgtContacts as any[]) { // eslint-disable-line @typescript-eslint/no-explicit-any
+    const was = (srcContacts as any[]).find((s) => s.Email === r.Email).Owner.Username; // eslint-disable-line @typescript-eslint/no-explicit-any
+    assert.equal(r.Owner.Username, was === DEMO.username ? DEMO.username : DEMO.integrationUsername);
+  }
+  // The masked phone keeps its shape, not its digits.
+  const [moved] = await all(tgt, `SELECT Phone FROM Account WHERE Name = '${String(first!.Name).replace(/'/g, "\\'")}'`);
+  assert.equal(moved!.Phone, mask(String(first!.Phone)));
+  assert.notEqual(moved!.Phone, first!.Phone);
+  assert.equal(String(moved!.Phone).length, String(first!.Phone).length);
+
+  const again = await src.migration.dryRun(PLAN, tgt, { poll });
+  assert.deepEqual(again.objects.map((o) => [o.insert, o.update]), [[0, 0], [0, 0], [0, 0]], "what the run wrote is found again");
+
+  const result = await tgt.migration.revert(run, { poll });
+  assert.deepEqual(result.conflicts, []);
+  assert.equal(result.restored, 1);
+  assert.equal(result.deleted, run.objects.reduce((n, o) => n + o.inserted.length, 0));
+  assert.equal(await snapshot(tgt), before, "the target is as it was");
+  await tgt.deleteSobjectRecord("Account", existing.id);
+});
+
+test("values the target refuses are named by the dry run and skipped by the run; a row the org refuses is in the run's failures", async () => {
+  const [src, tgt] = await Promise.all([demoClient(source()), demoClient(target())]);
+  const store = source().seeded.store;
+  const contact = store.liveRecords("Contact").find((c) => c.AccountId && store.find(String(c.AccountId))?.rec.Industry === "Technology")!;
+  const saved = contact.LeadSource;
+  contact.LeadSource = "Trade Show"; // not a value of the restricted picklist
+  const account = store.liveRecords("Account").find((a) => a.Industry === "Technology")!;
+  // The target holds the account's unique number on another account: the org refuses the insert.
+  const clash = await tgt.createSobjectRecord("Account", { Name: "Someone else", AccountNumber: account.AccountNumber });
+  try {
+    const plan = PLAN.replace("transform: { Phone: mask }", "");
+    const report = await src.migration.dryRun(plan, tgt, { poll });
+    const contacts = report.objects[1]!;
+    assert.equal(contacts.refused, 1);
+    assert.equal(contacts.problems[0]!.sourceId, contact.Id);
+    assert.match(contacts.problems[0]!.message, /Lead ?Source must be one of .*not 'Trade Show'/i);
+    assert.match(formatReport(report), /Rows refused \(1\):[\s\S]*Trade Show/);
+
+    const run = await src.migration.run(plan, tgt, { poll });
+    assert.equal(run.state, "complete");
+    const [accounts, contactsDone] = run.objects;
+    assert.equal(accounts!.failed, 1);
+    assert.equal(accounts!.failures[0]!.sourceId, account.Id);
+    assert.match(accounts!.failures[0]!.message, /DUPLICATE_VALUE/);
+    assert.equal(contactsDone!.failed, 1);
+    assert.equal((await all(tgt, `SELECT Id FROM Contact WHERE Email = '${contact.Email}'`)).length, 0, "the refused row is not written");
+    await tgt.migration.revert(run, { poll });
+  } finally {
+    contact.LeadSource = saved;
+    await tgt.deleteSobjectRecord("Account", clash.id);
+  }
+});
+
+test("a circular reference and a self-reference are written in a second pass; record types go by developer name with a default", async () => {
+  addTeams(source(), ["Pro", "Youth"]);
+  addTeams(target(), ["Pro"], 3);
+  const [src, tgt] = await Promise.all([demoClient(source()), demoClient(target())]);
+  const admin = source().seeded.adminId;
+  const store = source().seeded.store;
+  const pro = store.recordTypeIds.get("Team__c.Pro")!;
+  const youth = store.recordTypeIds.get("Team__c.Youth")!;
+  const red = store.insert("Team__c", { Name: "Red", RecordTypeId: pro }, admin);
+  const blue = store.insert("Team__c", { Name: "Blue", RecordTypeId: youth }, admin);
+  const ann = store.insert("Player__c", { Name: "Ann", Team__c: red.Id }, admin);
+  const bob = store.insert("Player__c", { Name: "Bob", Team__c: blue.Id, Mentor__c: ann.Id }, admin);
+  red.Captain__c = ann.Id;
+  blue.Captain__c = bob.Id;
+  const plan = { objects: [{ object: "Player__c", match: ["Name"] }, { object: "Team__c", match: ["Name"], recordType: { default: "Pro" } }] };
+
+  const report = await src.migration.dryRun(plan, tgt, { poll });
+  assert.deepEqual(report.objects.map((o) => o.object), ["Team__c", "Player__c"], "the required lookup decides the order");
+  assert.deepEqual(report.deferred, [{ object: "Team__c", field: "Captain__c" }, { object: "Player__c", field: "Mentor__c" }]);
+  assert.equal(report.objects[0]!.unmatchedRecordTypes, 1);
+
+  const run = await src.migration.run(plan, tgt, { poll });
+  assert.equal(run.state, "complete", run.error);
+  const teams = await all(tgt, "SELECT Name, Captain__r.Name, RecordTypeId FROM Team__c ORDER BY Name");
+  assert.deepEqual(teams.map((t: any) => [t.Name, t.Captain__r?.Name]), [["Blue", "Bob"], ["Red", "Ann"]]); // eslint-disable-line @typescript-eslint/no-explicit-any
+  const targetPro = target().seeded.store.recordTypeIds.get("Team__c.Pro");
+  assert.ok(teams.every((t) => t.RecordTypeId === targetPro), "Youth has no namesake: the plan's default, Pro");
+  const players = await all(tgt, "SELECT Name, Team__r.Name, Mentor__r.Name FROM Player__c ORDER BY Name");
+  assert.deepEqual(players.map((p: any) => [p.Name, p.Team__r?.Name, p.Mentor__r?.Name ?? null]), [["Ann", "Red", null], ["Bob", "Blue", "Ann"]]); // eslint-disable-line @typescript-eslint/no-explicit-any
+
+  await tgt.migration.revert(run, { poll });
+  assert.equal((await all(tgt, "SELECT Id FROM Team__c")).length + (await all(tgt, "SELECT Id FROM Player__c")).length, 0);
+});
+
+test("a cancelled run stops between chunks knowing what it wrote; resumed, it writes the rest once; one revert undoes both", async () => {
+  const [src, tgt] = await Promise.all([demoClient(source()), demoClient(target())]);
+  const before = await snapshot(tgt);
+  const controller = new AbortController();
+  const kept: MigrationRun[] = [];
+  const plan = PLAN.replace("transform: { Phone: mask }", "");
+  const cancelled = await src.migration.run(plan, tgt, {
+    poll, chunkRows: 10, signal: controller.signal,
+    onRecord: (r) => {
+      kept.push(structuredClone(r));
+      if (r.objects[1]?.inserted.length) controller.abort(); // during the Contacts
+    },
+  });
+  assert.equal(cancelled.state, "cancelled");
+  assert.equal(cancelled.objects.length, 2, "stopped in the second object");
+  const written = await all(tgt, "SELECT Id FROM Contact");
+  assert.equal(written.length, cancelled.objects[1]!.inserted.length, "the record names every row written, no more");
+  assert.ok(kept.length >= 3, "the record was handed over after every chunk");
+
+  await assert.rejects(src.migration.run(PLAN, tgt, { poll, resume: cancelled }), (err: unknown) => err instanceof MigrationPlanError && /another plan/.test(err.message));
+  const resumed = await src.migration.run(plan, tgt, { poll, chunkRows: 10, resume: cancelled });
+  assert.equal(resumed.state, "complete", resumed.error);
+  assert.equal(resumed.id, cancelled.id, "the same run goes on");
+  const srcContacts = await all(src, "SELECT Email FROM Contact WHERE Account.Industry = 'Technology'");
+  const tgtContacts = await all(tgt, "SELECT Email FROM Contact");
+  assert.deepEqual(tgtContacts.map((c) => c.Email).sort(), srcContacts.map((c) => c.Email).sort(), "every contact once");
+  assert.equal(resumed.objects[1]!.inserted.length, srcContacts.length);
+
+  await tgt.migration.revert(resumed, { poll });
+  assert.equal(await snapshot(tgt), before);
+});
+
+test("a revert leaves a record changed since the run as it is, and names it", async () => {
+  const [src, tgt] = await Promise.all([demoClient(source()), demoClient(target())]);
+  const plan = { objects: [{ object: "Account", where: "Industry = 'Technology'", match: ["Name"], fields: { include: ["Name", "Phone"] } }] };
+  const [first] = await all(src, "SELECT Name FROM Account WHERE Industry = 'Technology' ORDER BY Name LIMIT 1");
+  const existing = await tgt.createSobjectRecord("Account", { Name: first!.Name, Phone: "+1 000" });
+  const run = await src.migration.run(plan, tgt, { poll });
+  await tgt.updateSobjectRecord("Account", existing.id, { Phone: "+1 999" }); // someone else, after the run
+  const result = await tgt.migration.revert(run, { poll });
+  assert.deepEqual(result.conflicts, [{ object: "Account", id: run.objects[0]!.updated[0]!.id, fields: ["Phone"] }]);
+  assert.equal((await tgt.getSobjectRecord("Account", existing.id)).Phone, "+1 999");
+  await tgt.deleteSobjectRecord("Account", existing.id);
+});
+
+test("a plan is checked before anything is read: each mistake names its place and what was expected", async () => {
+  const cases: [string, RegExp][] = [
+    ["objects: []", /objects must be a list/],
+    ["objects:\n  - object: Account", /objects\[0\]\.match is missing/],
+    ["objects:\n  - object: Account\n    match: [Name]\n    colour: red", /objects\[0\] has no key 'colour'/],
+    ["objects:\n  - object: Account\n    match: [Name]\n    transform: { Name: mask }", /changes Name, which is in match/],
+    ["objects:\n  - object: Account\n    match: [Name]\n    transform: { Phone: scramble }", /transform\.Phone must be blank, mask or \{ constant/],
+    ["a: &x [1]\nb: *x", /YAML|alias/i],
+    ["objects:\n  - object: 'Account; DROP'\n    match: [Name]", /objects\[0\]\.object must be an object's API name/],
+  ];
+  for (const [text, expected] of cases) assert.throws(() => parsePlan(text), (err: unknown) => err instanceof MigrationPlanError && expected.test(err.message), text);
+  const [src, tgt] = await Promise.all([demoClient(source()), demoClient(target())]);
+  await assert.rejects(src.migration.dryRun({ objects: [{ object: "Account", match: ["Nickname"] }] }, tgt), /objects\[0\]\.match: Account has no field Nickname/);
+  await assert.rejects(src.migration.dryRun({ objects: [{ object: "Account", match: ["Name"] }], owner: { default: "nobody@nowhere.example" } }, tgt), /owner\.default: no active user nobody@nowhere\.example/);
+  await assert.rejects(src.migration.dryRun(PLAN, undefined as never), /target must be a Crm client/);
+});

@@ -43,6 +43,7 @@ import type { QueryRun } from "./webviews/queryRun";
 import type { WriteJournal } from "./connections/writeJournal";
 import { registerLanguageModelTools } from "./agent/languageModelTools";
 import { stageProposal } from "./commands/agent";
+import { MIGRATION_REPORT_SCHEME, MigrationCodeLenses, MigrationReports } from "./commands/migration";
 
 /**
  * What the extension hands its in-host tests (run in VS Code's test mode). Other extensions get nothing: the
@@ -120,7 +121,11 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi | und
     },
   });
   const folders = new KnowledgeFolders();
+  const migrationReports = new MigrationReports();
   context.subscriptions.push(
+    migrationReports,
+    vscode.workspace.registerTextDocumentContentProvider(MIGRATION_REPORT_SCHEME, migrationReports),
+    vscode.languages.registerCodeLensProvider({ pattern: "**/*.migration.{yaml,yml}" }, new MigrationCodeLenses()),
     folders,
     log,
     registry,
@@ -191,7 +196,7 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi | und
   registerCommands(context, {
     manager, log, redactor, orgInfo, demo, articles, results, orgs: soqlOrgs, history, active, objects, knowledge, feeds, siteId, files: crmFiles, preview: preview.panels,
     queries, showDiff: (left, right, title) => reviews.showDiff(left, right, title), journal, prepareRun, binds: context.workspaceState,
-    folders,
+    folders, migrationReports,
   });
   const demoHelper = process.env.CRM_DEMO_HELPER;
   if (demoHelper) void importDemoHelper(registry, demoHelper).catch((err: unknown) => log.error("importing the demo org's helper file failed", err));

@@ -42,6 +42,8 @@ export interface RunOptions extends MigrationOptions {
   resume?: MigrationRun;
   /** The dry run's report, for the one question the target's guard asks (what the run will change). */
   report?: MigrationReport;
+  /** That question's words instead of the client's own (English) sentence. */
+  summary?: string;
   /** Hears the run's record after each chunk written, to keep it (a crash then leaves a record to resume or revert from). */
   onRecord?(run: MigrationRun): void | Promise<void>;
 }
@@ -824,7 +826,7 @@ export async function run(source: Crm, plan: PlanInput | string, target: Crm, op
   const counted = (info: { method: string }) => void (info.method && record.requests++);
   target.on("request", counted);
   try {
-    await target.withConfirmedWrites({ method: "POST", path: "/migration", summary: runSummary(checked, options.report, source), records: options.report?.objects.reduce((n, o) => n + o.insert + o.update, 0) }, () => passes(source, target, checked, options, record));
+    await target.withConfirmedWrites({ method: "POST", path: "/migration", summary: options.summary ?? runSummary(checked, options.report, source), records: options.report?.objects.reduce((n, o) => n + o.insert + o.update, 0) }, () => passes(source, target, checked, options, record));
     record.state = "complete";
   } catch (err) {
     // Nothing written (a guard that said no, a plan an org refuses): the error is the answer, there is no run to keep.
@@ -843,7 +845,7 @@ export async function run(source: Crm, plan: PlanInput | string, target: Crm, op
  * Takes a run back, in reverse order: the records it updated get their values before (unless changed in the target
  * since: those are named, not overwritten), then the records it inserted are deleted. The target's guard is asked once.
  */
-export async function revert(target: Crm, runRecord: MigrationRun, options: MigrationOptions = {}): Promise<RevertResult> {
+export async function revert(target: Crm, runRecord: MigrationRun, options: MigrationOptions & { summary?: string } = {}): Promise<RevertResult> {
   requireClient(target, "target");
   if (!runRecord || typeof runRecord !== "object" || !Array.isArray(runRecord.objects)) throw new TypeError("revert takes the record a migration run resolved with (its objects, inserted and updated)");
   await connected(target);
@@ -852,7 +854,7 @@ export async function revert(target: Crm, runRecord: MigrationRun, options: Migr
   const deletes = runRecord.objects.reduce((n, o) => n + o.inserted.length, 0);
   const restores = runRecord.objects.reduce((n, o) => n + o.updated.length, 0);
   const collectionsBelow = options.bulkThreshold ?? DEFAULT_BULK_THRESHOLD;
-  await target.withConfirmedWrites({ method: "POST", path: "/migration", summary: `revert a migration: delete ${deletes} records it inserted, restore ${restores} it updated`, records: deletes + restores }, async () => {
+  await target.withConfirmedWrites({ method: "POST", path: "/migration", summary: options.summary ?? `revert a migration: delete ${deletes} records it inserted, restore ${restores} it updated`, records: deletes + restores }, async () => {
     for (const outcome of [...runRecord.objects].reverse()) {
       options.signal?.throwIfAborted();
       const restore: Record<string, unknown>[] = [];
@@ -916,6 +918,20 @@ export function formatReport(report: MigrationReport, options: { from?: string; 
       lines.push("", `Rows refused (${n(o.refused)}${o.refused > 20 ? ", the first 20" : ""}):`, "");
       for (const p of o.problems.slice(0, 20)) lines.push(`- ${p.sourceId}: ${p.message.replace(/[\r\n]+/g, " ")}`);
     }
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** A run's outcome as Markdown: per object what it wrote, then the rows refused (the first 20 of each). */
+export function formatRun(run: MigrationRun, from?: string, to?: string): string {
+  const n = (v: number) => v.toLocaleString("en-US");
+  const state = run.state === "complete" ? "complete" : run.state === "cancelled" ? "cancelled (resume it by running the plan again)" : `failed: ${run.error ?? ""} (resume it by running the plan again)`;
+  const lines = [`# Migration run: ${from ?? run.source.instanceUrl ?? "source"} → ${to ?? run.target.instanceUrl ?? "target"}`, "", `Run ${run.id}, started ${run.startedAt}: ${state}; ${n(run.requests)} requests to the target.`, ""];
+  lines.push("| object | inserted | updated | unchanged | failed | written with |", "|---|---:|---:|---:|---:|---|");
+  for (const o of run.objects) lines.push(`| ${o.object} | ${n(o.inserted.length)} | ${n(o.updated.length)} | ${n(o.unchanged)} | ${n(o.failed)} | ${o.via.map((v) => (v === "bulk" ? "Bulk API" : "sObject Collections")).join(", ") || "—"} |`);
+  for (const o of run.objects.filter((x) => x.failures.length)) {
+    lines.push("", `## ${o.object}: rows refused (${n(o.failed)}${o.failed > 20 ? ", the first 20" : ""})`, "");
+    for (const f of o.failures.slice(0, 20)) lines.push(`- ${f.sourceId}: ${f.message.replace(/[\r\n]+/g, " ")}`);
   }
   return `${lines.join("\n")}\n`;
 }

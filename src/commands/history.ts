@@ -7,7 +7,7 @@ import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { CommandRefusal } from "../platform/errorMessages";
 import path from "node:path";
 import * as vscode from "vscode";
-import { currentAuthor } from "../connections/authorship";
+import { currentAuthor, insideOneEntry } from "../connections/authorship";
 import type { OrgManager } from "../connections/orgManager";
 import { revertPlan, WriteJournal, type JournalEntry } from "../connections/writeJournal";
 import { formatCount, formatTime, recordsText } from "../platform/numbers";
@@ -47,6 +47,7 @@ export function journalFile(file: string, max: () => number, warn: (message: str
 /** Records each change an org accepted (the write itself when there is one) in the history, with whose work it was. */
 export function recordChanges(manager: OrgManager, journal: () => Promise<WriteJournal>): vscode.Disposable {
   return manager.onDidChange((change) => {
+    if (insideOneEntry()) return;
     const org = manager.registry.get(change.orgKey);
     const by = currentAuthor();
     if (org) void journal().then((j) => j.recordChange({ key: org.key, alias: org.alias }, change, by));
@@ -67,10 +68,12 @@ function detailOf(entry: JournalEntry): string {
   return parts.join(" · ");
 }
 
-const revertible = (entry: JournalEntry) => !!entry.object && entry.records.some((r) => r.ok && r.id && r.before && r.after);
+const revertible = (entry: JournalEntry) => (entry.migration ? !entry.migration.reverted : !!entry.object && entry.records.some((r) => r.ok && r.id && r.before && r.after));
 
 /** Stages an entry's before values in a results grid over its records, after checking them against the org. */
 export async function revertEntry(deps: HistoryDeps, entry: JournalEntry): Promise<void> {
+  // A migration run is taken back as a whole: its inserts deleted, its updates restored.
+  if (entry.migration) return void (await vscode.commands.executeCommand("crm.migration.revert", entry));
   if (!revertible(entry)) throw new CommandRefusal(vscode.l10n.t("This write cannot be reverted here: the history holds no earlier values for it (only grid commits and document saves record them)."));
   const session = await deps.manager.session(entry.orgKey);
   const records = entry.records.filter((r) => r.ok && r.id && r.before);

@@ -16,6 +16,7 @@ import { exportRows, openId, soqlCommands, type SoqlCommandDeps } from "./soql";
 import { importCommands } from "./importData";
 import { historyCommands, type HistoryDeps } from "./history";
 import { agentCommands } from "./agent";
+import { migrationCommands, type MigrationReports } from "./migration";
 import { queryCommands } from "./queries";
 import { translationCommands } from "./translations";
 import { knowledgeFolderCommands } from "./knowledgeFolder";
@@ -32,6 +33,7 @@ export interface CommandDeps extends OrgCommandDeps, Omit<SoqlCommandDeps, "mana
   queries: QueriesTreeProvider;
   articles: ArticlePanels;
   folders: KnowledgeFolders;
+  migrationReports: MigrationReports;
 }
 
 export function registerCommands(context: vscode.ExtensionContext, deps: CommandDeps): void {
@@ -49,6 +51,7 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
     ...queryCommands(deps.queries, deps.results, deps.orgs),
     ...historyCommands({ ...deps, openId: (orgKey, id) => openId(deps, orgKey, id) }),
     ...agentCommands(deps),
+    ...migrationCommands({ manager: deps.manager, journal: deps.journal, storage: context.globalStorageUri }, deps.migrationReports),
     "crm.log.show": () => deps.log.show(),
     "crm.soql.clearDescribeCache": async () => {
       // Every view and the SOQL features read the schema, which tells them it was cleared.

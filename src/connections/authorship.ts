@@ -12,3 +12,13 @@ const author = new AsyncLocalStorage<WriteAuthor>();
 export const writtenBy = <T>(by: WriteAuthor | undefined, work: () => T): T => (by ? author.run(by, work) : work());
 
 export const currentAuthor = (): WriteAuthor | undefined => author.getStore();
+
+const oneEntry = new AsyncLocalStorage<true>();
+
+/**
+ * Work whose many writes the write history keeps as one entry of its own (a migration run and its revert): the
+ * writes still announce their changes to views and panels, but each is not an entry by itself.
+ */
+export const asOneEntry = <T>(work: () => T): T => oneEntry.run(true, work);
+
+export const insideOneEntry = (): boolean => oneEntry.getStore() === true;

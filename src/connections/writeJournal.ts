@@ -36,6 +36,8 @@ export interface JournalEntry {
   records: JournalRecord[];
   /** Whose work it was, when not the person's own: an agent's (its tool, or its proposal committed in a grid). */
   by?: WriteAuthor;
+  /** A migration run (its record kept beside the history): reverted as a whole, by the migration's revert. */
+  migration?: { runId: string; plan: string; from: string; reverted?: string };
 }
 
 const isJson = (v: unknown): v is Json => !!v && typeof v === "object" && !Array.isArray(v);
@@ -43,6 +45,8 @@ const fieldsOf = (record: Json): Json => Object.fromEntries(Object.entries(recor
 const errorText = (errors: unknown): string | undefined =>
   Array.isArray(errors) && errors.length ? errors.map((e) => (isJson(e) ? String(e.message ?? e.statusCode ?? "") : String(e))).join(" ") : undefined;
 const key15 = (id: string) => id.slice(0, 15);
+/** Records an entry names at most (a migration's run record holds every one). */
+const MAX_NAMED_RECORDS = 1_000;
 
 /** The records a write names, with the fields it wrote and each one's result, read from its resource, body and answer. */
 export function journalRecords(write: CompletedWrite | undefined, change: OrgChange): JournalRecord[] {
@@ -89,7 +93,10 @@ export class WriteJournal {
       return { ...r, before: expected.before };
     });
     const time = (this.options.now?.() ?? new Date()).toISOString();
-    const entry: JournalEntry = { id: `${time}-${++this.sequence}`, time, orgKey: org.key, alias: org.alias, kind: change.kind, ...(change.object ? { object: change.object } : {}), summary, records, ...(by ? { by } : {}) };
+    return this.add({ id: `${time}-${++this.sequence}`, time, orgKey: org.key, alias: org.alias, kind: change.kind, ...(change.object ? { object: change.object } : {}), summary, records, ...(by ? { by } : {}) });
+  }
+
+  private add(entry: JournalEntry): JournalEntry {
     this.entries.unshift(entry);
     const max = Math.max(1, this.options.max());
     if (this.entries.length > max) this.entries.length = max;
@@ -103,6 +110,25 @@ export class WriteJournal {
     const count = change.ids.length;
     const summary = change.write ? describeWrite(change.write) : `${change.kind} ${count} ${change.object ?? ""} record${count === 1 ? "" : "s"}`.replace(/\s+/g, " ");
     return this.record(org, change, summary, change.write, by);
+  }
+
+  /**
+   * One entry for a whole migration run (or its revert): the records it inserted and updated (the first thousand
+   * named; the run's own record holds them all).
+   */
+  recordMigration(org: { key: string; alias: string }, summary: string, records: JournalRecord[], migration?: JournalEntry["migration"]): JournalEntry {
+    const time = (this.options.now?.() ?? new Date()).toISOString();
+    const entry: JournalEntry = { id: `${time}-${++this.sequence}`, time, orgKey: org.key, alias: org.alias, kind: "written", summary, records: records.slice(0, MAX_NAMED_RECORDS), ...(migration ? { migration } : {}) };
+    return this.add(entry);
+  }
+
+  /** Marks a migration's entry reverted (when, so it is not reverted twice). */
+  markReverted(id: string, at: string): void {
+    const entry = this.get(id);
+    if (!entry?.migration) return;
+    entry.migration = { ...entry.migration, reverted: at };
+    this.options.persist?.(this.entries);
+    this.changed.fire();
   }
 
   /** Entries, newest first: of one org, or of all. */

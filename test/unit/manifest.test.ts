@@ -30,8 +30,9 @@ test("menus only name contributed commands", () => {
 
 test("activation is implied by views and commands, plus restoring a panel or a crm: editor after a reload (no '*', no startup activation)", () => {
   // VS Code does not derive onWebviewPanel events; each restorable panel needs its own, and restored crm: tabs need the file system.
-  // A workspace holding a knowledge folder shows its articles' status in the Explorer from the start (local files only).
-  assert.deepEqual(manifest.activationEvents, ["onWebviewPanel:crm.orgInfo", "onWebviewPanel:crm.article", "onWebviewPanel:crm.results", "onWebviewPanel:crm.preview", "onFileSystem:crm", "workspaceContains:**/crm-knowledge.yaml"]);
+  // A workspace holding a knowledge folder shows its articles' status in the Explorer from the start (local files only);
+  // one holding a migration plan shows its Dry Run and Run above the plan (nothing is read until one is clicked).
+  assert.deepEqual(manifest.activationEvents, ["onWebviewPanel:crm.orgInfo", "onWebviewPanel:crm.article", "onWebviewPanel:crm.results", "onWebviewPanel:crm.preview", "onFileSystem:crm", "workspaceContains:**/crm-knowledge.yaml", "workspaceContains:**/*.migration.yaml", "workspaceContains:**/*.migration.yml"]);
   assert.equal(manifest.engines.vscode, "^1.95.0");
   assert.equal(manifest.devDependencies["@types/vscode"], "1.95.0");
 });

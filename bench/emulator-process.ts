@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 
-export async function startEmulatorProcess(seed: "demo" | "large"): Promise<{ url: string; helperFile: string; stop: () => void; child: ChildProcess }> {
+export async function startEmulatorProcess(seed: "demo" | "large" | "empty"): Promise<{ url: string; helperFile: string; stop: () => void; child: ChildProcess }> {
   const child = spawn(process.execPath, ["--import", "tsx", "src/demo-org/cli.ts", "--port", "0", "--seed", seed, "--no-gzip"], { stdio: ["ignore", "pipe", "inherit"] });
   const [url, helperFile] = await new Promise<[string, string]>((resolve, reject) => {
     let out = "";

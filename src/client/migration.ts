@@ -21,6 +21,7 @@ import type { Crm } from "./crm";
 import { isRequiredOnCreate, type FieldDescribe, type SObjectDescribe } from "./describe";
 import { CancelledError, MigrationPlanError } from "./errors";
 import { valueProblem, valueProblemText } from "./fieldValues";
+import { isRecordId, sameRecordId } from "./ids";
 import { checkPlan, parsePlan, planDigest, transformed, type MigrationPlan, type PlanInput, type PlanObject } from "./migrationPlan";
 import { plugIn, type Bound } from "./plugins";
 import { soqlLiteral } from "./soql-text";
@@ -385,7 +386,7 @@ function same(field: FieldDescribe | undefined, a: string | null, b: string | nu
   if (a === null || b === null) return false;
   if (field && ["int", "double", "currency", "percent"].includes(field.type)) return Number(a) === Number(b);
   if (field?.type === "datetime") return Date.parse(a.replace(/\+0000$/, "Z")) === Date.parse(b.replace(/\+0000$/, "Z"));
-  if (field && (field.type === "reference" || field.type === "id")) return id15(a) === id15(b);
+  if (field && (field.type === "reference" || field.type === "id")) return sameRecordId(a, b);
   if (field?.type === "boolean") return a.toLowerCase() === b.toLowerCase();
   return false;
 }
@@ -649,12 +650,16 @@ class PassContext {
     readonly target: Crm,
     readonly prepared: Prepared,
     readonly options: RunOptions,
-    readonly running: boolean,
+    /** The run's record (none: a dry run, which writes nothing). */
     readonly run?: MigrationRun,
   ) {
     this.chunkRows = options.chunkRows ?? DEFAULT_CHUNK_ROWS;
     if (!Number.isInteger(this.chunkRows) || this.chunkRows < 1) throw new RangeError(`chunkRows must be a whole number of rows of 1 or more, got ${String(options.chunkRows)}`);
     for (const s of prepared.steps) if (s.keepIds) this.idMaps.set(s.object.toLowerCase(), new Map());
+  }
+
+  get running(): boolean {
+    return !!this.run;
   }
 
   outcomeOf(object: string): ObjectOutcome {
@@ -694,7 +699,7 @@ class PassContext {
 
 async function passes(source: Crm, target: Crm, plan: MigrationPlan, options: RunOptions, run?: MigrationRun): Promise<MigrationReport> {
   const prepared = await prepare(source, target, plan);
-  const ctx = new PassContext(source, target, prepared, options, !!run, run);
+  const ctx = new PassContext(source, target, prepared, options, run);
   const report: MigrationReport = { planDigest: planDigest(plan), source: orgOf(source), target: orgOf(target), objects: [], deferred: prepared.deferred };
   const work = async () => {
     for (const step of prepared.steps) {
@@ -894,7 +899,7 @@ export async function revert(target: Crm, runRecord: MigrationRun, options: Migr
 function sameLoose(now: string | null, written: string | null): boolean {
   if (now === written) return true;
   if (now === null || written === null) return false;
-  if (/^[a-zA-Z0-9]{15}([a-zA-Z0-9]{3})?$/.test(now) && /^[a-zA-Z0-9]{15}([a-zA-Z0-9]{3})?$/.test(written)) return id15(now) === id15(written);
+  if (isRecordId(now) && isRecordId(written)) return sameRecordId(now, written);
   if (/^-?[\d.]+$/.test(now) && /^-?[\d.]+$/.test(written)) return Number(now) === Number(written);
   if (/^\d{4}-\d{2}-\d{2}T/.test(now) && /^\d{4}-\d{2}-\d{2}T/.test(written)) return Date.parse(now.replace(/\+0000$/, "Z")) === Date.parse(written.replace(/\+0000$/, "Z"));
   return now.toLowerCase() === written.toLowerCase() && /^(true|false)$/i.test(now);

@@ -11,7 +11,7 @@ import "../client/migration"; // adds crm.migration
 import { formatReport, type MigrationReport, type MigrationRun, type RevertResult } from "../client/migration";
 import { parsePlan, type MigrationPlan } from "../client/migrationPlan";
 import { CREDENTIALS_HELP, signIn } from "./credentials";
-import { EXIT, UsageError, flag, oneOf, parseArgs, value, type CliContext, type ParsedArgs } from "./usage";
+import { EXIT, UsageError, commandOf, flag, oneOf, parseArgs, value, type CliContext, type ParsedArgs } from "./usage";
 import { guardedWrites } from "./writeSafety";
 
 const FORMATS = ["text", "json"] as const;
@@ -21,7 +21,6 @@ const COMMANDS = {
   migrate: { flags: ["apply", "allow-production"], values: ["plan", "from", "to", "resume", "run", "journal", "format", "bulk-threshold"] },
   revert: { flags: ["allow-production"], values: ["run", "to", "journal", "format"] },
 } as const;
-type Command = keyof typeof COMMANDS;
 
 export const USAGE = `Usage: crm-data <command> [options]
 
@@ -39,22 +38,16 @@ ${CREDENTIALS_HELP.replace(/^Credentials \(one of\):/, "Credentials of the targe
 Exit codes: 0 clean, 1 a row refused or failed (or a run not complete), 2 bad usage or no access.`;
 
 export async function runDataCli(ctx: CliContext): Promise<number> {
-  const [command, ...rest] = ctx.argv;
-  if (!command || command === "--help" || command === "-h" || command === "help") {
-    (command ? ctx.out : ctx.err)(USAGE);
-    return command ? EXIT.clean : EXIT.usage;
-  }
-  if (!(command in COMMANDS)) {
-    ctx.err(`crm-data: no command '${command}' (it has ${Object.keys(COMMANDS).join(", ")}).\nRun 'crm-data --help' for how to use it.`);
-    return EXIT.usage;
-  }
+  const named = commandOf(ctx, "crm-data", COMMANDS, USAGE);
+  if (typeof named === "number") return named;
+  const { command, rest } = named;
   const opened: Crm[] = [];
   try {
-    const spec = COMMANDS[command as Command];
+    const spec = COMMANDS[command];
     const args = parseArgs(rest, { flags: [...spec.flags], values: [...spec.values] }, command);
     if (args.positional.length) throw new UsageError(`takes no positional argument (got '${args.positional[0]}')`);
     const tool = new Tool(ctx, args, oneOf(args, "format", FORMATS, "text"), (crm) => opened.push(crm));
-    return await tool[command as Command]();
+    return await tool[command]();
   } catch (err) {
     if (err instanceof UsageError) {
       ctx.err(`crm-data ${command}: ${err.message}`);

@@ -11,7 +11,7 @@ import { type Finding, checkFolder } from "../client/knowledgeCheck";
 import { CREDENTIALS_HELP, credentialOptions, signIn } from "./credentials";
 import { articlesChangedSince, writePreview } from "./preview";
 import { richTextRemovals } from "./richText";
-import { EXIT, UsageError, flag, oneOf, parseArgs, value, type CliContext, type ParsedArgs } from "./usage";
+import { EXIT, UsageError, commandOf, flag, oneOf, parseArgs, value, type CliContext, type ParsedArgs } from "./usage";
 import { guardedWrites } from "./writeSafety";
 
 const FORMATS = ["text", "json", "github"] as const;
@@ -25,7 +25,6 @@ export const COMMANDS = {
   preview: { flags: [], values: ["out", "changed-since", "languages"] },
   push: { flags: ["apply", "publish", "overwrite-conflicts", "allow-production"], values: ["journal", "changed-since"] },
 } as const;
-type Command = keyof typeof COMMANDS;
 
 export const USAGE = `Usage: crm-knowledge <command> [options]
 
@@ -46,22 +45,16 @@ Exit codes: 0 clean, 1 findings or a refused article, 2 bad usage or no access.`
 
 /** Runs one command; resolves to its exit code. Never throws for bad usage or a refused sign-in: it says why and returns 2. */
 export async function runKnowledgeCli(ctx: CliContext): Promise<number> {
-  const [command, ...rest] = ctx.argv;
-  if (!command || command === "--help" || command === "-h" || command === "help") {
-    (command ? ctx.out : ctx.err)(USAGE);
-    return command ? EXIT.clean : EXIT.usage;
-  }
-  if (!(command in COMMANDS)) {
-    ctx.err(`crm-knowledge: no command '${command}' (it has ${Object.keys(COMMANDS).join(", ")}).\nRun 'crm-knowledge --help' for how to use it.`);
-    return EXIT.usage;
-  }
+  const named = commandOf(ctx, "crm-knowledge", COMMANDS, USAGE);
+  if (typeof named === "number") return named;
+  const { command, rest } = named;
   let crm: Crm | undefined;
   try {
-    const spec = COMMANDS[command as Command];
+    const spec = COMMANDS[command];
     const args = parseArgs(rest, { flags: [...COMMON.flags, ...spec.flags], values: [...COMMON.values, ...spec.values] }, command);
     const format = oneOf(args, "format", FORMATS, "text");
     const tool = new Tool(ctx, args, format, (client) => (crm = client));
-    return await tool[command as Command]();
+    return await tool[command]();
   } catch (err) {
     if (err instanceof UsageError) {
       ctx.err(`crm-knowledge ${command}: ${err.message}`);

@@ -59,3 +59,20 @@ export function oneOf<T extends string>(args: ParsedArgs, name: string, allowed:
   if (!allowed.includes(given as T)) throw new UsageError(`--${name} must be one of ${allowed.join(", ")}, got '${given}'`);
   return given as T;
 }
+
+/**
+ * The command a tool's first argument names, with the arguments after it; or, when it names none, the exit code
+ * once help is printed (asked for: to stdout, exit 0; missing: to stderr, exit 2) or the unknown command is said.
+ */
+export function commandOf<C extends string>(ctx: CliContext, tool: string, commands: Record<C, unknown>, usage: string): { command: C; rest: string[] } | number {
+  const [command, ...rest] = ctx.argv;
+  if (!command || command === "--help" || command === "-h" || command === "help") {
+    (command ? ctx.out : ctx.err)(usage);
+    return command ? EXIT.clean : EXIT.usage;
+  }
+  if (!(command in commands)) {
+    ctx.err(`${tool}: no command '${command}' (it has ${Object.keys(commands).join(", ")}).\nRun '${tool} --help' for how to use it.`);
+    return EXIT.usage;
+  }
+  return { command: command as C, rest };
+}

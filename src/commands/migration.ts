@@ -74,40 +74,52 @@ export class MigrationCodeLenses implements vscode.CodeLensProvider {
 class RunStore {
   constructor(private readonly folder: vscode.Uri) {}
 
-  private file(id: string): string {
+  /** `<id>.json` holds the run's record (every ID it wrote); `<id>.meta.json` what finding it takes, so a lookup never reads a record. */
+  private file(id: string, part: "run" | "meta"): string {
     if (!/^[\w.-]+$/.test(id)) throw new CommandRefusal(vscode.l10n.t("That migration run's record cannot be found."));
-    return path.join(this.folder.fsPath, `${id}.json`);
+    return path.join(this.folder.fsPath, part === "run" ? `${id}.json` : `${id}.meta.json`);
+  }
+
+  private async write(file: string, value: unknown): Promise<void> {
+    await writeFile(`${file}.tmp`, JSON.stringify(value));
+    await rename(`${file}.tmp`, file);
   }
 
   async save(run: MigrationRun, meta: RunMeta): Promise<void> {
     await mkdir(this.folder.fsPath, { recursive: true });
-    const file = this.file(run.id);
-    await writeFile(`${file}.tmp`, JSON.stringify({ meta, run }));
-    await rename(`${file}.tmp`, file);
+    await this.write(this.file(run.id, "run"), run);
+    await this.write(this.file(run.id, "meta"), { ...meta, planDigest: run.planDigest, state: run.state, startedAt: run.startedAt } satisfies KeptMeta);
   }
 
-  async load(id: string): Promise<{ meta: RunMeta; run: MigrationRun }> {
+  private async read<T>(id: string, part: "run" | "meta"): Promise<T> {
     try {
-      return JSON.parse(await readFile(this.file(id), "utf8")) as { meta: RunMeta; run: MigrationRun };
+      return JSON.parse(await readFile(this.file(id, part), "utf8")) as T;
     } catch {
       throw new CommandRefusal(vscode.l10n.t("That migration run's record cannot be found."));
     }
   }
 
+  async load(id: string): Promise<{ meta: RunMeta; run: MigrationRun }> {
+    const [meta, run] = await Promise.all([this.read<KeptMeta>(id, "meta"), this.read<MigrationRun>(id, "run")]);
+    return { meta, run };
+  }
+
   /** The last run of this plan into this org that stopped before the end (to resume). */
   async unfinished(plan: string, targetKey: string, digest: string): Promise<MigrationRun | undefined> {
     const names = await readdir(this.folder.fsPath).catch(() => [] as string[]);
-    const found: MigrationRun[] = [];
-    for (const name of names.filter((n) => n.endsWith(".json"))) {
-      const kept = await this.load(name.slice(0, -5)).catch(() => undefined);
-      if (kept && kept.meta.plan === plan && kept.meta.targetKey === targetKey && kept.run.planDigest === digest && kept.run.state !== "complete" && !kept.meta.reverted) found.push(kept.run);
+    const found: (KeptMeta & { id: string })[] = [];
+    for (const name of names.filter((n) => n.endsWith(".meta.json"))) {
+      const id = name.slice(0, -".meta.json".length);
+      const meta = await this.read<KeptMeta>(id, "meta").catch(() => undefined);
+      if (meta && meta.plan === plan && meta.targetKey === targetKey && meta.planDigest === digest && meta.state !== "complete" && !meta.reverted) found.push({ ...meta, id });
     }
-    return found.sort((a, b) => b.startedAt.localeCompare(a.startedAt))[0];
+    const latest = found.sort((a, b) => b.startedAt.localeCompare(a.startedAt))[0];
+    return latest ? this.read<MigrationRun>(latest.id, "run") : undefined;
   }
 
   async markReverted(id: string): Promise<void> {
-    const kept = await this.load(id);
-    await this.save(kept.run, { ...kept.meta, reverted: new Date().toISOString() });
+    const meta = await this.read<KeptMeta>(id, "meta");
+    await this.write(this.file(id, "meta"), { ...meta, reverted: new Date().toISOString() });
   }
 }
 
@@ -117,6 +129,13 @@ interface RunMeta {
   targetKey: string;
   journalEntry?: string;
   reverted?: string;
+}
+
+/** What the store keeps beside a run to find it without reading its record. */
+interface KeptMeta extends RunMeta {
+  planDigest: string;
+  state: MigrationRun["state"];
+  startedAt: string;
 }
 
 interface Prepared {

@@ -124,6 +124,11 @@ function writeEsmWrappers() {
   for (const name of Object.values(clientEntries)) writeFileSync(`dist/${name}.mjs`, `// The ES module face of ${name}.js: the same module, so the same classes.\nexport * from "./${name}.js";\n`);
 }
 
+/** A module of ours the extension requires at run time from its own file beside dist/extension.js, not inlined. */
+function besideExtension(filter, file) {
+  return { name: `beside:${file}`, setup: (build) => build.onResolve({ filter }, () => ({ path: file, external: true })) };
+}
+
 const webviewDir = "src/webviews/ui";
 const webviewEntries = existsSync(webviewDir)
   ? readdirSync(webviewDir).filter((f) => f.endsWith(".main.ts")).map((f) => path.join(webviewDir, f))
@@ -132,7 +137,8 @@ const webviewEntries = existsSync(webviewDir)
 const groups = [
   {
     ...common, entryPoints: ["src/extension.ts"], outfile: "dist/extension.js", platform: "node", format: "cjs",
-    external: ["vscode", "./axios.js", "./soql-parser.js", "./exceljs.js", "./demo-org.js", "./html-markdown.js"],
+    external: ["vscode", "./axios.js", "./soql-parser.js", "./exceljs.js", "./demo-org.js", "./html-markdown.js", "./mcp-http.js"],
+    plugins: [besideExtension(/^\.\/mcpHttp$/, "./mcp-http.js")],
     alias: {
       "node-html-markdown": "./scripts/bundle-stubs/html-markdown-runtime.cjs", "node-html-parser": "./scripts/bundle-stubs/html-markdown-runtime.cjs",
       axios: "./scripts/bundle-stubs/axios-runtime.cjs", "@jetstreamapp/soql-parser-js": "./scripts/bundle-stubs/soql-parser-runtime.cjs", "exceljs/lib/stream/xlsx/workbook-writer": "./scripts/bundle-stubs/exceljs-runtime.cjs",
@@ -144,6 +150,8 @@ const groups = [
     ...common, entryPoints: ["scripts/bundle-stubs/axios-entry.mjs"], outfile: "dist/axios.js", platform: "node", format: "cjs",
     alias: clientAliases, plugins: [axiosStub],
   },
+  // The agent's tools over loopback HTTP with the MCP SDK, loaded when VS Code first starts the server (src/agent/mcpProvider.ts).
+  { ...common, entryPoints: ["src/agent/mcpHttp.ts"], outfile: "dist/mcp-http.js", platform: "node", format: "cjs" },
   // ExcelJS's streaming workbook writer, loaded by the extension when an export to Excel starts (src/webviews/xlsxExport.ts).
   { ...common, entryPoints: [createRequire(import.meta.url).resolve("exceljs/lib/stream/xlsx/workbook-writer")], outfile: "dist/exceljs.js", platform: "node", format: "cjs" },
   // The HTML parser and Markdown writer, loaded when an agent first reads an article (src/agent/articleText.ts).

@@ -69,9 +69,9 @@ export default tseslint.config(
   // client's small helpers (IDs), nothing of VS Code or of the extension's rooms.
   roomBoundary(["src/demo-org/**/*.ts"], [...otherRooms, "shared"]),
   // The agent's tools run in plain Node too (the MCP server): the client, the SOQL editor's pure advice, no VS Code.
-  // Only its VS Code adapter reaches VS Code and the org's session.
-  { ...roomBoundary(["src/agent/**/*.ts"], ["connections", "platform", "views", "webviews", "commands", "extension", "documents", "demo-org"]), ignores: ["src/agent/languageModelTools.ts"] },
-  roomImports(["src/agent/languageModelTools.ts"], ["views", "webviews", "soql", "documents", "commands", "extension"]),
+  // Only its VS Code adapters (the language-model tools, the MCP server definition) reach VS Code and the org's session.
+  { ...roomBoundary(["src/agent/**/*.ts"], ["connections", "platform", "views", "webviews", "commands", "extension", "documents", "demo-org"]), ignores: ["src/agent/languageModelTools.ts", "src/agent/mcpProvider.ts"] },
+  roomImports(["src/agent/languageModelTools.ts", "src/agent/mcpProvider.ts"], ["views", "webviews", "soql", "documents", "commands", "extension"]),
   // The command-line tools run on the client in plain Node: no VS Code, none of the extension's rooms.
   roomBoundary(["src/cli/**/*.ts"], [...otherRooms, "documents", "demo-org"]),
   // The platform (errors, logs, settings, progress) is below the connections: neither reaches a room above it.

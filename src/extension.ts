@@ -42,6 +42,8 @@ import { layoutStore } from "./webviews/columnLayouts";
 import type { QueryRun } from "./webviews/queryRun";
 import type { WriteJournal } from "./connections/writeJournal";
 import { registerLanguageModelTools } from "./agent/languageModelTools";
+import { registerMcpServerProvider, type McpApi } from "./agent/mcpProvider";
+import type { ProposedChange } from "./agent/tools";
 import { stageProposal } from "./commands/agent";
 import { MIGRATION_REPORT_SCHEME, MigrationCodeLenses, MigrationReports } from "./commands/migration";
 
@@ -54,6 +56,8 @@ export interface CrmExplorerApi {
   registry: OrgRegistry;
   orgInfo: ReturnType<typeof orgInfoPanels>;
   journal: () => Promise<WriteJournal>;
+  /** The MCP server definition provider, registered with an API of VS Code 1.101's shape (the host here has none). */
+  registerMcpServerProvider: (api: McpApi) => vscode.Disposable;
 }
 
 export function activate(context: vscode.ExtensionContext): CrmExplorerApi | undefined {
@@ -192,7 +196,9 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi | und
     }),
   );
   const prepareRun = (source: string, prepare: (run: QueryRun) => string) => preparing.set(source, prepare);
-  context.subscriptions.push(registerLanguageModelTools({ manager, stage: (orgKey, changes) => stageProposal({ manager, results, prepareRun }, orgKey, changes) }));
+  const agentDeps = { manager, stage: (orgKey: string, changes: ProposedChange[]) => stageProposal({ manager, results, prepareRun }, orgKey, changes) };
+  const mcpDeps = { ...agentDeps, version: String(context.extension.packageJSON.version), warn: (message: string) => log.warn(message) };
+  context.subscriptions.push(registerLanguageModelTools(agentDeps), registerMcpServerProvider(mcpDeps));
   registerCommands(context, {
     manager, log, redactor, orgInfo, demo, articles, results, orgs: soqlOrgs, history, active, objects, knowledge, feeds, siteId, files: crmFiles, preview: preview.panels,
     queries, showDiff: (left, right, title) => reviews.showDiff(left, right, title), journal, prepareRun, binds: context.workspaceState,
@@ -201,7 +207,9 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi | und
   const demoHelper = process.env.CRM_DEMO_HELPER;
   if (demoHelper) void importDemoHelper(registry, demoHelper).catch((err: unknown) => log.error("importing the demo org's helper file failed", err));
   log.info(`CRM Explorer ${String(context.extension.packageJSON.version)} activated`);
-  return context.extensionMode === vscode.ExtensionMode.Test ? { manager, registry, orgInfo, journal } : undefined;
+  return context.extensionMode === vscode.ExtensionMode.Test
+    ? { manager, registry, orgInfo, journal, registerMcpServerProvider: (api) => registerMcpServerProvider(mcpDeps, api) }
+    : undefined;
 }
 
 /** The production guard's question: modal, naming the org and the change; only the explicit button sends it. */

@@ -157,3 +157,7 @@ export const TOOLS: ToolSpec[] = [
 ];
 
 export const toolSpec = (name: string): ToolSpec | undefined => TOOLS.find((t) => t.name === name);
+
+/** What an MCP server of these tools tells the agent about itself as it connects. */
+export const instructionsFor = (name: string, kind: string, access: string) =>
+  `Tools over the CRM org ${name} (${kind}); agent access: ${access}. Describe objects before querying; propose changes rather than writing them.`;

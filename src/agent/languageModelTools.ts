@@ -12,7 +12,7 @@ import type { OrgManager } from "../connections/orgManager";
 import type { OrgRecord } from "../connections/orgRegistry";
 import { readSettings } from "../platform/settings";
 import { TOOLS, type ToolSpec } from "./catalog";
-import { ACCESS_MODES, accessRefusal, defaultAccess, runTool, type AgentAccess, type AgentHost, type AgentOrg, type ProposedChange } from "./tools";
+import { ACCESS_MODES, accessRefusal, defaultAccess, runTool, type AgentAccess, type AgentHost, type AgentOrg, type ProposedChange, type ToolAnswer } from "./tools";
 
 export interface LanguageModelToolDeps {
   manager: OrgManager;
@@ -36,17 +36,21 @@ export function registerLanguageModelTools(deps: LanguageModelToolDeps): vscode.
   const registered = TOOLS.filter((t) => !t.mcpOnly).map((spec) => lm.registerTool!<Input>(spec.name, {
     prepareInvocation: (options) => prepare(deps, spec, options.input),
     invoke: async (options) => {
-      const org = orgNamed(deps.manager, options.input.org);
-      const { org: _named, ...input } = options.input;
-      const answer = await writtenBy("agent", async () => runTool(spec.name, input, await agentOrg(deps.manager, org), host(deps, org)));
+      const { org: named, ...input } = options.input;
+      const answer = await runAgentTool(deps, orgNamed(deps.manager, named), spec.name, input);
       return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(answer.text)]);
     },
   }));
   return vscode.Disposable.from(...registered);
 }
 
-function host(deps: LanguageModelToolDeps, org: OrgRecord): AgentHost {
-  return { budget: readSettings().agentResultBudget, personConfirms: true, propose: (_o, changes) => deps.stage(org.key, changes) };
+/**
+ * Runs a tool on an org as the agent: with the org's access, proposals staged in grids, and every write it
+ * sends recorded as the agent's. The caller has had a person confirm the call (VS Code's confirmation).
+ */
+export function runAgentTool(deps: LanguageModelToolDeps, org: OrgRecord, name: string, input: Record<string, unknown>): Promise<ToolAnswer> {
+  const host: AgentHost = { budget: readSettings().agentResultBudget, personConfirms: true, propose: (_o, changes) => deps.stage(org.key, changes) };
+  return writtenBy("agent", async () => runTool(name, input, await agentOrg(deps.manager, org), host));
 }
 
 async function agentOrg(manager: OrgManager, org: OrgRecord): Promise<AgentOrg> {
@@ -55,7 +59,7 @@ async function agentOrg(manager: OrgManager, org: OrgRecord): Promise<AgentOrg> 
 }
 
 /** The org a call names (by name, as in the Orgs view), or the active one. */
-function orgNamed(manager: OrgManager, name: unknown): OrgRecord {
+export function orgNamed(manager: OrgManager, name: unknown): OrgRecord {
   const orgs = manager.registry.list();
   if (name !== undefined) {
     const found = typeof name === "string" ? orgs.find((o) => o.alias.toLowerCase() === name.trim().toLowerCase()) : undefined;
@@ -71,7 +75,7 @@ function orgNamed(manager: OrgManager, name: unknown): OrgRecord {
 function prepare(deps: LanguageModelToolDeps, spec: ToolSpec, input: Input): vscode.PreparedToolInvocation {
   const org = orgNamed(deps.manager, input.org);
   const access = agentAccessOf(org);
-  const where = `${org.alias} (${org.kind ?? vscode.l10n.t("kind unknown")})`;
+  const where = placeOf(org);
   const invocationMessage = vscode.l10n.t("{0} in {1}", spec.title, org.alias);
   if (accessRefusal(spec, { name: org.alias, kind: org.kind ?? "unknown", access } as AgentOrg, { personConfirms: true })) return { invocationMessage };
   const message = new vscode.MarkdownString();
@@ -81,7 +85,11 @@ function prepare(deps: LanguageModelToolDeps, spec: ToolSpec, input: Input): vsc
   return { invocationMessage, confirmationMessages: { title: vscode.l10n.t("{0} — {1}", spec.title, org.alias), message } };
 }
 
-function effectOf(spec: ToolSpec, input: Input, where: string): string {
+/** An org as a confirmation names it: its name and kind. */
+export const placeOf = (org: OrgRecord) => `${org.alias} (${org.kind ?? vscode.l10n.t("kind unknown")})`;
+
+/** What a call does, in words a person confirms. */
+export function effectOf(spec: ToolSpec, input: Input, where: string): string {
   switch (spec.name) {
     case "crm_propose_changes": {
       const count = Array.isArray(input.changes) ? input.changes.length : 0;
@@ -96,7 +104,7 @@ function effectOf(spec: ToolSpec, input: Input, where: string): string {
   }
 }
 
-function detailOf(spec: ToolSpec, input: Input): string | undefined {
+export function detailOf(spec: ToolSpec, input: Input): string | undefined {
   const { org: _org, ...rest } = input;
   if (typeof rest.soql === "string") return rest.soql;
   if (typeof rest.sosl === "string") return rest.sosl;

@@ -68,4 +68,6 @@ test("the agent's tools stay plain Node (the MCP server runs them); only their V
   assert.deepEqual(await restrictedImports("src/agent/fixture.ts", `import { Crm } from "../client";\nimport { planAdvice } from "../soql/planAdvice";\nexport const y = [Crm, planAdvice];\n`), []);
   assert.deepEqual(await restrictedImports("src/agent/languageModelTools.ts", `import * as vscode from "vscode";\nimport { x } from "../connections/orgManager";\nexport const y = [vscode, x];\n`), []);
   assert.equal((await restrictedImports("src/agent/languageModelTools.ts", `import { x } from "../webviews/resultsPanel";\nexport const y = x;\n`)).length, 1);
+  assert.deepEqual(await restrictedImports("src/agent/mcpProvider.ts", `import * as vscode from "vscode";\nimport { x } from "../connections/orgManager";\nexport const y = [vscode, x];\n`), []);
+  assert.equal((await restrictedImports("src/agent/mcpProvider.ts", `import { x } from "../commands/agent";\nexport const y = x;\n`)).length, 1);
 });

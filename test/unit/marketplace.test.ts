@@ -37,7 +37,7 @@ test("the third-party notices name every package the last production build shipp
 test("the VSIX holds what a user needs and nothing of the sources, tests or dependencies", () => {
   const listed = execFileSync(process.execPath, [path.resolve("node_modules/@vscode/vsce/vsce"), "ls", "--no-dependencies"], { encoding: "utf8" })
     .split("\n").map((l) => l.trim()).filter(Boolean);
-  for (const needed of ["package.json", "package.nls.json", "l10n/bundle.l10n.json", "README.md", "CHANGELOG.md", "LICENSE", "THIRD-PARTY-NOTICES.md", "dist/extension.js", "dist/axios.js", "dist/soql-parser.js", "dist/exceljs.js", "dist/html-markdown.js", "dist/webview/codicons/codicon.ttf", "media/icon.png"]) {
+  for (const needed of ["package.json", "package.nls.json", "l10n/bundle.l10n.json", "README.md", "CHANGELOG.md", "LICENSE", "THIRD-PARTY-NOTICES.md", "dist/extension.js", "dist/axios.js", "dist/soql-parser.js", "dist/exceljs.js", "dist/html-markdown.js", "dist/mcp-http.js", "dist/webview/codicons/codicon.ttf", "media/icon.png"]) {
     assert.ok(listed.includes(needed), `${needed} is shipped`);
   }
   assert.deepEqual(listed.filter((f) => /^(src|test|bench|scripts|examples|node_modules)\//.test(f) || /\.map$|\.ts$/.test(f) || /^dist\/client[.-]/.test(f)), []);

@@ -6,8 +6,11 @@
  * recorded in Write History as the agent's.
  */
 import * as assert from "node:assert/strict";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import * as vscode from "vscode";
-import { api, demoConnection, requestCount } from "./env";
+import type { McpDefinition, McpDefinitionProvider } from "../../../src/agent/mcpProvider";
+import { api, demoConnection, emulatorUrl, requestCount } from "./env";
 
 const ORG = "Host agent";
 
@@ -83,6 +86,59 @@ export function registerAgentTests(): void {
       assert.deepEqual([created?.PublishStatus, created?.Title], ["Draft", "Agent draft"]);
       const entry = (await journal()).list(registry.activeKey!).find((e) => e.records.some((r) => r.id?.slice(0, 15) === id!.slice(0, 15)));
       assert.equal(entry?.by, "agent", "Write History marks the draft as the agent's");
+    });
+
+    test("VS Code 1.101's MCP server definition: the active org's tools on loopback, reached with a key that is no token of the org", async () => {
+      const internals = await api();
+      // The documented shape of VS Code 1.101's API, held here so the test sees what VS Code is handed (the journey
+      // test/host/journeys/agent.test.ts starts the server through VS Code's own MCP support).
+      class HttpDefinition implements McpDefinition {
+        constructor(readonly label: string, public uri: vscode.Uri, public headers: Record<string, string> = {}, public version?: string) {}
+      }
+      let provider: McpDefinitionProvider | undefined;
+      const registration = internals.registerMcpServerProvider({
+        registerMcpServerDefinitionProvider: (id, p) => {
+          assert.equal(id, "crm-explorer.activeOrg", "the id the manifest contributes");
+          provider = p;
+          return new vscode.Disposable(() => (provider = undefined));
+        },
+        McpHttpServerDefinition: HttpDefinition,
+      });
+      try {
+        let changes = 0;
+        provider!.onDidChangeMcpServerDefinitions(() => changes++);
+        const listed = provider!.provideMcpServerDefinitions();
+        assert.deepEqual(listed.map((d) => d.label), [`CRM Explorer: ${ORG}`]);
+        assert.deepEqual(listed[0]!.headers, {}, "listing hands out no key and starts nothing");
+        const definition = (await provider!.resolveMcpServerDefinition(listed[0]!))!;
+        assert.match(definition.uri.toString(true), /^http:\/\/127\.0\.0\.1:\d+\/mcp\/[\w-]+$/);
+        const held = JSON.stringify(definition);
+        for (const secret of Object.values(demoConnection()).filter((v) => v.length > 8 && !v.startsWith("http"))) assert.ok(!held.includes(secret), "no credential of the org in the definition");
+        const orgRefuses = await fetch(`${emulatorUrl()}/services/data/v60.0/limits`, { headers: { Authorization: definition.headers.Authorization! } });
+        assert.equal(orgRefuses.status, 401, "the key VS Code holds opens nothing at the org");
+
+        const client = new Client({ name: "host-test", version: "1.0.0" });
+        await client.connect(new StreamableHTTPClientTransport(new URL(definition.uri.toString(true)), { requestInit: { headers: definition.headers } }));
+        try {
+          const { tools } = await client.listTools();
+          assert.deepEqual(tools.map((t) => t.name).sort(), vscode.lm.tools.filter((t) => t.name.startsWith("crm_")).map((t) => t.name).sort(), "the same tools as in chat");
+          const text = async (name: string, args: Record<string, unknown>) => ((await client.callTool({ name, arguments: args })).content as { text: string }[])[0]!.text;
+          assert.match(await text("crm_query", { soql: "SELECT Id, Name FROM Account", limit: 2 }), new RegExp(`^Org: ${ORG} \\(developer; agent access: stage\\)\ntotalSize: `));
+          await setAccess("read");
+          const before = await requestCount();
+          assert.match(await text("crm_propose_changes", { changes: [{ operation: "update", object: "Account", id: "001000000000001AAA", fields: { Phone: "1" } }] }), /allows agents to read only/);
+          assert.equal(await requestCount(), before, "refused before anything was sent");
+          assert.ok(changes > 0, "an access change tells VS Code to list the servers again");
+          await setAccess("off");
+          assert.deepEqual(provider!.provideMcpServerDefinitions(), [], "no server for an org agents may not use");
+          await assert.rejects(client.listTools(), /404|No such server/, "the running server stops serving it");
+        } finally {
+          await setAccess(undefined);
+          await client.close();
+        }
+      } finally {
+        registration.dispose();
+      }
     });
   });
 }

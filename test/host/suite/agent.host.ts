@@ -124,9 +124,15 @@ export function registerAgentTests(): void {
           assert.deepEqual(tools.map((t) => t.name).sort(), vscode.lm.tools.filter((t) => t.name.startsWith("crm_")).map((t) => t.name).sort(), "the same tools as in chat");
           const text = async (name: string, args: Record<string, unknown>) => ((await client.callTool({ name, arguments: args })).content as { text: string }[])[0]!.text;
           assert.match(await text("crm_query", { soql: "SELECT Id, Name FROM Account", limit: 2 }), new RegExp(`^Org: ${ORG} \\(developer; agent access: stage\\)\ntotalSize: `));
+          const proposal = { changes: [{ operation: "update", object: "Account", id: "001000000000001AAA", fields: { Phone: "1" } }] };
+          const tabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).length;
+          const [requestsBefore, tabsBefore] = [await requestCount(), tabs()];
+          // A change asks the person in our own modal first (VS Code's test mode refuses to show it, and says what it held).
+          await assert.rejects(client.callTool({ name: "crm_propose_changes", arguments: proposal }), /refused to show dialog in tests\. Contents: An agent \(over MCP\) asks: Open 1 proposed change\(s\) to Host agent \(developer\) as staged edits/);
+          assert.deepEqual([await requestCount(), tabs()], [requestsBefore, tabsBefore], "without a yes nothing is read, sent or opened");
           await setAccess("read");
           const before = await requestCount();
-          assert.match(await text("crm_propose_changes", { changes: [{ operation: "update", object: "Account", id: "001000000000001AAA", fields: { Phone: "1" } }] }), /allows agents to read only/);
+          assert.match(await text("crm_propose_changes", proposal), /allows agents to read only/);
           assert.equal(await requestCount(), before, "refused before anything was sent");
           assert.ok(changes > 0, "an access change tells VS Code to list the servers again");
           await setAccess("off");

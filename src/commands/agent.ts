@@ -9,6 +9,7 @@ import * as vscode from "vscode";
 import { TOOLS } from "../agent/catalog";
 import { agentAccessOf } from "../agent/languageModelTools";
 import type { ProposedChange } from "../agent/tools";
+import { sameRecordId } from "../client/ids";
 import { soqlLiteral } from "../client/soql-text";
 import type { OrgManager } from "../connections/orgManager";
 import { CommandRefusal } from "../platform/errorMessages";
@@ -38,7 +39,7 @@ export async function stageProposal(deps: AgentCommandDeps, orgKey: string, chan
     for (const c of list) counts[c.operation]++;
     deps.prepareRun(source, (run) => stageOnRun(run, object, list));
     deps.results.open(resultsTarget(orgKey, source, { api: "soql", text }));
-    said.push(`${object}: ${counts.update} update(s), ${counts.create} create(s)${counts.delete ? `, ${counts.delete} delete(s) the person makes with Delete Records` : ""}`);
+    said.push(`${object}: ${counts.update} update(s), ${counts.create} create(s), ${counts.delete} delete(s)`);
   }
   return `Opened the proposal in ${alias} as staged edits in ${byObject.size} results grid(s) — ${said.join("; ")}. Nothing has been sent: the person reviews the changes (a diff per field) and commits or discards them. Committed changes appear in Write History as the agent's and can be reverted there.`;
 }
@@ -49,7 +50,7 @@ function stageOnRun(run: QueryRun, object: string, list: ProposedChange[]): stri
   const missing: string[] = [];
   const refused: string[] = [];
   for (const change of list.filter((c) => c.operation === "update")) {
-    const index = run.table.records.findIndex((r) => String(r.Id).slice(0, 15) === change.id!.slice(0, 15));
+    const index = rowOf(run, change.id!);
     if (index < 0) {
       missing.push(change.id!);
       continue;
@@ -65,13 +66,20 @@ function stageOnRun(run: QueryRun, object: string, list: ProposedChange[]): stri
   }
   const creates = list.filter((c) => c.operation === "create");
   for (const change of creates) run.edits.insert(object, change.fields);
-  const deletes = list.filter((c) => c.operation === "delete").map((c) => c.id!);
-  const parts = [vscode.l10n.t("An agent proposes these changes: {0} value(s) staged on existing records, {1} new record(s). Review Changes, then Commit — or Discard.", formatCount(staged), formatCount(creates.length))];
-  if (deletes.length) parts.push(vscode.l10n.t("It also proposes deleting {0}: select those rows and choose Delete Records to delete them.", deletes.join(", ")));
+  const deletes: number[] = [];
+  for (const change of list.filter((c) => c.operation === "delete")) {
+    const index = rowOf(run, change.id!);
+    if (index < 0) missing.push(change.id!);
+    else deletes.push(index);
+  }
+  const doomed = run.edits.stageDelete(deletes);
+  const parts = [vscode.l10n.t("An agent proposes these changes: {0} value(s) staged on existing records, {1} new record(s), {2} record(s) to delete. Review Changes, then Commit — or Discard.", formatCount(staged), formatCount(creates.length), formatCount(doomed))];
   if (missing.length) parts.push(vscode.l10n.t("Not found in the org (deleted, or not visible to you): {0}.", missing.join(", ")));
   if (refused.length) parts.push(vscode.l10n.t("Not editable here, left out: {0}.", refused.join(", ")));
   return parts.join(" ");
 }
+
+const rowOf = (run: QueryRun, id: string) => run.table.records.findIndex((r) => sameRecordId(String(r.Id), id));
 
 interface ToolItem extends vscode.QuickPickItem {
   name: string;

@@ -35,7 +35,7 @@ export interface CellMark {
 
 /** A row's state in an editing grid. */
 export interface RowMark {
-  state: "inserted" | "saved" | "refused" | "conflict" | "deleted";
+  state: "inserted" | "saved" | "refused" | "conflict" | "deleted" | "toDelete";
   note?: string;
 }
 

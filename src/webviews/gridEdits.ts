@@ -24,6 +24,7 @@ export interface EditClient {
   collections: {
     update(records: { type: string; id: string; fields: Json }[], options?: { allOrNone?: boolean }): Promise<SaveResult[]>;
     create(sobject: string, records: Json[], options?: { allOrNone?: boolean }): Promise<SaveResult[]>;
+    remove(ids: string[], options?: { allOrNone?: boolean }): Promise<SaveResult[]>;
   };
 }
 
@@ -38,6 +39,7 @@ export interface CommitOptions {
 export interface CommitOutcome {
   saved: number;
   created: number;
+  deleted: number;
   refused: number;
   conflicts: number;
   /** Requests sent: collection writes, and the SystemModstamp reads of the conflict check. */
@@ -73,11 +75,14 @@ export class GridEdits {
 
   constructor(private readonly table: ResultTable) {}
 
-  /** Staged cells, and the rows they are in. */
+  /** Rows staged for deletion (a row to delete holds no staged values). */
+  private readonly doomed = new Set<number>();
+
+  /** Staged changes — each cell, and each row to delete — and the rows they are in. */
   get count(): { cells: number; rows: number } {
-    let cells = 0;
+    let cells = this.doomed.size;
     for (const row of this.staged.values()) cells += row.size;
-    return { cells, rows: this.staged.size };
+    return { cells, rows: this.staged.size + this.doomed.size };
   }
 
   rowMark(index: number): RowMark | undefined {
@@ -96,6 +101,7 @@ export class GridEdits {
     if (!col.editor) return col.readOnly ?? l10n.t("This column cannot be edited.");
     const mark = this.rowMarks.get(index)?.state;
     if (mark === "deleted") return l10n.t("This record was deleted.");
+    if (this.doomed.has(index)) return l10n.t("This record is staged for deletion: Discard its row to keep it.");
     if (!recordRef(record)) return l10n.t("This row is not a record.");
     return undefined;
   }
@@ -156,9 +162,10 @@ export class GridEdits {
   /** Discards staged edits: one cell, one row (column omitted), or everything (index omitted). */
   discard(index?: number, column?: number): void {
     if (index === undefined) {
-      for (const i of [...this.staged.keys()]) this.discard(i);
+      for (const i of [...this.staged.keys(), ...this.doomed]) this.discard(i);
       return;
     }
+    if (this.doomed.delete(index)) this.rowMarks.delete(index);
     if (column === undefined || this.staged.get(index)?.size === 1 && this.staged.get(index)?.has(column)) {
       this.staged.delete(index);
       if (this.rowMarks.get(index)?.state !== "inserted") this.rowMarks.delete(index);
@@ -204,6 +211,11 @@ export class GridEdits {
       fetched.push("");
       staged.push("");
     }
+    for (const index of [...this.doomed].filter((i) => only === undefined || i === only).sort((a, b) => a - b)) {
+      const ref = recordRef(this.table.records[index]!)!;
+      fetched.push(`${ref.type} ${ref.id}`, ...this.table.columns.filter((c) => c.editor).map((c) => `  ${c.editor!.field}: ${String(valueAt(this.table.records[index]!, c.path) ?? "")}`), "");
+      staged.push(`${ref.type} ${ref.id}`, `  ${l10n.t("(deleted: to the org's Recycle Bin)")}`, "");
+    }
     return { fetched: fetched.join("\n"), staged: staged.join("\n") };
   }
 
@@ -226,17 +238,40 @@ export class GridEdits {
     if (!stamp) return false;
     this.stamps.set(index, stamp);
     this.conflictStamps.delete(index);
-    this.rowMarks.delete(index);
+    if (this.doomed.has(index)) this.markDoomed(index);
+    else this.rowMarks.delete(index);
     return true;
+  }
+
+  /**
+   * Stages saved records' rows for deletion (their staged values dropped); how many. The delete goes out with
+   * the next commit, checked like an update: a record changed in the org since it was read is not deleted.
+   */
+  stageDelete(indexes: number[]): number {
+    let staged = 0;
+    for (const index of indexes) {
+      const state = this.rowMarks.get(index)?.state;
+      if (!recordRef(this.table.records[index] ?? {})?.id || state === "deleted" || state === "inserted" || this.doomed.has(index)) continue;
+      this.staged.delete(index);
+      this.cellMarks.delete(index);
+      this.doomed.add(index);
+      this.markDoomed(index);
+      staged++;
+    }
+    return staged;
+  }
+
+  private markDoomed(index: number): void {
+    this.rowMarks.set(index, { state: "toDelete", note: l10n.t("Staged for deletion: Commit deletes it, Discard keeps it.") });
   }
 
   /** Writes what is staged. Rows changed in the org since they were fetched are marked, not written. */
   async commit(client: EditClient, options: CommitOptions = {}): Promise<CommitOutcome> {
-    const outcome: CommitOutcome = { saved: 0, created: 0, refused: 0, conflicts: 0, writes: 0, reads: 0 };
+    const outcome: CommitOutcome = { saved: 0, created: 0, deleted: 0, refused: 0, conflicts: 0, writes: 0, reads: 0 };
     const pending = [...this.staged.keys()].filter((i) => this.rowMarks.get(i)?.state !== "deleted");
     const inserts = pending.filter((i) => this.rowMarks.get(i)?.state === "inserted");
-    const updates = pending.filter((i) => !inserts.includes(i));
-    const total = pending.length;
+    const updates = [...pending.filter((i) => !inserts.includes(i)), ...this.doomed];
+    const total = updates.length + inserts.length;
     let done = 0;
     const byType = new Map<string, number[]>();
     for (const i of updates) {
@@ -268,16 +303,30 @@ export class GridEdits {
           }
         }
         justSaved = [];
-        if (fresh.length) {
-          options.beforeWrite?.(type, new Map(fresh.map((i) => [recordRef(this.table.records[i]!)!.id!, this.beforeValues(i)])));
-          const results = await client.collections.update(fresh.map((i) => ({ type, id: recordRef(this.table.records[i]!)!.id!, fields: this.fieldsOf(i) })), { allOrNone: options.allOrNone });
+        const toUpdate = fresh.filter((i) => !this.doomed.has(i));
+        const toDelete = fresh.filter((i) => this.doomed.has(i));
+        if (toUpdate.length) {
+          options.beforeWrite?.(type, new Map(toUpdate.map((i) => [recordRef(this.table.records[i]!)!.id!, this.beforeValues(i)])));
+          const results = await client.collections.update(toUpdate.map((i) => ({ type, id: recordRef(this.table.records[i]!)!.id!, fields: this.fieldsOf(i) })), { allOrNone: options.allOrNone });
           outcome.writes++;
-          fresh.forEach((i, n) => {
+          toUpdate.forEach((i, n) => {
             if (this.settle(i, results[n]!)) {
               outcome.saved++;
               justSaved.push(i);
             } else outcome.refused++;
           });
+        }
+        if (toDelete.length) {
+          const results = await client.collections.remove(toDelete.map((i) => recordRef(this.table.records[i]!)!.id!), { allOrNone: options.allOrNone });
+          outcome.writes++;
+          // A refused delete stays staged (like a refused update), marked with the org's reason.
+          toDelete.forEach((i, n) => {
+            if (results[n]?.success) this.doomed.delete(i);
+          });
+          this.deleted(toDelete, results);
+          const removed = results.filter((r) => r.success).length;
+          outcome.deleted += removed;
+          outcome.refused += results.length - removed;
         }
         done += chunk.length;
         options.onProgress?.(done, total);

@@ -52,6 +52,7 @@ export function commitSummary(o: CommitOutcome): string {
   const parts = [];
   if (o.saved) parts.push(vscode.l10n.t("{0} saved", recordsText(o.saved)));
   if (o.created) parts.push(vscode.l10n.t("{0} created", recordsText(o.created)));
+  if (o.deleted) parts.push(vscode.l10n.t("{0} deleted", recordsText(o.deleted)));
   if (o.refused) parts.push(vscode.l10n.t("{0} refused by the org (their edits are still staged; hover a marked cell for the reason)", recordsText(o.refused)));
   if (o.conflicts) parts.push(vscode.l10n.t("{0} changed in the org since they were read, not written (Compare, or Overwrite to send your edits anyway)", recordsText(o.conflicts)));
   return parts.length ? `${parts.join("; ")}.` : vscode.l10n.t("Nothing was written.");
@@ -190,7 +191,7 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
       async (progress, token) => {
         const controller = new AbortController();
         token.onCancellationRequested(() => controller.abort());
-        const total: CommitOutcome = { saved: 0, created: 0, refused: 0, conflicts: 0, writes: 0, reads: 0 };
+        const total: CommitOutcome = { saved: 0, created: 0, deleted: 0, refused: 0, conflicts: 0, writes: 0, reads: 0 };
         let before = 0;
         // The rows' edits, then each child table's: one after another, one progress for all.
         for (const edits of run.allEdits.filter((e) => e.count.cells)) {

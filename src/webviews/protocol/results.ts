@@ -45,7 +45,7 @@ const resultRow = z.object({
   index,
   cells: z.array(cell),
   marks: z.optional(z.record(z.string(), z.object({ state: z.enum(["staged", "refused", "saved"]), note: z.optional(z.string()) }))),
-  row: z.optional(z.object({ state: z.enum(["inserted", "saved", "refused", "conflict", "deleted"]), note: z.optional(z.string()) })),
+  row: z.optional(z.object({ state: z.enum(["inserted", "saved", "refused", "conflict", "deleted", "toDelete"]), note: z.optional(z.string()) })),
 });
 const childTable = z.object({ columns: z.array(resultColumn), rows: z.array(resultRow), total: z.number(), more: z.boolean(), editObject: z.optional(z.string()) });
 const columnLayout = z.object({ hidden: z.array(z.string()), order: z.array(z.string()), frozen: index });

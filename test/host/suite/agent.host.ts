@@ -73,10 +73,13 @@ export function registerAgentTests(): void {
     test("in stage access a proposal opens as staged edits and sends nothing; a confirmed draft is written and recorded as the agent's", async () => {
       const { manager, registry, journal } = await api();
       const crm = (await manager.session(registry.activeKey!)).crm;
-      const contact = (await crm.soqlQuery("SELECT Id FROM Contact ORDER BY Id LIMIT 1")).records[0]!;
+      const [contact, doomed] = (await crm.soqlQuery("SELECT Id FROM Contact ORDER BY Id LIMIT 2")).records;
       const writes = (await (await fetch(`${process.env.CRM_TEST_EMULATOR_URL}/__emulator/requests`)).json() as { writes: number }).writes;
-      const proposal = await call("crm_propose_changes", { changes: [{ operation: "update", object: "Contact", id: String(contact.Id), fields: { Title: "Proposed by agent" } }] });
-      assert.match(proposal, /Opened the proposal in Host agent as staged edits in 1 results grid\(s\) — Contact: 1 update\(s\), 0 create\(s\)\. Nothing has been sent/);
+      const proposal = await call("crm_propose_changes", { changes: [
+        { operation: "update", object: "Contact", id: String(contact!.Id), fields: { Title: "Proposed by agent" } },
+        { operation: "delete", object: "Contact", id: String(doomed!.Id) },
+      ] });
+      assert.match(proposal, /Opened the proposal in Host agent as staged edits in 1 results grid\(s\) — Contact: 1 update\(s\), 0 create\(s\), 1 delete\(s\)\. Nothing has been sent/);
       const writesAfter = (await (await fetch(`${process.env.CRM_TEST_EMULATOR_URL}/__emulator/requests`)).json() as { writes: number }).writes;
       assert.equal(writesAfter, writes, "a proposal writes nothing");
       const draft = await call("crm_draft_article", { title: "Agent draft", urlName: "agent-draft", fields: { Summary: "Drafted by an agent." } });

@@ -127,7 +127,7 @@ test("commit: saved rows take their values, a refused row keeps its edit with th
   await c.updateSobjectRecord("Contact", ids[2]!, { Title: "Theirs" }); // someone else, meanwhile
   const before: Map<string, Record<string, unknown>>[] = [];
   const outcome = await run.edits.commit(c, { beforeWrite: (_type, values) => before.push(values) });
-  assert.deepEqual({ ...outcome }, { saved: 1, created: 0, refused: 1, conflicts: 1, writes: 1, reads: 2 });
+  assert.deepEqual({ ...outcome }, { saved: 1, created: 0, deleted: 0, refused: 1, conflicts: 1, writes: 1, reads: 2 });
   const rows = run.edits.decorate(run.table.window(0, 3).sort((a, b) => a.index - b.index));
   assert.equal(rows[0]!.row!.state, "saved");
   assert.equal(rows[0]!.marks![title]!.state, "saved");
@@ -176,6 +176,42 @@ test("clone stages inserts that commit as new records; deleted rows are marked a
   run.edits.deleted([copy!], results);
   assert.equal(run.edits.rowMark(copy!)!.state, "deleted");
   assert.equal(run.edits.stage(copy!, col(run, "Title"), "x"), "This record was deleted.");
+});
+
+test("staged deletes: shown in the review, checked like updates at commit (a record changed since stays), discarded rows kept", async () => {
+  const c = await crm();
+  const run = await editingRun("SELECT Id, LastName, Title FROM Contact ORDER BY LastName LIMIT 4");
+  const [last, title] = [col(run, "LastName"), col(run, "Title")];
+  const ids = run.table.records.map((r) => recordRef(r)!.id!);
+  run.edits.stage(0, title, "Dropped with the row");
+  run.edits.stage(3, title, "Kept, saved");
+  assert.equal(run.edits.stageDelete([0, 1, 2, 2]), 3, "each saved record once");
+  assert.deepEqual(run.edits.count, { cells: 4, rows: 4 }, "three deletions and one edited cell");
+  assert.equal(run.edits.rowMark(0)!.state, "toDelete");
+  assert.match(run.edits.stage(1, title, "x")!, /staged for deletion: Discard its row to keep it/);
+  const review = run.edits.review(1);
+  assert.equal(review.fetched, `Contact ${ids[1]}\n  LastName: ${String(run.table.records[1]!.LastName)}\n  Title: ${String(run.table.records[1]!.Title ?? "")}\n`);
+  assert.equal(review.staged, `Contact ${ids[1]}\n  (deleted: to the org's Recycle Bin)\n`);
+  run.edits.discard(2);
+  assert.equal(run.edits.rowMark(2), undefined, "a discarded deletion leaves the row as fetched");
+  await c.updateSobjectRecord("Contact", ids[1]!, { Title: "Changed meanwhile" });
+
+  const outcome = await run.edits.commit(c);
+  assert.deepEqual({ ...outcome }, { saved: 1, created: 0, deleted: 1, refused: 0, conflicts: 1, writes: 2, reads: 2 });
+  assert.equal(run.edits.rowMark(0)!.state, "deleted");
+  assert.equal(run.edits.rowMark(1)!.state, "conflict");
+  const alive = async (id: string) => (await c.soqlQuery(`SELECT Id FROM Contact WHERE Id = '${id}'`)).records.length === 1;
+  assert.deepEqual([await alive(ids[0]!), await alive(ids[1]!), await alive(ids[2]!)], [false, true, true]);
+  assert.equal((await c.getSobjectRecord("Contact", ids[3]!, { fields: ["Title"] })).Title, "Kept, saved");
+
+  // Overwrite: the person has looked, and deletes it anyway.
+  assert.equal(run.edits.overwrite(1), true);
+  assert.equal(run.edits.rowMark(1)!.state, "toDelete", "still staged for deletion");
+  const again = await run.edits.commit(c);
+  assert.deepEqual([again.deleted, again.conflicts], [1, 0]);
+  assert.equal(await alive(ids[1]!), false);
+  assert.deepEqual(run.edits.count, { cells: 0, rows: 0 });
+  assert.equal(run.edits.stage(0, last, "x"), "This record was deleted.");
 });
 
 test("a commit of 1,000 edits sends ⌈1,000 / 200⌉ writes and as many stamp reads, plus one to refresh the last saves", async () => {

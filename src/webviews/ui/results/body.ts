@@ -91,7 +91,7 @@ export function applyWidths(g: Grid): void {
   }
 }
 
-const ROW_ICONS: Record<string, string> = { inserted: "add", saved: "check", refused: "error", conflict: "warning", deleted: "trash" };
+const ROW_ICONS: Record<string, string> = { inserted: "add", saved: "check", refused: "error", conflict: "warning", deleted: "trash", toDelete: "trash" };
 
 export function cellNode(g: Grid, v: number, pos: number, row: ResultRow | undefined, lefts: number[]): HTMLElement {
   const c = g.visible[pos]!;
@@ -161,7 +161,7 @@ function gutterNode(v: number, row: ResultRow | undefined): HTMLElement {
 export function rowNode(g: Grid, v: number): HTMLElement {
   const row = rowOf(g, v);
   const node = el("div", { role: "row", class: "row", "aria-rowindex": String(v + 2), "data-row": String(v) });
-  if (row?.row?.state === "deleted") node.classList.add("deleted");
+  if (row?.row?.state === "deleted" || row?.row?.state === "toDelete") node.classList.add(row.row.state === "deleted" ? "deleted" : "to-delete");
   node.style.transform = `translateY(${rowTop(g, v)}px)`;
   node.append(gutterNode(v, row));
   const lefts = frozenLefts(g);

@@ -10,7 +10,7 @@ import { send, page } from "./page";
 export function editable(g: Grid, v: number, pos: number): boolean {
   const column = columnAt(g, pos);
   const row = rowOf(g, v);
-  return !!(g.summary.editObject && column?.editor && row && row.row?.state !== "deleted");
+  return !!(g.summary.editObject && column?.editor && row && row.row?.state !== "deleted" && row.row?.state !== "toDelete");
 }
 
 /** A staged value shown at once (the host's answer follows); `note` says what it was. */

@@ -7,7 +7,7 @@ export const count = new Intl.NumberFormat(displayLocale);
 /** "1 row", "12 rows": whole phrases, so a language can word each. */
 export const rowsText = (n: number) => (n === 1 ? l10n.t("1 row") : l10n.t("{0} rows", count.format(n)));
 /** What a row or cell mark says (the host's states, in the display language). */
-const STATE_LABELS: Record<string, string> = { inserted: l10n.t("Inserted"), saved: l10n.t("Saved"), refused: l10n.t("Refused"), conflict: l10n.t("Conflict"), deleted: l10n.t("Deleted"), staged: l10n.t("Staged") };
+const STATE_LABELS: Record<string, string> = { inserted: l10n.t("Inserted"), saved: l10n.t("Saved"), refused: l10n.t("Refused"), conflict: l10n.t("Conflict"), deleted: l10n.t("Deleted"), toDelete: l10n.t("To delete"), staged: l10n.t("Staged") };
 export const stateLabel = (state: string) => STATE_LABELS[state] ?? state;
 /** The copy and export formats' names (a language may write them its own way). */
 export const FORMAT_LABELS: Record<CopyFormat | (typeof EXPORT_FORMAT_NAMES)[number], string> = {

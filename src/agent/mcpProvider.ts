@@ -59,7 +59,7 @@ export function registerMcpServerProvider(deps: McpProviderDeps, api: McpApi | u
   // A random path segment per org: the org's key (its user and host) never appears in a URL.
   const handles = new Map<string, string>();
   const handleOf = (orgKey: string) => {
-    for (const [handle, key] of handles) if (key === orgKey) return handle;
+    for (const [handle, keyOfOrg] of handles) if (keyOfOrg === orgKey) return handle;
     const handle = randomBytes(12).toString("base64url");
     handles.set(handle, orgKey);
     return handle;
@@ -96,7 +96,11 @@ export function registerMcpServerProvider(deps: McpProviderDeps, api: McpApi | u
     resolveMcpServerDefinition: async (definition) => {
       const handle = /\/mcp\/([\w-]+)$/.exec(definition.uri.path)?.[1];
       if (!orgOf(handle)) return undefined;
-      loopback ??= loadLoopback().serveMcpOnLoopback({ key, serverFor });
+      // A server that could not listen is tried again at the next start, not remembered.
+      loopback ??= loadLoopback().serveMcpOnLoopback({ key, serverFor }).catch((err: unknown) => {
+        loopback = undefined;
+        throw err;
+      });
       definition.uri = vscode.Uri.parse(`${(await loopback).origin}/mcp/${handle}`);
       definition.headers = { Authorization: `Bearer ${key}` };
       return definition;

@@ -48,6 +48,8 @@ journey("Agent: a proposed change is confirmed, reviewed and committed in the gr
   await accepted.locator(".dialog-buttons .monaco-button", { hasText: /^Yes$/ }).click();
   const frame = await ui.webview(/An agent proposes these changes: 1 value\(s\) staged on existing records, 0 new record\(s\), 1 record\(s\) to delete/, 30_000);
   await frame.locator(".staged-count", { hasText: "2 staged edits in 2 records" }).waitFor();
+  // The count is the toolbar's; the rows' marks come with the next window of rows the grid reads.
+  await frame.locator(".row.to-delete").first().waitFor();
   assert.equal(await frame.locator(".row.to-delete").count(), 1, "the record to delete is struck through");
   assert.equal(await writes(emulator.url), sent, "staging sends nothing");
   await frame.locator("vscode-button", { hasText: "Review Changes" }).click();

@@ -56,7 +56,7 @@ export interface CrmExplorerApi {
   registry: OrgRegistry;
   orgInfo: ReturnType<typeof orgInfoPanels>;
   journal: () => Promise<WriteJournal>;
-  /** The MCP server definition provider, registered with an API of VS Code 1.101's shape (the host here has none). */
+  /** The MCP server definition provider, registered with an API of VS Code 1.101's shape handed in by the test (so it sees what VS Code is handed). */
   registerMcpServerProvider: (api: McpApi) => vscode.Disposable;
 }
 

@@ -59,7 +59,7 @@ async function agentOrg(manager: OrgManager, org: OrgRecord): Promise<AgentOrg> 
 }
 
 /** The org a call names (by name, as in the Orgs view), or the active one. */
-export function orgNamed(manager: OrgManager, name: unknown): OrgRecord {
+function orgNamed(manager: OrgManager, name: unknown): OrgRecord {
   const orgs = manager.registry.list();
   if (name !== undefined) {
     const found = typeof name === "string" ? orgs.find((o) => o.alias.toLowerCase() === name.trim().toLowerCase()) : undefined;

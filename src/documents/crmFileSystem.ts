@@ -3,8 +3,14 @@
  * keeps the document dirty and says why; refused fields are marked on their lines; a concurrent change
  * asks Compare / Overwrite and never overwrites silently. Ctrl+S (`saveDocument`) sends the document before
  * VS Code saves it, so a cancelled, refused or conflicting save says why and keeps the edit without VS Code's
- * "Failed to save" message and its Revert. Other saves (the File menu, auto save) still meet that message; an
- * edit discarded from it is offered back, so it cannot be lost.
+ * "Failed to save" message and its Revert. Other saves a person asks for (the File menu, Save All, Retry)
+ * still meet that message; an edit discarded from it is offered back, so it cannot be lost.
+ *
+ * Only a person's save reaches the org: VS Code's own saves (`files.autoSave` after a delay, on focus or
+ * window change, or any save whose reason VS Code did not announce) are refused with a word on what sends.
+ * VS Code then keeps the document dirty and, while it is in that error state, makes no further automatic
+ * saves of it until a person's save succeeds — so a conflict, a guard's Cancel or half-typed text is never
+ * decided by a timer.
  */
 import * as vscode from "vscode";
 import { CancelledError } from "../client/errors";
@@ -14,12 +20,18 @@ import { ConflictError, CrmFiles, DocumentError, fieldLine, type FileStat } from
 
 export const CRM_SCHEME = "crm";
 
-/** A document Ctrl+S sent: its text, what the org answered, its stat before, and (once VS Code saved it) the event to fire. */
+/** A document Ctrl+S sent: its text, what the org answered, and (once VS Code saved it) the event to fire. */
 interface Sent {
   text: string;
   result: { createdId?: string };
-  stat: vscode.FileStat;
   saved?: SavedDocument;
+}
+
+/** A Ctrl+S under way: the document's stat before it sent; what it sent, once the org answered (undefined when nothing was). */
+interface Sending {
+  stat: vscode.FileStat;
+  outcome: Promise<Sent | undefined>;
+  sent?: Sent;
 }
 
 /** A save stopped by the person's own choice at a conflict (Compare, or no answer): said as a warning. */
@@ -52,11 +64,14 @@ export class CrmFileSystem implements vscode.FileSystemProvider, vscode.TextDocu
   /** Records being saved from a document now: their own write is no news to their documents. */
   private readonly saving = new Set<string>();
   /**
-   * Documents Ctrl+S has just sent, until VS Code's own save of the same text completes: that save sends
-   * nothing, and meanwhile the file keeps the time VS Code read it at (else VS Code would take the new
-   * baseline for someone else's change).
+   * Documents Ctrl+S is sending, until VS Code's own save of the same text completes: that save (or an
+   * automatic one of the same text) sends nothing more, and meanwhile the file keeps the time VS Code read it
+   * at (else VS Code would take the new baseline for someone else's change).
    */
-  private readonly sent = new Map<string, Sent>();
+  private readonly sending = new Map<string, Sending>();
+  /** Why VS Code is saving a document now, from its will-save event until the write it announces arrives. */
+  private readonly saveReasons = new Map<string, vscode.TextDocumentSaveReason>();
+  private readonly announcing: vscode.Disposable;
 
   constructor(readonly files: CrmFiles, private readonly manager: OrgManager) {
     // A record's remembered baseline goes when the last of its documents closes without unsaved edits
@@ -68,13 +83,19 @@ export class CrmFileSystem implements vscode.FileSystemProvider, vscode.TextDocu
       if (!stillOpen) void files.forget(closed.uri.path);
     });
     // A refused edit that turns into the org's text without being saved was discarded (the toast's Discard, Revert File).
-    this.discarding = vscode.workspace.onDidChangeTextDocument(({ document }) => {
+    this.discarding = vscode.workspace.onDidChangeTextDocument(({ document, reason }) => {
       const kept = this.refused.get(document.uri.toString());
       if (kept === undefined || document.isDirty || document.getText() === kept) return;
+      // Undone to the org's text by the person's own hand: nothing was discarded behind their back.
+      if (reason !== undefined) return void this.refused.delete(document.uri.toString());
       this.refused.delete(document.uri.toString());
       void this.offerRestore(document.uri, kept);
     });
     this.following = manager.onDidChange((change) => void this.follow(change));
+    // Synchronous and never throwing: VS Code stops asking a listener that is slow or fails.
+    this.announcing = vscode.workspace.onWillSaveTextDocument(({ document, reason }) => {
+      if (document.uri.scheme === CRM_SCHEME) this.saveReasons.set(document.uri.toString(), reason);
+    });
   }
 
   /**
@@ -128,8 +149,8 @@ export class CrmFileSystem implements vscode.FileSystemProvider, vscode.TextDocu
   }
 
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
-    const sent = this.sent.get(uri.toString());
-    if (sent) return sent.stat;
+    const sending = this.sending.get(uri.toString());
+    if (sending) return sending.stat;
     const stat: FileStat = await this.guard(uri, () => this.files.stat(uri.path));
     return {
       type: stat.type === "directory" ? vscode.FileType.Directory : vscode.FileType.File,
@@ -151,16 +172,29 @@ export class CrmFileSystem implements vscode.FileSystemProvider, vscode.TextDocu
     const orgKey = this.orgKeyOf(uri);
     const p = this.files.parse(uri.path);
     if (!orgKey || !p || !("sobject" in p)) throw vscode.FileSystemError.FileNotFound(uri);
-    let result: { createdId?: string };
+    const key = uri.toString();
     const text = new TextDecoder().decode(content);
-    const sent = this.sent.get(uri.toString());
-    this.sent.delete(uri.toString());
-    try {
-      result = sent?.text === text ? sent.result : await this.sendKeeping(uri, text);
-    } catch (err) {
-      throw vscode.FileSystemError.Unavailable(err instanceof Error ? err.message : String(err));
+    const reason = this.saveReasons.get(key);
+    this.saveReasons.delete(key);
+    // What Ctrl+S sent is saved without sending it again; from then on the file's time is the record's new one.
+    // A person's save waits for a Ctrl+S under way (one question, one send); an automatic one does not, so the
+    // refusal below marks the document dirty while the person answers.
+    const sending = this.sending.get(key);
+    const sent = reason === vscode.TextDocumentSaveReason.Manual ? await sending?.outcome : sending?.sent;
+    if (sent?.text === text && this.sending.get(key) === sending) this.sending.delete(key);
+    let result: { createdId?: string };
+    if (sent?.text === text) result = sent.result;
+    else if (reason !== vscode.TextDocumentSaveReason.Manual) {
+      this.refused.set(key, text);
+      throw vscode.FileSystemError.Unavailable(vscode.l10n.t("Auto save does not send records to the org. Press Ctrl+S (or Retry) to send your edit; until then it stays here, unsaved."));
+    } else {
+      try {
+        result = await this.sendKeeping(uri, text);
+      } catch (err) {
+        throw vscode.FileSystemError.Unavailable(err instanceof Error ? err.message : String(err));
+      }
     }
-    this.refused.delete(uri.toString());
+    this.refused.delete(key);
     this.diagnostics.delete(uri);
     this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);
     // After Ctrl+S the document says it was saved once VS Code is done (a template's tab may then close).
@@ -178,23 +212,22 @@ export class CrmFileSystem implements vscode.FileSystemProvider, vscode.TextDocu
     const key = document.uri.toString();
     const text = document.getText();
     const stat = await this.stat(document.uri);
-    let result: { createdId?: string };
+    const sending = this.sendKeeping(document.uri, text).then((result): Sent => ({ text, result }));
+    const entry: Sending = { stat, outcome: sending.then((sent) => (entry.sent = sent), () => undefined) };
+    this.sending.set(key, entry);
     try {
-      result = await this.sendKeeping(document.uri, text);
-    } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      if (err instanceof CancelledError) vscode.window.setStatusBarMessage(vscode.l10n.t("{0}. Your edit is kept.", message), 8_000);
-      else void (err instanceof NotSavedError ? vscode.window.showWarningMessage(message) : vscode.window.showErrorMessage(message));
-      return;
-    }
-    const sent: Sent = { text, result, stat };
-    this.sent.set(key, sent);
-    try {
+      const sent = await sending.catch((err: unknown) => {
+        const message = err instanceof Error ? err.message : String(err);
+        if (err instanceof CancelledError) vscode.window.setStatusBarMessage(vscode.l10n.t("{0}. Your edit is kept.", message), 8_000);
+        else void (err instanceof NotSavedError ? vscode.window.showWarningMessage(message) : vscode.window.showErrorMessage(message));
+        return undefined;
+      });
+      if (!sent) return;
       await document.save();
+      if (sent.saved) this.saved.fire(sent.saved);
     } finally {
-      this.sent.delete(key);
+      if (this.sending.get(key) === entry) this.sending.delete(key);
     }
-    if (sent.saved) this.saved.fire(sent.saved);
   }
 
   /**
@@ -285,6 +318,7 @@ export class CrmFileSystem implements vscode.FileSystemProvider, vscode.TextDocu
   dispose(): void {
     this.closing.dispose();
     this.discarding.dispose();
+    this.announcing.dispose();
     this.following.dispose();
     this.changed.dispose();
     this.saved.dispose();

@@ -1,0 +1,4 @@
+/** Safety journeys with auto save after 1,000 ms, VS Code for the Web's default: they hold as with it off. */
+import { safetyJourneys } from "./safetyJourneys";
+
+safetyJourneys("afterDelay");

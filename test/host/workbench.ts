@@ -60,8 +60,10 @@ export class Driver {
     const input = this.page.locator(".quick-input-widget .quick-input-box input");
     // F1 can be lost while a panel that was just opened takes the focus (its frame gets the key): VS Code's
     // focus, so the key is pressed again until the palette shows.
+    let presses = 0;
     await this.eventually(`F1 to open the command palette (to run '${title}')`, async () => {
       if (await input.isVisible()) return true;
+      if (presses++) console.warn(`DRIVER RETRY: F1 pressed again for '${title}'`);
       await this.page.keyboard.press("F1");
       return input.waitFor({ state: "visible", timeout: 2_000 }).then(() => true, () => false);
     });
@@ -92,7 +94,10 @@ export class Driver {
     const stillThePalette = async () => (await input.isVisible()) && (await input.inputValue().catch(() => "")) === `>${title}` &&
       (await this.page.locator(".quick-input-widget .quick-input-list .monaco-list-row.focused .label-name", { hasText: title }).count()) > 0 && (await untitled());
     const left = await this.eventually("the palette to close", async () => !(await stillThePalette()), 2_000).catch(() => false);
-    if (!left && (await stillThePalette())) await this.page.keyboard.press("Enter");
+    if (!left && (await stillThePalette())) {
+      console.warn(`DRIVER RETRY: Enter pressed again on '${title}'`);
+      await this.page.keyboard.press("Enter");
+    }
   }
 
   /**
@@ -176,9 +181,11 @@ export class Driver {
     return this.eventually(`'${title}' to open the picker '${opens}'`, async () => {
       await this.runCommand(title);
       const widget = await this.quickInput(opens, 8_000).catch(() => undefined);
-      if (!widget) return undefined;
+      if (!widget) return void console.warn(`DRIVER RETRY: '${title}' opened no '${opens}'`);
       await this.page.waitForTimeout(500);
-      return (await widget.locator(".quick-input-title", { hasText: opens }).isVisible().catch(() => false)) ? widget : undefined;
+      if (await widget.locator(".quick-input-title", { hasText: opens }).isVisible().catch(() => false)) return widget;
+      console.warn(`DRIVER RETRY: '${opens}' closed again`);
+      return undefined;
     }, 40_000);
   }
 

@@ -15,13 +15,10 @@ journey("Import Data: a CSV with one bad row — the dry run names it, the org h
   await ui.runCommand("CRM: Import Data…");
   const dialog = page.locator(".quick-input-widget:visible .quick-input-box input");
   await dialog.waitFor();
-  // The dialog fills its input in steps (ending with the folder it opens on) and may overwrite what is typed
-  // meanwhile: type the file until the input keeps it.
-  await ui.eventually(`the open dialog to keep ${input}`, async () => {
-    await dialog.fill(input);
-    await page.waitForTimeout(400);
-    return (await dialog.inputValue()) === input;
-  });
+  // The dialog fills its input in steps, ending with the folder it opens on; what is typed before then is overwritten.
+  await ui.eventually("the open dialog to show the folder it opens on", async () => (await dialog.inputValue()).replace(/\/$/, "") === server.workspace);
+  await dialog.fill(input);
+  assert.equal(await dialog.inputValue(), input);
   await page.keyboard.press("Enter");
   await ui.pick("Import 3 rows of new-contacts.csv into which object", "Contact");
   await ui.pick("What should each row do to Contact", "Insert");

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import type { Driver } from "../workbench";
-import { autoSaveModes, otherSaveFailures, type AutoSaveMode } from "./editingKit";
+import { autoSaveModes, backedUp, otherSaveFailures, type AutoSaveMode } from "./editingKit";
 import { workbenchSession } from "./session";
 
 const activeEditor = (page: Page) => page.locator(".part.editor .editor-group-container.active .monaco-editor").first();
@@ -99,7 +99,7 @@ export function editingJourneys(mode: AutoSaveMode): void {
     await page.keyboard.press("Control+Z");
   }, 240_000);
 
-  journey(named("Editing: a record the org refuses stays dirty with the field marked, and survives a window reload"), async ({ ui, emulator, workbench }) => {
+  journey(named("Editing: a record the org refuses stays dirty with the field marked, and survives a window reload"), async ({ ui, emulator, workbench, server }) => {
     const page = workbench.page;
     const contact = emulator.seeded.store.liveRecords("Contact")[5]!;
     await ui.runCommand("CRM: Open Record in Editor…");
@@ -115,7 +115,8 @@ export function editingJourneys(mode: AutoSaveMode): void {
     await page.locator(".part.editor .tab.dirty", { hasText: String(contact.Name) }).waitFor({ timeout: 15_000 });
     assert.equal(contact.LastName !== "", true, "the org kept its value");
     if (mode === "off") await ui.screenshot("17-record-refused");
-    await page.waitForTimeout(2_500);
+    // The reload restores the edit from VS Code's backup of it: once the backup holds it.
+    await ui.eventually("VS Code's backup of the unsaved edit", () => backedUp(server.root, '"LastName": ""'));
     await ui.reloadWindow();
     // The edit is still there after the reload, still unsaved.
     await page.locator(".part.editor .tab.dirty", { hasText: String(contact.Name) }).waitFor({ timeout: 30_000 });

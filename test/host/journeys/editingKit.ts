@@ -1,4 +1,6 @@
 /** What the editing journeys share: opening a record document, its tab, and what reached the org for it. */
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import type { Page } from "playwright-core";
 import type { Emulator } from "../../../src/demo-org";
 import type { Driver } from "../workbench";
@@ -40,3 +42,16 @@ export type AutoSaveMode = keyof typeof autoSaveModes;
 
 /** VS Code's "Failed to save" toasts other than auto save's word on what sends (their Revert would drop an edit). */
 export const otherSaveFailures = (page: Page) => page.locator(".notifications-toasts .notification-list-item", { hasText: /Failed to save/ }).filter({ hasNotText: /Auto save does not send/ });
+
+/** Whether VS Code's backup of an unsaved document (what a reload restores it from) holds `text` yet. */
+export function backedUp(root: string, text: string): boolean {
+  const backups = path.join(root, "user-data", "User", "Backups");
+  const files = (() => {
+    try {
+      return readdirSync(backups, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+    } catch {
+      return [];
+    }
+  })();
+  return files.some((f) => readFileSync(path.join(f.parentPath, f.name), "utf8").includes(text));
+}

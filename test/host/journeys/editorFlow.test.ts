@@ -11,8 +11,9 @@ journey("New SOQL Query starts with a statement that has no error; its results o
   await ui.statusBarText(/^SOQL$/);
   const editor = page.locator(".part.editor .editor-group-container.active .monaco-editor").first();
   await page.waitForFunction(() => /FROM\s*Account/.test(document.querySelector(".part.editor .view-lines")?.textContent?.replace(/\u00a0/g, " ") ?? ""));
-  // Diagnostics run on open: give them time to mark anything, then there must be nothing.
-  await page.waitForTimeout(2_000);
+  // Diagnostics run on open and judge fields from Account's describe: once the org has answered it, nothing is marked.
+  await ui.eventually("the org to answer Account's describe", () => emulator.requests.some((r) => /\/sobjects\/Account\/describe$/.test(r.path) && r.answeredAt !== undefined));
+  await ui.eventually("the CodeLens to show", () => page.locator(".part.editor .codelens-decoration a", { hasText: /^\s*Run$/ }).count());
   assert.equal(await editor.locator(".squiggly-error, .squiggly-warning").count(), 0, "nothing is marked before the user types");
   // The object is selected: typing replaces it.
   await page.keyboard.type("Contact");
@@ -53,7 +54,6 @@ journey("Article Details from the tree: clicking one article after another reuse
 
   // Opened again, the preview is kept: the next article opens a tab of its own.
   await ui.rowIn("Knowledge", second).click();
-  await page.waitForTimeout(500);
   await ui.rowIn("Knowledge", third).click();
   await ui.webview(new RegExp(`${escaped(third)}[\\s\\S]*Version ID`));
   const tabs = await articleTabs();

@@ -276,8 +276,24 @@ export class Transport {
     });
   }
 
-  /** Posts a form to an OAuth endpoint (no bearer token). */
+  /**
+   * Posts a form to an OAuth endpoint (no bearer token). What it sends as a credential never comes back out:
+   * an endpoint or a proxy that echoes the form (in its error words, its HTML page or a network error) has
+   * those values taken out of the answer and of any error before anyone can quote them.
+   */
   readonly postForm: TokenPoster = async (url, form, basicAuth) => {
+    const sent = sentCredentials(form, basicAuth);
+    try {
+      const answer = await this.postFormOnce(url, form, basicAuth);
+      // A session is taken as the org gave it (a refresh token may come back as it was sent).
+      const granted = answer.status === 200 && typeof (answer.body as { access_token?: unknown } | undefined)?.access_token === "string";
+      return granted ? answer : { status: answer.status, body: redactSecrets({ body: answer.body }, sent).body };
+    } catch (err) {
+      throw redactSecrets(err, sent);
+    }
+  };
+
+  private async postFormOnce(url: string, form: Record<string, string>, basicAuth?: string): Promise<{ status: number; body: unknown }> {
     const headers: Record<string, string> = { "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" };
     if (basicAuth) headers.Authorization = `Basic ${basicAuth}`;
     const timeout = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -313,7 +329,7 @@ export class Transport {
       }
       return { status: res.status, body };
     }
-  };
+  }
 
   /**
    * Runs `work`, whose writes the `beforeWrite` hook sees once, as `batch`, before any is sent (a push of many
@@ -488,6 +504,20 @@ export class Transport {
   }
 }
 
+
+/** Form fields that name what is asked for, not who asks: never secret. */
+const PUBLIC_FORM_FIELDS = new Set(["grant_type", "response_type", "scope", "client_id", "username", "redirect_uri", "format"]);
+
+/**
+ * Every credential a token request sends — password (with its security token), client secret, JWT assertion,
+ * refresh token, authorization code, code verifier, device code, the Basic header and its secret — as written
+ * and as the form encodes it (an echo of the request body carries the encoded form).
+ */
+function sentCredentials(form: Record<string, string>, basicAuth?: string): string[] {
+  const values = Object.entries(form).filter(([key]) => !PUBLIC_FORM_FIELDS.has(key)).map(([, v]) => v);
+  if (basicAuth) values.push(basicAuth, Buffer.from(basicAuth, "base64").toString("utf8").split(":").slice(1).join(":"));
+  return values.flatMap((v) => [v, encodeURIComponent(v), new URLSearchParams([["", v]]).toString().slice(1)]);
+}
 
 /** A token-endpoint poster outside a client (for the browser sign-in's code exchange). Close it after use. */
 export function createTokenPoster(options: { timeoutMs?: number } = {}): { post: TokenPoster; close(): void } {

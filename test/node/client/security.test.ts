@@ -221,3 +221,69 @@ test("the origin rule: control characters and foreign schemes are refused with r
   assert.throws(() => new PasswordAuth({ loginUrl: "https://login.salesforce.com\n.evil.example", clientId: "k", clientSecret: "s", username: "u", password: "p" }), (e: unknown) => e instanceof InvalidURLError && !/[\r\n]/.test((e as Error).message));
   assert.throws(() => new PasswordAuth({ loginUrl: "file:///tmp/x", clientId: "k", clientSecret: "s", username: "u", password: "p" }), (e: unknown) => e instanceof InvalidURLError && /"file:\/\/\/tmp\/x" must use https/.test((e as Error).message));
 });
+
+/**
+ * A login endpoint (or a proxy before it) that echoes the form it was sent: the raw body, the decoded fields,
+ * and the Basic header, in its error words. Whatever the client sent as a credential must not come back out.
+ */
+async function echoingLoginServer(): Promise<{ url: string; close(): Promise<void> }> {
+  const { createServer } = await import("node:http");
+  const server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (d: Buffer) => (body += d.toString()));
+    req.on("end", () => {
+      const fields = Object.fromEntries(new URLSearchParams(body));
+      res.writeHead(400, { "Content-Type": "application/json" });
+      res.end(JSON.stringify({ error: "invalid_grant", error_description: `refused ${body} as ${JSON.stringify(fields)} with ${req.headers.authorization ?? "no header"}`, echo: { form: fields } }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+test("every credential the client sent is taken out of a sign-in error that echoes the form: password, security token, client secret, refresh token, JWT assertion", async () => {
+  const login = await echoingLoginServer();
+  try {
+    const { ClientCredentialsAuth, JwtBearerAuth } = await import("../../../src/client");
+    const { generateKeyPairSync } = await import("node:crypto");
+    const privateKey = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+    const secrets = { password: "Pa$$ word+1&x=y", securityToken: "TOKENabcdefghijklmnop123", clientSecret: "SECRET/with+plus=and&amp", refreshToken: "5Aep861.refresh+token/value==" };
+    const jwt = new JwtBearerAuth({ loginUrl: login.url, clientId: "client-id", username: "a@b.example", privateKey });
+    const flows = [
+      new PasswordAuth({ loginUrl: login.url, clientId: "client-id", clientSecret: secrets.clientSecret, username: "a@b.example", password: secrets.password, securityToken: secrets.securityToken }),
+      new ClientCredentialsAuth({ loginUrl: login.url, clientId: "client-id", clientSecret: secrets.clientSecret }),
+      new RefreshTokenAuth({ loginUrl: login.url, clientId: "client-id", clientSecret: secrets.clientSecret, refreshToken: secrets.refreshToken }),
+      jwt,
+    ];
+    for (const auth of flows) {
+      const err = await Crm.create({ auth, retry: { retries: 0 } }).then(() => assert.fail(`${auth.kind}: signed in`), (e: unknown) => e);
+      assert.ok(err instanceof AuthenticationError, `${auth.kind}: ${String(err)}`);
+      assert.match((err as Error).message, /refused .*\[redacted\]/, `${auth.kind}: the endpoint's words are still quoted`);
+      const sent = [...Object.values(secrets), secrets.password + secrets.securityToken, ...(auth === jwt ? [jwt.assertion()] : [])];
+      const encoded = sent.flatMap((s) => [encodeURIComponent(s), new URLSearchParams([["", s]]).toString().slice(1)]);
+      assertNoSecret(printed(err), [...sent, ...encoded].filter((s) => s.length >= 8), `${auth.kind}'s error`);
+      assertExtensionShowsNoSecret(err, [...sent, ...encoded].filter((s) => s.length >= 8));
+    }
+  } finally {
+    await login.close();
+  }
+});
+
+test("a command-line tool signing in through an echoing endpoint prints no credential it sent", async () => {
+  const login = await echoingLoginServer();
+  const dir = mkdtempSync(path.join(tmpdir(), "crm-echo-"));
+  try {
+    const helper = path.join(dir, "helper.json");
+    const secrets = { client_secret: "CLI-secret-value-123", password: "cli-Password-456", security_token: "CLItokenABCDEFGHIJKLMN" };
+    writeFileSync(helper, JSON.stringify({ connection: { endpoint_url: login.url, client_id: "client-id", username: "a@b.example", ...secrets } }));
+    const { runMcpCli } = await import("../../../src/cli/mcpCli");
+    const err: string[] = [];
+    const code = await runMcpCli({ argv: ["--helper", helper], env: {}, cwd: dir, out: () => undefined, err: (t) => err.push(t) }, async () => assert.fail("no transport is opened"));
+    assert.equal(code, 2);
+    assert.match(err.join("\n"), /Signing in to the org failed: .*refused/);
+    assertNoSecret(err.join("\n"), [...Object.values(secrets), secrets.password + secrets.security_token], "stderr");
+  } finally {
+    await login.close();
+  }
+});

@@ -9,7 +9,7 @@ import { timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { toolServer, type ToolServerSpec } from "./mcpProtocol";
+import { MAX_MESSAGE_BYTES, TOO_LARGE, toolServer, type ToolServerSpec } from "./mcpProtocol";
 
 export interface LoopbackMcp {
   /** http://127.0.0.1:<port> */
@@ -22,7 +22,7 @@ export interface LoopbackMcpOptions {
   key: string;
   /** The tools a path's last segment stands for, or undefined (404). */
   serverFor(handle: string): ToolServerSpec | undefined;
-  /** Largest request body (default 4 MB): a proposal of many changes fits, a flood does not. */
+  /** Largest request body (default MAX_MESSAGE_BYTES, as on stdio). */
   maxBodyBytes?: number;
 }
 
@@ -30,7 +30,7 @@ const PATH = /^\/mcp\/([\w-]{1,64})$/;
 
 export async function serveMcpOnLoopback(options: LoopbackMcpOptions): Promise<LoopbackMcp> {
   const key = Buffer.from(`Bearer ${options.key}`);
-  const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  const maxBody = options.maxBodyBytes ?? MAX_MESSAGE_BYTES;
   let host = "";
   const server = createServer((req, res) => {
     void answer(req, res).catch((err: unknown) => refuse(res, 500, `The server failed: ${(err as Error).message}`));
@@ -47,7 +47,7 @@ export async function serveMcpOnLoopback(options: LoopbackMcpOptions): Promise<L
     // Stateless: no event stream to open, no session to end.
     if (req.method !== "POST") return refuse(res, 405, "POST only.", { Allow: "POST" });
     const body = await readBody(req, maxBody);
-    if (body === undefined) return refuse(res, 413, `A request body is at most ${maxBody} bytes.`);
+    if (body === undefined) return refuse(res, 413, maxBody === MAX_MESSAGE_BYTES ? TOO_LARGE : `A request body is at most ${maxBody} bytes.`);
     let parsed: unknown;
     try {
       parsed = JSON.parse(body);

@@ -8,6 +8,11 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolSpec } from "./catalog";
+import { quoted } from "./quoted";
+
+/** The largest message either server takes (a proposal of many changes fits, a flood does not), on stdio as on HTTP. */
+export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+export const TOO_LARGE = `A message to this server is at most ${MAX_MESSAGE_BYTES.toLocaleString("en-US")} bytes (4 MB); this one was larger and was not read.`;
 
 export interface ToolAnswerText {
   text: string;
@@ -37,7 +42,7 @@ export function toolServer(spec: ToolServerSpec): Server {
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const { name, arguments: args } = request.params;
     const input = { ...(args ?? {}) } as Record<string, unknown>;
-    if (input.org !== undefined && input.org !== spec.orgName) return { content: [{ type: "text" as const, text: `This server serves ${spec.orgName} only; it cannot reach ${JSON.stringify(input.org)}.` }], isError: true };
+    if (input.org !== undefined && input.org !== spec.orgName) return { content: [{ type: "text" as const, text: `This server serves ${spec.orgName} only; it cannot reach ${quoted(input.org)}.` }], isError: true };
     delete input.org;
     const answer = await spec.call(name, input);
     return { content: [{ type: "text" as const, text: answer.text }], ...(answer.isError ? { isError: true } : {}) };

@@ -13,6 +13,7 @@ import { escapeSoslTerm, soqlLiteral } from "../client/soql-text";
 import { planAdvice, planLine } from "../soql/planAdvice";
 import { richTextAsMarkdown } from "./articleText";
 import { toolSpec, type ToolName, type ToolSpec } from "./catalog";
+import { quoted } from "./quoted";
 
 export type AgentAccess = "off" | "read" | "stage" | "write";
 export const ACCESS_MODES: readonly AgentAccess[] = ["off", "read", "stage", "write"];
@@ -91,7 +92,7 @@ export function accessRefusal(spec: ToolSpec, org: AgentOrg, host: Pick<AgentHos
 /** Runs a tool: access checked, input checked, the answer bounded and headed with the org. */
 export async function runTool(name: ToolName | string, input: unknown, org: AgentOrg, host: AgentHost): Promise<ToolAnswer> {
   const spec = toolSpec(name);
-  if (!spec) return { text: `There is no tool named ${name}.`, isError: true };
+  if (!spec) return { text: `There is no tool named ${quoted(name)}.`, isError: true };
   const refused = accessRefusal(spec, org, host);
   if (refused) return { text: `${header(org)}\n${refused}`, isError: true };
   try {
@@ -130,7 +131,7 @@ function asInput(input: unknown): Input {
 
 function text(input: Input, name: string): string {
   const v = input[name];
-  if (typeof v !== "string" || !v.trim()) throw new ToolInputError(`${name} must be a non-empty string${v === undefined ? " (it is missing)" : `, got ${JSON.stringify(v)}`}`);
+  if (typeof v !== "string" || !v.trim()) throw new ToolInputError(`${name} must be a non-empty string${v === undefined ? " (it is missing)" : `, got ${quoted(v)}`}`);
   return v.trim();
 }
 
@@ -141,26 +142,27 @@ function optionalText(input: Input, name: string): string | undefined {
 function whole(input: Input, name: string, fallback: number, max: number): number {
   const v = input[name];
   if (v === undefined) return fallback;
-  if (typeof v !== "number" || !Number.isInteger(v) || v < 1 || v > max) throw new ToolInputError(`${name} must be a whole number from 1 to ${max}, got ${JSON.stringify(v)}`);
+  if (typeof v !== "number" || !Number.isInteger(v) || v < 1 || v > max) throw new ToolInputError(`${name} must be a whole number from 1 to ${max}, got ${quoted(v)}`);
   return v;
 }
 
-const API_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
+/** An API name as the org spells them: a letter, then letters, digits and underscores — 80 characters at most (custom names are 40 plus a suffix). */
+const API_NAME = /^[A-Za-z][A-Za-z0-9_]{0,79}$/;
 
 function apiName(input: Input, name: string): string {
   const v = text(input, name);
-  if (!API_NAME.test(v)) throw new ToolInputError(`${name} must be an API name (letters, digits, underscores), got ${JSON.stringify(v)}`);
+  if (!API_NAME.test(v)) throw new ToolInputError(`${name} must be an API name (letters, digits, underscores), got ${quoted(v)}`);
   return v;
 }
 
 function recordId(value: unknown, name: string): string {
-  if (!isRecordId(value)) throw new ToolInputError(`${name} must be a 15- or 18-character record ID, got ${JSON.stringify(value)}`);
+  if (!isRecordId(value)) throw new ToolInputError(`${name} must be a 15- or 18-character record ID, got ${quoted(value)}`);
   return value;
 }
 
 function knowledgeLanguage(input: Input): string | undefined {
   const v = optionalText(input, "language");
-  if (v !== undefined && !/^[a-z]{2,3}(?:_[A-Za-z]{2,4})?$/.test(v)) throw new ToolInputError(`language must be a knowledge language code such as en_US or fr, got ${JSON.stringify(v)}`);
+  if (v !== undefined && !/^[a-z]{2,3}(?:_[A-Za-z]{2,4})?$/.test(v)) throw new ToolInputError(`language must be a knowledge language code such as en_US or fr, got ${quoted(v)}`);
   return v;
 }
 
@@ -169,7 +171,7 @@ function fieldValues(value: unknown, where: string): Record<string, Scalar> {
   if (!value || typeof value !== "object" || Array.isArray(value)) throw new ToolInputError(`${where} must be an object of field API names and values`);
   const out: Record<string, Scalar> = {};
   for (const [field, v] of Object.entries(value as Input)) {
-    if (!API_NAME.test(field)) throw new ToolInputError(`${where}: ${JSON.stringify(field)} is not a field API name`);
+    if (!API_NAME.test(field)) throw new ToolInputError(`${where}: ${quoted(field)} is not a field API name`);
     if (v !== null && !["string", "number", "boolean"].includes(typeof v)) throw new ToolInputError(`${where}.${field} must be a string, number, boolean or null`);
     out[field] = v as Scalar;
   }
@@ -203,7 +205,7 @@ async function checkedChanges(input: Input, org: AgentOrg): Promise<ProposedChan
     const where = `changes[${i}]`;
     const change = asInput(raw);
     const operation = change.operation;
-    if (operation !== "create" && operation !== "update" && operation !== "delete") throw new ToolInputError(`${where}.operation must be "create", "update" or "delete", got ${JSON.stringify(operation)}`);
+    if (operation !== "create" && operation !== "update" && operation !== "delete") throw new ToolInputError(`${where}.operation must be "create", "update" or "delete", got ${quoted(operation)}`);
     const object = apiName(change, "object");
     const d = await describeOrExplain(org, object, `${where}.object`);
     if (operation === "create" && change.id !== undefined) throw new ToolInputError(`${where}: a create takes no id`);
@@ -415,7 +417,7 @@ async function getArticle(input: Input, org: AgentOrg, host: AgentHost): Promise
     // 'Online' sorts after 'Draft': descending, the published version comes first.
     version = (await org.crm.soqlQuery(`${select} WHERE ${where} AND Language = ${soqlLiteral(language)} AND PublishStatus IN ('Online', 'Draft') ORDER BY PublishStatus DESC, VersionNumber DESC LIMIT 2`)).records[0];
   }
-  if (!version) return `No article${language ? ` in ${language}` : ""} matches ${given[0]} ${JSON.stringify(input[given[0]!])} (published or draft).`;
+  if (!version) return `No article${language ? ` in ${language}` : ""} matches ${given[0]} ${quoted(input[given[0]!])} (published or draft).`;
   const lines = [`# ${cell(version.Title)}`, `ID ${String(version.Id)} · article ${cell(version.ArticleNumber)} · ${cell(version.PublishStatus)} · version ${cell(version.VersionNumber)} · ${cell(version.Language)} · URL name ${cell(version.UrlName)}`];
   for (const f of shown) {
     if (["Id", "Title", "ArticleNumber", "PublishStatus", "VersionNumber", "Language", "UrlName", "KnowledgeArticleId"].includes(f.name)) continue;
@@ -445,7 +447,7 @@ async function draftArticle(input: Input, org: AgentOrg): Promise<string> {
   const d = await org.schema.describe(sobject);
   const fields = fieldValues(input.fields, "fields");
   for (const name of ["title", "urlName"] as const) if (input[name] !== undefined) fields[name === "title" ? "Title" : "UrlName"] = text(input, name);
-  if (typeof fields.UrlName === "string" && !/^[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*$/.test(fields.UrlName)) throw new ToolInputError(`urlName must be letters and digits joined by single hyphens, got ${JSON.stringify(fields.UrlName)}`);
+  if (typeof fields.UrlName === "string" && !/^[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*$/.test(fields.UrlName)) throw new ToolInputError(`urlName must be letters and digits joined by single hyphens, got ${quoted(fields.UrlName)}`);
   const knowledge = org.crm.knowledge;
   if (input.id === undefined) {
     if (!fields.Title || !fields.UrlName) throw new ToolInputError("a new article needs title and urlName (give id to edit an existing article as a draft)");

@@ -58,11 +58,15 @@ export async function runMcpCli(ctx: CliContext, transport: () => Promise<Transp
     const server = crmMcpServer({ org, budget, allowProduction, version: "0.1.0", applying: (applying) => safety.tag({ by: "agent", ...(applying ? { changeSet: applying.changeSet, before: Object.fromEntries(applying.before) } : {}) }) });
     const client = crm;
     const closed = new Promise<void>((resolve) => (server.onclose = () => resolve()));
-    await server.connect(await transport());
+    const channel = await transport();
+    await server.connect(channel);
     ctx.err(`crm-explorer-mcp: serving ${org.name} (${kind}) with ${access} access${allowProduction ? ", production writes allowed" : ""}`);
     await closed;
     client.close();
-    return EXIT.clean;
+    // Never a silent end: stdin closing is the session's normal end; anything else is a failure, said as such.
+    const why = (channel as { closedBecause?: string }).closedBecause ?? "the connection closed";
+    ctx.err(`crm-explorer-mcp: stopped: ${why}`);
+    return why === "stdin closed" ? EXIT.clean : EXIT.findings;
   } catch (err) {
     crm?.close();
     if (err instanceof UsageError) {

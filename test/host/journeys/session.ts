@@ -36,6 +36,7 @@ export interface Session {
 export function workbenchSession(options: { settings?: Record<string, unknown>; setup?: (s: Session) => Promise<void>; workspaceFiles?: Record<string, string>; untrusted?: boolean; pseudoLocalized?: boolean } = {}) {
   const host = ensureHost();
   let session: Session | undefined;
+  const consoleLines: string[] = [];
   before(async () => {
     if (!host.ok) return;
     execFileSync(process.execPath, ["esbuild.mjs"], { cwd: root, stdio: "pipe" });
@@ -52,6 +53,9 @@ export function workbenchSession(options: { settings?: Record<string, unknown>; 
     const locale = pseudo ? PSEUDO_LOCALE : undefined;
     const server = await startCodeServer(host.codeServer!, { settings: options.settings, workspace, untrusted: options.untrusted, locale });
     const workbench = await openWorkbench(server, { extensionPath: pseudo?.dir ?? root });
+    // What the workbench and its webviews said (errors above all), kept beside a failed journey's screenshot.
+    workbench.page.on("console", (m) => void consoleLines.push(`${new Date().toISOString()} ${m.type()} ${m.text()}`.slice(0, 2_000)));
+    workbench.page.on("pageerror", (err) => void consoleLines.push(`${new Date().toISOString()} pageerror ${err.message}`));
     session = { emulator, server, workbench, ui: new Driver(workbench.page), pseudo };
     await options.setup?.(session);
   });
@@ -68,7 +72,8 @@ export function workbenchSession(options: { settings?: Record<string, unknown>; 
       try {
         await fn(session!);
       } catch (err) {
-        await session?.ui.screenshot(`failed-${name.slice(0, 40).replace(/\W+/g, "-")}`).catch(() => undefined);
+        const shot = await session?.ui.screenshot(`failed-${name.slice(0, 40).replace(/\W+/g, "-")}`).catch(() => undefined);
+        if (shot) writeFileSync(shot.replace(/\.png$/, ".console.txt"), consoleLines.slice(-400).join("\n"));
         throw err;
       }
     });

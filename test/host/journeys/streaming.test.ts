@@ -79,6 +79,9 @@ journey("Results: the same query run twice quickly shows the second run in one p
   try {
     // Run (its CodeLens), and Run again at once (the results took the focus: the lens of the document's own group).
     await ui.runNewQuery("SELECT LastName, Id FROM Contact WHERE Title = 'Streamed' ORDER BY LastName LIMIT 300");
+    // The first run opens its panel in a new group beside the document at once: the lens is clicked where the
+    // layout leaves it (a click aimed before the group splits lands wherever the lens moved from).
+    await ui.eventually("the first run's panel to open", async () => (await panels()) > panelsBefore);
     const documentGroup = page.locator(".part.editor .editor-group-container", { has: page.locator(".tab.active", { hasText: /^SELECT LastName, Id/ }) });
     await documentGroup.locator(".codelens-decoration a", { hasText: /^\s*Run$/ }).first().click();
     const frame = await ui.webview(/200 of 300 rows/);

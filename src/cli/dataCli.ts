@@ -12,6 +12,7 @@ import { formatReport, type MigrationReport, type MigrationRun, type RevertResul
 import { parsePlan, type MigrationPlan } from "../client/migrationPlan";
 import { CREDENTIALS_HELP, signIn } from "./credentials";
 import { EXIT, UsageError, commandOf, flag, oneOf, parseArgs, value, type CliContext, type ParsedArgs } from "./usage";
+import { inline, textLines } from "./output";
 import { guardedWrites } from "./writeSafety";
 
 const FORMATS = ["text", "json"] as const;
@@ -50,11 +51,11 @@ export async function runDataCli(ctx: CliContext): Promise<number> {
     return await tool[command]();
   } catch (err) {
     if (err instanceof UsageError) {
-      ctx.err(`crm-data ${command}: ${err.message}`);
+      ctx.err(textLines(`crm-data ${command}: ${err.message}`));
       return EXIT.usage;
     }
     const message = opened.reduce((e, crm) => crm.redact(e), err as Error).message;
-    ctx.err(`crm-data ${command}: ${message}`);
+    ctx.err(textLines(`crm-data ${command}: ${message}`));
     return EXIT.findings;
   } finally {
     for (const crm of opened) crm.close();
@@ -63,6 +64,11 @@ export async function runDataCli(ctx: CliContext): Promise<number> {
 
 class Tool {
   constructor(private readonly ctx: CliContext, private readonly args: ParsedArgs, private readonly format: Format, private readonly opened: (crm: Crm) => void) {}
+
+  /** A line of the tool's own to stdout, through the text channel's encoder. */
+  private say(text: string): void {
+    this.ctx.out(textLines(text));
+  }
 
   private resolve(file: string): string {
     return path.resolve(this.ctx.cwd, file);
@@ -133,8 +139,8 @@ class Tool {
     const options = { ...(threshold ? { bulkThreshold: Number(threshold) } : {}) };
     const report = await source.migration.dryRun(text, target, options);
     if (!apply) {
-      if (this.format === "json") this.ctx.out(JSON.stringify(report, null, 2));
-      else this.ctx.out(formatReport(report, { from: plan.from, to: plan.to }));
+      if (this.format === "json") this.say(JSON.stringify(report, null, 2));
+      else this.say(formatReport(report, { from: plan.from, to: plan.to }));
       return report.objects.some((o) => o.refused) ? EXIT.findings : EXIT.clean;
     }
     const runFile = this.resolve(value(this.args, "run") ?? resume ?? planFile.replace(/(\.migration)?\.ya?ml$/i, "") + `.run-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
@@ -144,7 +150,7 @@ class Tool {
     };
     const run = await source.migration.run(text, target, { ...options, report, onRecord: keep, ...(previous ? { resume: previous } : {}) });
     this.journal({ tool: "crm-data migrate", kind: "migration", org: target.orgId, instanceUrl: target.instanceUrl, run: run.id, runFile, state: run.state, summary: runCounts(run) });
-    if (this.format === "json") this.ctx.out(JSON.stringify({ runFile, ...run }, null, 2));
+    if (this.format === "json") this.say(JSON.stringify({ runFile, ...run }, null, 2));
     else this.printRun(run, runFile, report);
     const failed = run.objects.some((o) => o.failed) || run.state !== "complete";
     return failed ? EXIT.findings : EXIT.clean;
@@ -152,15 +158,15 @@ class Tool {
 
   private printRun(run: MigrationRun, runFile: string, report: MigrationReport): void {
     for (const o of run.objects) {
-      this.ctx.out(`${o.object}: ${o.inserted.length} inserted, ${o.updated.length} updated, ${o.unchanged} unchanged, ${o.failed} failed${o.via.length ? ` (${o.via.join(" and ")})` : ""}`);
-      for (const f of o.failures.slice(0, 20)) this.ctx.out(`  ${f.sourceId}: ${f.message}`);
-      if (o.failed > 20) this.ctx.out(`  … and ${o.failed - 20} more (all in the run's record)`);
+      this.say(`${o.object}: ${o.inserted.length} inserted, ${o.updated.length} updated, ${o.unchanged} unchanged, ${o.failed} failed${o.via.length ? ` (${o.via.join(" and ")})` : ""}`);
+      for (const f of o.failures.slice(0, 20)) this.say(`  ${inline(f.sourceId)}: ${inline(f.message)}`);
+      if (o.failed > 20) this.say(`  … and ${o.failed - 20} more (all in the run's record)`);
     }
     const pending = report.objects.filter((o) => !run.objects.some((r) => r.object === o.object)).map((o) => o.object);
     const state = run.state === "complete" ? "Run complete" : run.state === "cancelled" ? "Run cancelled" : `Run failed: ${run.error ?? ""}`;
-    this.ctx.out(`${state}${pending.length ? ` before ${pending.join(", ")}` : ""}; ${run.requests} requests to the target. Its record: ${runFile}`);
-    if (run.state !== "complete") this.ctx.out(`Resume it: crm-data migrate … --apply --resume ${runFile}`);
-    this.ctx.out(`Revert it: crm-data revert --run ${runFile} --to <helper>`);
+    this.say(`${state}${pending.length ? ` before ${pending.join(", ")}` : ""}; ${run.requests} requests to the target. Its record: ${runFile}`);
+    if (run.state !== "complete") this.say(`Resume it: crm-data migrate … --apply --resume ${runFile}`);
+    this.say(`Revert it: crm-data revert --run ${runFile} --to <helper>`);
   }
 
   async revert(): Promise<number> {
@@ -171,11 +177,11 @@ class Tool {
     safety.watch(target);
     const result: RevertResult = await target.migration.revert(run);
     this.journal({ tool: "crm-data revert", kind: "migration revert", org: target.orgId, instanceUrl: target.instanceUrl, run: run.id, runFile, deleted: result.deleted, restored: result.restored, conflicts: result.conflicts.length, failures: result.failures.length });
-    if (this.format === "json") this.ctx.out(JSON.stringify(result, null, 2));
+    if (this.format === "json") this.say(JSON.stringify(result, null, 2));
     else {
-      this.ctx.out(`Reverted run ${run.id}: ${result.deleted} deleted, ${result.restored} restored.`);
-      for (const c of result.conflicts) this.ctx.out(`  ${c.object} ${c.id} changed since the run${c.fields.length ? ` (${c.fields.join(", ")})` : " (deleted)"}: left as it is`);
-      for (const f of result.failures) this.ctx.out(`  ${f.object} ${f.id}: ${f.message}`);
+      this.say(`Reverted run ${run.id}: ${result.deleted} deleted, ${result.restored} restored.`);
+      for (const c of result.conflicts) this.say(`  ${inline(c.object)} ${inline(c.id)} changed since the run${c.fields.length ? ` (${c.fields.join(", ")})` : " (deleted)"}: left as it is`);
+      for (const f of result.failures) this.say(`  ${inline(f.object)} ${inline(f.id)}: ${inline(f.message)}`);
     }
     return result.conflicts.length || result.failures.length ? EXIT.findings : EXIT.clean;
   }

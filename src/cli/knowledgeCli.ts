@@ -12,6 +12,7 @@ import { CREDENTIALS_HELP, credentialOptions, signIn } from "./credentials";
 import { articlesChangedSince, writePreview } from "./preview";
 import { richTextRemovals } from "./richText";
 import { EXIT, UsageError, commandOf, flag, oneOf, parseArgs, value, type CliContext, type ParsedArgs } from "./usage";
+import { githubAnnotation, inline, textLines } from "./output";
 import { guardedWrites } from "./writeSafety";
 
 const FORMATS = ["text", "json", "github"] as const;
@@ -57,10 +58,10 @@ export async function runKnowledgeCli(ctx: CliContext): Promise<number> {
     return await tool[command]();
   } catch (err) {
     if (err instanceof UsageError) {
-      ctx.err(`crm-knowledge ${command}: ${err.message}`);
+      ctx.err(textLines(`crm-knowledge ${command}: ${err.message}`));
       return EXIT.usage;
     }
-    ctx.err(`crm-knowledge ${command}: ${crm ? crm.redact(err as Error).message : (err as Error).message}`);
+    ctx.err(textLines(`crm-knowledge ${command}: ${crm ? crm.redact(err as Error).message : (err as Error).message}`));
     return EXIT.findings;
   } finally {
     crm?.close();
@@ -85,7 +86,7 @@ class Tool {
   }
 
   private json(data: unknown): void {
-    this.ctx.out(JSON.stringify(data, null, 2));
+    this.say(JSON.stringify(data, null, 2));
   }
 
   async pull(): Promise<number> {
@@ -100,9 +101,9 @@ class Tool {
     else {
       for (const a of pulled) {
         if (a.refused) this.annotate({ severity: "error", file: out, message: a.refused });
-        else if (this.format === "text") this.ctx.out(`pulled ${a.name} (${a.publishStatus}${a.images ? `, ${a.images} image${a.images === 1 ? "" : "s"}` : ""}${a.translations.length ? `, ${a.translations.join(", ")}` : ""})`);
+        else if (this.format === "text") this.say(`pulled ${inline(a.name)} (${a.publishStatus}${a.images ? `, ${a.images} image${a.images === 1 ? "" : "s"}` : ""}${a.translations.length ? `, ${a.translations.join(", ")}` : ""})`);
       }
-      this.ctx.out(`Pulled ${pulled.length - refused.length} article${pulled.length - refused.length === 1 ? "" : "s"} into ${out}${refused.length ? `; ${refused.length} refused` : ""}.`);
+      this.say(`Pulled ${pulled.length - refused.length} article${pulled.length - refused.length === 1 ? "" : "s"} into ${out}${refused.length ? `; ${refused.length} refused` : ""}.`);
     }
     return refused.length ? EXIT.findings : EXIT.clean;
   }
@@ -145,10 +146,10 @@ class Tool {
       // The letters of the Explorer's decorations: M modified, N new, C conflict, O changed in the org, G gone from the org.
       for (const a of changed) {
         const letter = a.conflict ? "C" : a.local === "new" ? "N" : a.local === "modified" ? "M" : a.org === "gone" ? "G" : a.org === "changed" ? "O" : "";
-        if (letter) this.ctx.out(`${letter} ${a.name}${a.local === "modified" && a.org === "changed" && !a.conflict ? " (org changed too)" : ""}`);
+        if (letter) this.say(`${letter} ${inline(a.name)}${a.local === "modified" && a.org === "changed" && !a.conflict ? " (org changed too)" : ""}`);
       }
       const counts = (test: (a: (typeof articles)[number]) => boolean) => articles.filter(test).length;
-      this.ctx.out(`${articles.length} articles: ${counts((a) => a.local === "modified")} modified, ${counts((a) => a.local === "new")} new, ${counts((a) => a.org === "changed" || a.org === "gone")} changed in the org, ${counts((a) => a.conflict)} in conflict${asked ? "" : crm ? " (the org is not the one pulled from: its changes are not compared)" : " (the org was not asked: no credentials)"}.`);
+      this.say(`${articles.length} articles: ${counts((a) => a.local === "modified")} modified, ${counts((a) => a.local === "new")} new, ${counts((a) => a.org === "changed" || a.org === "gone")} changed in the org, ${counts((a) => a.conflict)} in conflict${asked ? "" : crm ? " (the org is not the one pulled from: its changes are not compared)" : " (the org was not asked: no credentials)"}.`);
     }
     return articles.some((a) => a.conflict) ? EXIT.findings : EXIT.clean;
   }
@@ -196,7 +197,7 @@ class Tool {
     const outDir = path.resolve(this.ctx.cwd, out);
     const summary = await writePreview(io, await articleFolders(io), findings, outDir, changed);
     if (this.format === "json") this.json({ folder, out: outDir, ...summary });
-    else this.ctx.out(`Wrote ${summary.pages} article page${summary.pages === 1 ? "" : "s"} and index.html to ${out}${since !== undefined ? ` (articles changed since ${since})` : ""}.`);
+    else this.say(`Wrote ${summary.pages} article page${summary.pages === 1 ? "" : "s"} and index.html to ${out}${since !== undefined ? ` (articles changed since ${since})` : ""}.`);
     return EXIT.clean;
   }
 
@@ -217,8 +218,8 @@ class Tool {
     if (!apply) {
       if (this.format === "json") this.json({ folder, dryRun: true, sameOrg: plan.sameOrg, entries: writes });
       else {
-        for (const e of writes) this.ctx.out(`${e.conflict ? "CONFLICT " : ""}${e.name}: ${e.action}${e.translations.length ? ` + ${e.translations.map((t) => `${t.language} ${t.action}`).join(", ")}` : ""} (${e.reason}${e.conflict ? `; ${e.conflict}` : ""})`);
-        this.ctx.out(`Dry run: ${writes.length} of ${plan.entries.length} articles would be written${plan.sameOrg ? "" : " (into an org other than the one pulled from)"}; nothing was sent. Run again with --apply to write drafts.`);
+        for (const e of writes) this.say(`${e.conflict ? "CONFLICT " : ""}${inline(e.name)}: ${e.action}${e.translations.length ? ` + ${e.translations.map((t) => `${inline(t.language)} ${t.action}`).join(", ")}` : ""} (${inline(e.reason)}${e.conflict ? `; ${inline(e.conflict)}` : ""})`);
+        this.say(`Dry run: ${writes.length} of ${plan.entries.length} articles would be written${plan.sameOrg ? "" : " (into an org other than the one pulled from)"}; nothing was sent. Run again with --apply to write drafts.`);
       }
       return writes.some((e) => e.conflict) && !flag(this.args, "overwrite-conflicts") ? EXIT.findings : EXIT.clean;
     }
@@ -233,12 +234,12 @@ class Tool {
     if (this.format === "json") this.json({ folder, results: results.filter((r) => r.outcome !== "unchanged") });
     else {
       for (const r of results.filter((x) => x.outcome !== "unchanged")) {
-        const line = `${r.outcome} ${r.name}${r.published ? " (published)" : ""}${r.message ? `: ${r.message}` : ""}${r.warnings.map((w) => `; ${w}`).join("")}`;
+        const line = `${r.outcome} ${inline(r.name)}${r.published ? " (published)" : ""}${r.message ? `: ${inline(r.message)}` : ""}${r.warnings.map((w) => `; ${inline(w)}`).join("")}`;
         if (r.outcome === "failed" || r.outcome === "conflict") this.annotate({ severity: "error", file: `${path.basename(folder)}/${r.name}/article.yaml`, message: line });
-        else this.ctx.out(line);
+        else this.say(line);
       }
       const pushed = results.filter((r) => r.outcome === "pushed").length;
-      this.ctx.out(`Pushed ${pushed} of ${results.length} articles (${results.filter((r) => r.published).length} published, ${bad.length} refused or failed).`);
+      this.say(`Pushed ${pushed} of ${results.length} articles (${results.filter((r) => r.published).length} published, ${bad.length} refused or failed).`);
     }
     return bad.length ? EXIT.findings : EXIT.clean;
   }
@@ -261,18 +262,16 @@ class Tool {
     // Annotations name files from the repository's root, where a pipeline runs (the folder is given from there).
     const shown = path.relative(this.ctx.cwd, folder) || ".";
     for (const f of findings) this.annotate({ severity: f.severity, file: path.posix.join(shown.split(path.sep).join("/"), f.file), line: f.line, message: `${f.message} [${f.rule}]` });
-    this.ctx.out(`${articles} article${articles === 1 ? "" : "s"} checked: ${errors} error${errors === 1 ? "" : "s"}, ${findings.length - errors} warning${findings.length - errors === 1 ? "" : "s"}.`);
+    this.say(`${articles} article${articles === 1 ? "" : "s"} checked: ${errors} error${errors === 1 ? "" : "s"}, ${findings.length - errors} warning${findings.length - errors === 1 ? "" : "s"}.`);
+  }
+
+  /** A line of the tool's own to stdout, through the text channel's encoder. */
+  private say(text: string): void {
+    this.ctx.out(textLines(text));
   }
 
   private annotate(f: { severity: "error" | "warning"; file: string; line?: number; message: string }): void {
     if (this.format === "github") this.ctx.out(githubAnnotation(f));
-    else this.ctx.out(`${f.file}${f.line ? `:${f.line}` : ""}: ${f.severity} ${f.message}`);
+    else this.say(`${inline(f.file)}${f.line ? `:${f.line}` : ""}: ${f.severity} ${inline(f.message)}`);
   }
-}
-
-/** A workflow command GitHub shows on the file's line; its data and properties escaped as the runner reads them. */
-export function githubAnnotation(f: { severity: "error" | "warning"; file: string; line?: number; message: string }): string {
-  const data = (s: string) => s.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
-  const property = (s: string) => data(s).replace(/:/g, "%3A").replace(/,/g, "%2C");
-  return `::${f.severity} file=${property(f.file)}${f.line ? `,line=${f.line}` : ""},title=${property("crm-knowledge")}::${data(f.message)}`;
 }

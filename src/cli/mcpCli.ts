@@ -12,6 +12,7 @@ import { crmMcpServer } from "../agent/mcpServer";
 import { clientSchema, DEFAULT_BUDGET, type AgentAccess, type AgentOrg } from "../agent/tools";
 import { CREDENTIALS_HELP, signIn } from "./credentials";
 import { EXIT, UsageError, oneOf, parseArgs, value, flag, type CliContext } from "./usage";
+import { textLines } from "./output";
 import { guardedWrites } from "./writeSafety";
 
 export const MCP_HELP = `crm-explorer-mcp — CRM Explorer's agent tools for one org, as an MCP server over stdio
@@ -70,10 +71,10 @@ export async function runMcpCli(ctx: CliContext, transport: () => Promise<Transp
   } catch (err) {
     crm?.close();
     if (err instanceof UsageError) {
-      ctx.err(`crm-explorer-mcp: ${err.message}`);
+      ctx.err(textLines(`crm-explorer-mcp: ${err.message}`));
       return EXIT.usage;
     }
-    ctx.err(`crm-explorer-mcp: ${(err as Error).message}`);
+    ctx.err(textLines(`crm-explorer-mcp: ${(err as Error).message}`));
     return EXIT.findings;
   }
 }

@@ -12,10 +12,10 @@ import { promisify } from "node:util";
 import { type FolderIO, type LocalArticle, readManifest } from "../client/knowledgeFolder";
 import type { Finding } from "../client/knowledgeCheck";
 import { IMAGE_TYPES, MAX_IMAGE_BYTES, checkRelativePath, folderImageSources, readLocalArticle, withImageInline, type RecordedField } from "../client/folderFiles";
+import { escapeHtml } from "./output";
 import { sanitizeRichText } from "./richText";
 import { UsageError } from "./usage";
 
-const escapeHtml = (text: unknown) => String(text ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The look of Article Details, in the reader's light, dark or high-contrast colours. */
 const STYLE = `

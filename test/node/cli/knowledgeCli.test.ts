@@ -10,7 +10,8 @@ import { appendFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "no
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type Crm } from "../../../src/client";
-import { githubAnnotation, runKnowledgeCli } from "../../../src/cli/knowledgeCli";
+import { runKnowledgeCli } from "../../../src/cli/knowledgeCli";
+import { githubAnnotation } from "../../../src/cli/output";
 import { advanceClock, demoClient, useEmulator, writesSeen } from "../../helpers/emulator";
 import type { Emulator } from "../../../src/demo-org";
 
@@ -328,4 +329,30 @@ test("credentials: a session or the JWT bearer flow from the environment; bad or
   const help = await cli(dir, ["--help"]);
   assert.equal(help.code, 0);
   assert.match(help.out, /Exit codes: 0 clean, 1 findings or a refused article, 2 bad usage or no access\./);
+});
+
+test("a hostile article folder name forges no line, colour or workflow command in any command's output, in any format", async () => {
+  const c = await crm();
+  const a = await articles(c);
+  const dir = await workspace();
+  assert.equal((await cli(dir, ["pull", "--out", "kb", "--helper", "helper.json", "--article", a.clean])).code, 0);
+  const hostile = `evil-${a.n}\n::add-mask::s3cr3t\r::error::forged\u001b[31mred\u0007\u202egnp.exe\u2028::warning::x`;
+  execFileSync("cp", ["-r", path.join(dir, "kb", a.cleanName), path.join(dir, "kb", hostile)]);
+  const runs = [
+    ["status", "kb"], ["status", "kb", "--helper", "helper.json"], ["check", "kb"], ["check", "kb", "--format", "github"], ["check", "kb", "--format", "json"],
+    ["push", "kb", "--helper", "helper.json"], ["push", "kb", "--helper", "helper.json", "--format", "github"], ["push", "kb", "--helper", "helper.json", "--format", "json"],
+  ];
+  let named = 0;
+  for (const argv of runs) {
+    const { out, err } = await cli(dir, argv);
+    for (const line of `${out}\n${err}`.split("\n")) {
+      // A runner takes any line whose trimmed start is `::` as a command: only our annotations may be one.
+      if (/^\s*::/.test(line)) assert.match(line, /^::(error|warning) file=[^:]*,title=crm-knowledge::/, `${argv.join(" ")}: a forged command: ${line}`);
+      assert.doesNotMatch(line, /[\r\u001b\u0007\u202e\u2028]/, `${argv.join(" ")}: an acting character reached the output: ${JSON.stringify(line)}`);
+      assert.doesNotMatch(line, /^::add-mask::/, argv.join(" "));
+    }
+    if (out.includes(`evil-${a.n}`)) named++;
+    if (argv.includes("json")) assert.doesNotThrow(() => JSON.parse(out), `${argv.join(" ")}: the JSON stays JSON`);
+  }
+  assert.ok(named >= 4, `the folder is still named where it is reported (${named} outputs)`);
 });

@@ -1,0 +1,42 @@
+/**
+ * How the command-line tools write what they were given — folder and file names, the org's words, values —
+ * one encoder per channel, so no name can forge a line, a colour, a workflow command or markup:
+ *   - text (a terminal, a pipeline's log; JSON output too): `textLines`
+ *   - GitHub workflow commands (annotations): `githubAnnotation`
+ *   - HTML pages (the preview): `escapeHtml`
+ */
+
+/**
+ * Characters that would act rather than show: C0 and C1 controls (ESC starts colours and terminal links, CR
+ * rewrites the line) but tab, line and paragraph separators, bidi overrides and isolates, and zero-width ones.
+ * Each is written as a JSON-style `\uXXXX` escape: visible in a terminal, and still valid inside JSON strings.
+ */
+const ACTING = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
+const visible = (text: string) => text.replace(ACTING, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+
+/** A value inside one line of text: its line breaks are shown as escapes too, so it never starts a line of its own. */
+export function inline(value: unknown): string {
+  return visible(String(value ?? "")).replace(/\n/g, "\\u000a");
+}
+
+/**
+ * Lines of the tool's own making, as they go to stdout or stderr: acting characters made visible, and a line
+ * that would begin a workflow command (a runner reads any output line whose trimmed start is `::`) starts
+ * with a backslash instead. Workflow commands are written by `githubAnnotation` alone.
+ */
+export function textLines(text: string): string {
+  return text.split("\n").map((line) => {
+    const shown = visible(line);
+    return /^\s*::/.test(shown) ? `\\${shown.trimStart()}` : shown;
+  }).join("\n");
+}
+
+/** A workflow command GitHub shows on the file's line; its data and properties escaped as the runner reads them. */
+export function githubAnnotation(f: { severity: "error" | "warning"; file: string; line?: number; message: string }): string {
+  const data = (s: string) => visible(s).replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+  const property = (s: string) => data(s).replace(/:/g, "%3A").replace(/,/g, "%2C");
+  return `::${f.severity} file=${property(f.file)}${f.line ? `,line=${f.line}` : ""},title=${property("crm-knowledge")}::${data(f.message)}`;
+}
+
+/** Text in HTML, as element content or an attribute value. */
+export const escapeHtml = (text: unknown) => String(text ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

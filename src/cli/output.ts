@@ -11,6 +11,7 @@
  * rewrites the line) but tab, line and paragraph separators, bidi overrides and isolates, and zero-width ones.
  * Each is written as a JSON-style `\uXXXX` escape: visible in a terminal, and still valid inside JSON strings.
  */
+// eslint-disable-next-line no-control-regex -- matching control characters is what this is for
 const ACTING = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
 const visible = (text: string) => text.replace(ACTING, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 

@@ -348,6 +348,7 @@ test("a hostile article folder name forges no line, colour or workflow command i
     for (const line of `${out}\n${err}`.split("\n")) {
       // A runner takes any line whose trimmed start is `::` as a command: only our annotations may be one.
       if (/^\s*::/.test(line)) assert.match(line, /^::(error|warning) file=[^:]*,title=crm-knowledge::/, `${argv.join(" ")}: a forged command: ${line}`);
+      // eslint-disable-next-line no-control-regex -- the acting characters the name carries
       assert.doesNotMatch(line, /[\r\u001b\u0007\u202e\u2028]/, `${argv.join(" ")}: an acting character reached the output: ${JSON.stringify(line)}`);
       assert.doesNotMatch(line, /^::add-mask::/, argv.join(" "));
     }

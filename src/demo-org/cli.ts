@@ -1,5 +1,5 @@
 /** `npm run emulator -- --port 8787 --seed demo`: serves the emulated org until Ctrl+C. */
-import { writeFileSync, mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -38,7 +38,13 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2);
 }
 async function main() {
-const emulator = await startEmulator({ port, seed, tokenTtlMs: values["token-ttl"] ? Number(values["token-ttl"]) * 1000 : undefined, gzip: !values["no-gzip"], rotateRefreshTokens: values["rotate-refresh-tokens"], orgKind: values["org-kind"] as OrgKind });
+const emulator = await startEmulator({ port, seed, tokenTtlMs: values["token-ttl"] ? Number(values["token-ttl"]) * 1000 : undefined, gzip: !values["no-gzip"], rotateRefreshTokens: values["rotate-refresh-tokens"], orgKind: values["org-kind"] as OrgKind }).catch((err: NodeJS.ErrnoException) => {
+  if (err.code !== "EADDRINUSE") throw err;
+  // Another emulator (npm start's, say) has the port: a second org runs beside it on another one.
+  console.error(`Port ${port} on 127.0.0.1 is taken (is another emulator or npm start running?). Start this one on another port: npm run emulator -- --port ${port + 1} (or --port 0 for any free one).`);
+  process.exit(2);
+});
+// The helper file and the JWT key (test values, but keys all the same) go with the emulator.
 const dir = mkdtempSync(path.join(tmpdir(), "crm-emulator-"));
 const keyFile = path.join(dir, "jwt-private-key.pem");
 writeFileSync(keyFile, emulator.credentials.jwtPrivateKeyPem, { mode: 0o600 });
@@ -57,7 +63,10 @@ console.log(`  JWT private key  ${keyFile}`);
 console.log(`  helper file      ${helperFile}`);
 console.log(`  faults           POST ${emulator.url}/__emulator/faults {"name":"unavailable","value":3}`);
 console.log("Press Ctrl+C to stop.");
-const stop = () => void emulator.close().then(() => process.exit(0));
+const stop = () => void emulator.close().then(() => {
+  rmSync(dir, { recursive: true, force: true });
+  process.exit(0);
+});
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);
 }

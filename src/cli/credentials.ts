@@ -11,7 +11,7 @@ import { UsageError, type CliContext } from "./usage";
 
 export const CREDENTIALS_HELP = `Credentials (one of):
   --helper <file>                        a helper file (JSON or YAML: { connection: { … } })
-  CRM_INSTANCE_URL + CRM_ACCESS_TOKEN    a session (such as one from 'sf org display')
+  CRM_INSTANCE_URL + CRM_ACCESS_TOKEN    a session (such as one from 'sf org auth show-access-token')
   CRM_CLIENT_ID + CRM_USERNAME + CRM_JWT_KEY_FILE [+ CRM_LOGIN_URL]
                                          the JWT bearer flow of a connected app (CI)`;
 

@@ -34,7 +34,7 @@ export const USAGE = `Usage: crm-data <command> [options]
                        deletes what the run inserted and restores what it updated (records changed since are named, left as they are)
 
 Every command: --format text|json. --from and --to are helper files (JSON or YAML: { connection: { … } }).
-${CREDENTIALS_HELP.replace(/^Credentials \(one of\):/, "Credentials of the target, when --to is not given (one of):")}
+${CREDENTIALS_HELP.replace(/^Credentials \(one of\):/, "Credentials of the target, when --to is not given (one of):").split("\n").filter((line) => !line.includes("--helper")).join("\n")}
 
 Exit codes: 0 clean, 1 a row refused or failed (or a run not complete), 2 bad usage or no access.`;
 

@@ -38,7 +38,8 @@ export async function runMcpCli(ctx: CliContext, transport: () => Promise<Transp
   try {
     const args = parseArgs(ctx.argv, { flags: ["allow-production", "help"], values: ["helper", "access", "journal", "budget", "knowledge-object"] }, "crm-explorer-mcp");
     if (flag(args, "help")) {
-      ctx.err(MCP_HELP);
+      // Asked for, help is the answer (stdout), as for the other tools: no server runs.
+      ctx.out(MCP_HELP);
       return EXIT.clean;
     }
     if (args.positional.length) throw new UsageError(`crm-explorer-mcp takes no positional arguments (got '${args.positional[0]}')`);

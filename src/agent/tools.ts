@@ -13,6 +13,7 @@ import { escapeSoslTerm, soqlLiteral } from "../client/soql-text";
 import { planAdvice, planLine } from "../soql/planAdvice";
 import { richTextAsMarkdown } from "./articleText";
 import { toolSpec, type ToolName, type ToolSpec } from "./catalog";
+import { inert } from "./inert";
 import { quoted } from "./quoted";
 
 export type AgentAccess = "off" | "read" | "stage" | "write";
@@ -240,7 +241,7 @@ export function bounded(answer: string, budget: number): string {
 
 const MAX_CELL = 200;
 
-/** One value as a table cell: one line, pipes escaped, long text cut. */
+/** One value as a table cell: inert text on one line (see inert.ts), long text cut. */
 export function cell(value: unknown): string {
   if (value === null || value === undefined) return "";
   if (typeof value === "object") {
@@ -248,8 +249,7 @@ export function cell(value: unknown): string {
     if (Array.isArray(nested.records)) return `[${String(nested.totalSize ?? nested.records.length)} rows]`;
     value = JSON.stringify(value);
   }
-  const line = String(value).replace(/\r?\n/g, " ⏎ ").replace(/\|/g, "\\|");
-  return line.length > MAX_CELL ? `${line.slice(0, MAX_CELL)}…` : line;
+  return inert(value, MAX_CELL);
 }
 
 /** A record's values by column path (Account.Name for a parent's field), its attributes left out. */
@@ -285,11 +285,11 @@ async function describe(input: Input, org: AgentOrg): Promise<string> {
   const objectName = input.object === undefined ? undefined : apiName(input, "object");
   if (!objectName) {
     const objects = await org.schema.objects();
-    const lines = objects.filter((o) => o.queryable).map((o) => `${o.name} — ${o.label}${o.custom ? " (custom)" : ""}`);
+    const lines = objects.filter((o) => o.queryable).map((o) => `${o.name} — ${inert(o.label)}${o.custom ? " (custom)" : ""}`);
     return `${lines.length} queryable objects (API name — label). Describe one with { "object": "<API name>" }.\n${lines.join("\n")}`;
   }
   const d = await describeOrExplain(org, objectName, "object");
-  const lines = [`${d.name} — ${d.label}: ${d.fields.length} fields${d.createable === false ? " (records cannot be created)" : ""}`, "Fields (API name: type, label, marks):"];
+  const lines = [`${d.name} — ${inert(d.label)}: ${d.fields.length} fields${d.createable === false ? " (records cannot be created)" : ""}`, "Fields (API name: type, label, marks):"];
   for (const f of d.fields) lines.push(`- ${fieldLine(f)}`);
   const children = (d.childRelationships ?? []).filter((c) => c.relationshipName);
   if (children.length) {
@@ -307,9 +307,9 @@ function fieldLine(f: FieldDescribe): string {
     f.externalId ? "external ID" : "",
     f.unique ? "unique" : "",
   ].filter(Boolean);
-  const values = (f.picklistValues ?? []).filter((p) => p.active !== false).map((p) => p.value);
+  const values = (f.picklistValues ?? []).filter((p) => p.active !== false).map((p) => inert(p.value));
   const picklist = values.length ? `; values: ${values.slice(0, 40).join(", ")}${values.length > 40 ? `, … (${values.length} in all)` : ""}` : "";
-  return `${f.name}: ${type}, "${f.label}"${marks.length ? `, ${marks.join(", ")}` : ""}${picklist}`;
+  return `${f.name}: ${type}, "${inert(f.label)}"${marks.length ? `, ${marks.join(", ")}` : ""}${picklist}`;
 }
 
 async function query(input: Input, org: AgentOrg, host: AgentHost): Promise<string> {
@@ -423,7 +423,7 @@ async function getArticle(input: Input, org: AgentOrg, host: AgentHost): Promise
     if (["Id", "Title", "ArticleNumber", "PublishStatus", "VersionNumber", "Language", "UrlName", "KnowledgeArticleId"].includes(f.name)) continue;
     const value = version[f.name];
     if (value === null || value === undefined || value === "") continue;
-    lines.push("", `## ${f.label} (${f.name})`, isRichText(f) ? richTextAsMarkdown(String(value)) : String(value));
+    lines.push("", `## ${inert(f.label)} (${f.name})`, isRichText(f) ? richTextAsMarkdown(String(value)) : inert(value));
   }
   return bounded(lines.join("\n"), roomFor(host));
 }

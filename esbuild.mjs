@@ -111,11 +111,18 @@ function coreEntry(core) {
   };
 }
 
+/**
+ * What people run and import from the npm package (the library, the command-line tools) keeps its class and
+ * function names (an error reads "APIRequestError", not "t") and ships a source map beside each file, so a
+ * stack points into src/. The extension's own bundles stay as small as they can.
+ */
+const libraryDebugging = { keepNames: true, sourcemap: "linked" };
+
 /** Each entry as CommonJS, and an ES module beside it that re-exports it (one instance, whichever way it is loaded). */
 async function clientGroups() {
   const core = await coreModules();
   return Object.entries(clientEntries).map(([entry, name]) => ({
-    ...common, ...(name === "client" ? { stdin: coreEntry(core) } : { entryPoints: [entry] }), outfile: `dist/${name}.js`, platform: "node", format: "cjs",
+    ...common, ...libraryDebugging, ...(name === "client" ? { stdin: coreEntry(core) } : { entryPoints: [entry] }), outfile: `dist/${name}.js`, platform: "node", format: "cjs",
     alias: clientAliases, plugins: [axiosStub, clientSplit(name, core)],
   }));
 }
@@ -168,7 +175,7 @@ const groups = [
   // The command-line tools: whole, with the client inside (a tool is one file to run); jsdom, which reads its own
   // data files at run time, stays a dependency loaded when rich text is first rendered.
   {
-    ...common, entryPoints: { "crm-knowledge": "src/cli/crm-knowledge.ts", "crm-data": "src/cli/crm-data.ts", mcp: "src/cli/crm-explorer-mcp.ts" }, outdir: "dist", platform: "node", format: "cjs",
+    ...common, ...libraryDebugging, entryPoints: { "crm-knowledge": "src/cli/crm-knowledge.ts", "crm-data": "src/cli/crm-data.ts", mcp: "src/cli/crm-explorer-mcp.ts" }, outdir: "dist", platform: "node", format: "cjs",
     external: ["jsdom"], alias: clientAliases, plugins: [axiosStub], banner: { js: "#!/usr/bin/env node" },
   },
   ...(webviewEntries.length

@@ -11,6 +11,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { TOOLS, instructionsFor } from "../../../src/agent/catalog";
 import { serveMcpOnLoopback, type LoopbackMcp } from "../../../src/agent/mcpHttp";
 import { clientSchema, runTool, type AgentOrg } from "../../../src/agent/tools";
+import { fencedData } from "../../helpers/agentAnswers";
 import { demoClient, useEmulator } from "../../helpers/emulator";
 
 const demo = useEmulator();
@@ -63,7 +64,9 @@ test("with the key, the SDK's HTTP client lists the tools and queries the org; t
   assert.equal(tools.find((x) => x.name === "crm_query")!.annotations?.readOnlyHint, true);
   const answer = await client.callTool({ name: "crm_query", arguments: { soql: "SELECT Id, Name FROM Account ORDER BY Name LIMIT 2" } });
   const text = (answer.content as { text: string }[])[0]!.text;
-  assert.match(text, /^Org: Demo \(developer; agent access: read\)\ntotalSize: 2\nId \| Name/);
+  const { words, data } = fencedData(text);
+  assert.equal(words, "Org: Demo (developer; agent access: read)");
+  assert.match(data, /^totalSize: 2\nId \| Name/);
   const refused = await client.callTool({ name: "crm_propose_changes", arguments: { changes: [{ operation: "update", object: "Account", id: "001000000000001AAA", fields: { Phone: "1" } }] } });
   assert.equal(refused.isError, true);
   assert.match((refused.content as { text: string }[])[0]!.text, /allows agents to read only/);

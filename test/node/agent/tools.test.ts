@@ -11,6 +11,7 @@ import { richTextAsMarkdown } from "../../../src/agent/articleText";
 import { ChangeSets } from "../../../src/agent/changeSets";
 import { TOOLS } from "../../../src/agent/catalog";
 import { clientSchema, runTool, type AgentAccess, type AgentHost, type AgentOrg } from "../../../src/agent/tools";
+import { fencedData } from "../../helpers/agentAnswers";
 import { demoClient, useEmulator, writesSeen } from "../../helpers/emulator";
 
 const demo = useEmulator();
@@ -46,10 +47,10 @@ test("every answer names the org; describe lists objects and one object's fields
 test("crm_query: a compact table with totalSize, capped with a note on how to narrow; SOSL grouped by object; writing clauses refused", async () => {
   const o = await org();
   const few = await runTool("crm_query", { soql: "SELECT Id, Name, Owner.Name FROM Account ORDER BY Name LIMIT 3" }, o, host());
-  const lines = few.text.split("\n");
-  assert.match(lines[1]!, /^totalSize: 3$/);
-  assert.equal(lines[2], "Id | Name | Owner.Name");
-  assert.equal(lines.length, 6);
+  const lines = fencedData(few.text).data.split("\n");
+  assert.match(lines[0]!, /^totalSize: 3$/);
+  assert.equal(lines[1], "Id | Name | Owner.Name");
+  assert.equal(lines.length, 5);
   const capped = await runTool("crm_query", { soql: "SELECT Id, Name FROM Contact", limit: 5 }, o, host());
   assert.match(capped.text, /\n5 of \d+ rows shown; \d+ more\. Narrow the query/);
   const tight = await runTool("crm_query", { soql: "SELECT Id, Name, Email, Phone, Title FROM Contact", limit: 2000 }, o, host({ budget: 3_000 }));
@@ -158,7 +159,7 @@ test("access: off answers nothing; read refuses proposals and drafts without sen
   const production = await runTool("crm_apply_changes", { changeSetId: "cs-1" }, await org("write", "production"), host({ apply: async () => "applied" }));
   assert.match(production.text, /Demo is a production org: crm_apply_changes was refused and nothing was sent/);
   const allowed = await runTool("crm_apply_changes", { changeSetId: "cs-1" }, await org("write", "production"), host({ apply: async () => "applied", allowProduction: true }));
-  assert.match(allowed.text, /applied$/);
+  assert.equal(fencedData(allowed.text).data, "applied");
   const badChange = await runTool("crm_propose_changes", { changes: [{ operation: "update", object: "Account", id: String(records[0]!.Id), fields: { CreatedDate: "2020-01-01" } }] }, await org(), staged);
   assert.match(badChange.text, /changes\[0\]: Account\.CreatedDate cannot be changed/);
   const badOp = await runTool("crm_propose_changes", { changes: [{ operation: "upsert", object: "Account" }] }, await org(), staged);
@@ -213,6 +214,8 @@ test("org text in answers is inert: a value forges no line of the server's, no e
     await runTool("crm_query", { soql: `SELECT Id, Name, Description FROM Account WHERE Id = '${id}'` }, o, host()),
   ];
   for (const answer of answers) {
+    // The value stays inside its answer's fence: nothing of it stands among the server's words.
+    assert.match(fencedData(answer.text).words, /^Org: [^\n]+\)$/);
     const lines = answer.text.split("\n");
     assert.equal(lines.filter((l) => /^Org: /.test(l)).length, 1, answer.text);
     assert.ok(!lines.some((l) => /^(# Heading|- item)/.test(l)), answer.text);

@@ -106,15 +106,27 @@ async function articlePage(io: FolderIO, local: LocalArticle, fields: Record<str
 
 const findingItem = (f: Finding) => `<li class="finding ${f.severity}">${f.severity}: ${escapeHtml(f.file)}${f.line ? `:${f.line}` : ""} — ${escapeHtml(f.message)}</li>`;
 
-/** The article folders changed since a git ref (committed, staged, in the working tree or new), by asking git in the folder. */
+/**
+ * Git as a pipeline may run it on a folder someone else wrote: the checkout's own repository only (a folder
+ * that is a repository of its own — a `.git` planted in it — is refused: its config could name commands git
+ * runs), with nothing in any config able to start a program (fsmonitor, hooks, external diffs, textconv,
+ * submodules).
+ */
+const GIT_WITHOUT_COMMANDS = ["-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-c", "submodule.recurse=false", "-c", "diff.external="];
+
+/** The article folders changed since a git ref (committed, staged, in the working tree or new), by asking git about the folder. */
 export async function articlesChangedSince(folder: string, ref: string): Promise<Set<string>> {
   if (!ref || ref.startsWith("-")) throw new UsageError(`--changed-since takes a git ref (a branch, tag or commit), got '${ref}'`);
-  const git = (args: string[]) => promisify(execFile)("git", args, { cwd: folder, maxBuffer: 256 * 1024 * 1024 }).then((r) => r.stdout);
-  await git(["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref}^{commit}`]).catch(() => {
+  const git = (cwd: string, args: string[]) => promisify(execFile)("git", [...GIT_WITHOUT_COMMANDS, ...args], { cwd, maxBuffer: 256 * 1024 * 1024 }).then((r) => r.stdout);
+  const topOf = (dir: string) => git(dir, ["rev-parse", "--show-toplevel"]).then((out) => out.trim(), () => undefined);
+  const [checkout, own] = await Promise.all([topOf(path.dirname(folder)), topOf(folder)]);
+  if (!own) throw new UsageError(`--changed-since: ${folder} is not in a git checkout`);
+  if (checkout !== own) throw new UsageError(`--changed-since: ${folder} is a git repository of its own (it holds a .git); only the checkout's history is asked, so remove it or give the folder without it`);
+  await git(folder, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref}^{commit}`]).catch(() => {
     throw new UsageError(`--changed-since: '${ref}' is not a commit git knows in ${folder} (in CI, fetch enough history: actions/checkout with fetch-depth: 0)`);
   });
-  const changed = await git(["diff", "--name-only", "--relative", "-z", "--end-of-options", ref, "--", "."]);
-  const untracked = await git(["ls-files", "--others", "--exclude-standard", "-z", "--", "."]);
+  const changed = await git(folder, ["diff", "--name-only", "--relative", "-z", "--no-ext-diff", "--no-textconv", "--ignore-submodules=all", "--end-of-options", ref, "--", "."]);
+  const untracked = await git(folder, ["ls-files", "--others", "--exclude-standard", "-z", "--", "."]);
   // A file inside an article's folder names the article; the folder's own files (its record) name none.
   return new Set(`${changed}${untracked}`.split("\0").map((file) => file.split("/")).filter((parts) => parts.length > 1).map((parts) => parts[0]!));
 }

@@ -209,6 +209,19 @@ test("preview: sanitized, self-contained pages that carry no script, even for a 
   const unknownRef = await cli(dir, ["preview", "kb", "--out", "x", "--changed-since", "no-such-branch"]);
   assert.equal(unknownRef.code, 2);
   assert.match(unknownRef.err, /'no-such-branch' is not a commit git knows/);
+
+  // A folder that brings its own repository (a .git whose config names a command git would run) is refused
+  // before git reads anything in it: the command never runs.
+  const marker = path.join(dir, "fsmonitor-ran");
+  execFileSync("git", ["init", "-q", path.join(dir, "kb")]);
+  execFileSync("git", ["-C", path.join(dir, "kb"), "config", "core.fsmonitor", `touch ${marker}`]);
+  execFileSync("git", ["-C", path.join(dir, "kb"), "-c", "user.email=pr@example.com", "-c", "user.name=PR", "-c", "core.fsmonitor=false", "commit", "-q", "--allow-empty", "-m", "planted"]);
+  for (const argv of [["preview", "kb", "--out", "y", "--changed-since", "HEAD"], ["check", "kb", "--changed-since", "HEAD"]]) {
+    const planted = await cli(dir, argv);
+    assert.equal(planted.code, 2, planted.out);
+    assert.match(planted.err, /kb is a git repository of its own \(it holds a \.git\)/);
+  }
+  assert.equal(await readFile(marker).then(() => "ran", () => "never ran"), "never ran");
 });
 
 test("push: a dry run by default; --apply writes drafts; --publish publishes what passes the check; an article changed in the org is refused (exit 1)", async () => {

@@ -454,6 +454,10 @@ export class Transport {
         continue;
       }
       const contentType = responseHeaders["content-type"] ?? "";
+      // A gateway that gave up waiting (504) says nothing of the org: a write may have been applied behind it.
+      if (res.status === 504 && !idempotent) {
+        throw new NetworkError(`${o.method} ${path}: the org's gateway gave up waiting for its answer (HTTP 504). The org may still have made the change: check (for example query the record) before sending it again`, "HTTP_504", o.method, path, { outcomeUnknown: true });
+      }
       if (res.status >= 300 && !o.acceptStatus?.includes(res.status) && res.status !== 304) {
         const error = APIRequestError.of(res.status, parseErrorBody(res.status, contentType, body), o.method, path, o.showFullError !== false);
         // A 401 after a fresh token: revoked, blocked API access, inactive user. No further attempt.

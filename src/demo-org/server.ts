@@ -37,6 +37,11 @@ export interface Faults {
    * repeats the request's headers, Authorization included. `times` answers (default: until cleared with null).
    */
   hostileAnswer: { path: string; kind: "trickle" | "endless" | "gzipBomb" | "echoHeaders"; times?: number } | null;
+  /**
+   * The next N data API requests that change something are carried out, then answered 504 by a gateway that gave
+   * up waiting (Salesforce's edge answers so when the org is slow): the write was applied, its answer lost.
+   */
+  gatewayTimeoutAfterWrite: number;
   /** The next N successfulResults answers of ingest jobs leave out their last row (a result set that does not add up). */
   loseResultRows: number;
   /** Fields merged into the JSON answer of requests whose path matches (an odd job ID; `"$self"` stands for the request's own path and query). */
@@ -130,7 +135,7 @@ function errorBody(err: ApiError) {
 }
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
-  const faults: Faults = { latencyMs: 0, unavailable: 0, drop: 0, malformedJson: 0, maintenancePage: 0, usersListUnavailable: false, knowledgeSettingsUnavailable: false, requestLimitExceeded: false, hostileAnswer: null, answerPatch: null, loseResultRows: 0, ...options.faults };
+  const faults: Faults = { latencyMs: 0, unavailable: 0, drop: 0, malformedJson: 0, maintenancePage: 0, usersListUnavailable: false, knowledgeSettingsUnavailable: false, requestLimitExceeded: false, hostileAnswer: null, answerPatch: null, loseResultRows: 0, gatewayTimeoutAfterWrite: 0, ...options.faults };
   const sockets = new Set<Socket>();
   let url = "";
   const baseUrl = () => url;
@@ -306,6 +311,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       const user = seeded.store.find(session.userId)!.rec;
       const ctx: Ctx = { method, path, version, query: parsed.searchParams, headers: req.headers, body, session, user, org, store: seeded.store };
       const reply = await dispatch(ctx);
+      if (faults.gatewayTimeoutAfterWrite > 0 && method !== "GET" && method !== "HEAD") {
+        faults.gatewayTimeoutAfterWrite--;
+        return send(res, { status: 504, body: "<html><body><h1>504 Gateway Time-out</h1></body></html>", headers: { "content-type": "text/html" } }, logged, false);
+      }
       const patch = faults.answerPatch;
       if (patch && new RegExp(patch.path).test(parsed.pathname) && reply.body && typeof reply.body === "object" && !Buffer.isBuffer(reply.body)) {
         const self = `${parsed.pathname}${parsed.search}`;

@@ -287,3 +287,16 @@ test("a command-line tool signing in through an echoing endpoint prints no crede
     await login.close();
   }
 });
+
+test("a write answered 504 by the org's gateway says its outcome is unknown: the write was applied behind it", async () => {
+  const crm = await demoClient(emu());
+  emu().setFault("gatewayTimeoutAfterWrite", 1);
+  const name = `Applied Behind A Gateway ${Date.now()}`;
+  const write = await crm.createSobjectRecord("Account", { Name: name }).catch((e: unknown) => e);
+  assert.ok(write instanceof NetworkError, String(write));
+  assert.equal(write.code, "HTTP_504");
+  assert.equal(write.outcomeUnknown, true);
+  assert.match(write.message, /HTTP 504\)\. The org may still have made the change: check .* before sending it again/);
+  // It was: the org holds the record the answer never reported.
+  assert.equal((await crm.soqlQuery(`SELECT Id FROM Account WHERE Name = '${name}'`)).records.length, 1);
+});

@@ -4,7 +4,7 @@
  * and Save All sends what the person saved.
  */
 import assert from "node:assert/strict";
-import { autoSaveModes, autoSaveRefused, dirtyTab, openRecord, recordSends, untilAutoSaveWouldHaveRun } from "./editingKit";
+import { autoSaveModes, autoSaveRefused, dirtyTab, openRecord, recordSends, saveIntoConflictAndCompare, untilAutoSaveWouldHaveRun } from "./editingKit";
 import { workbenchSession } from "./session";
 
 const { journey } = workbenchSession({
@@ -48,12 +48,7 @@ journey("Auto save: after a conflict's Compare nothing is sent until the person 
   contact.Phone = "theirs";
   emulator.seeded.store.touch(contact, String(contact.CreatedById));
   await ui.replaceInEditor(`"Phone": "mine"`, `"Phone": "mine again"`);
-  await page.keyboard.press("Control+S");
-  const dialog = page.locator(".monaco-dialog-box");
-  await dialog.waitFor();
-  assert.match(await dialog.innerText(), /was changed in the org since you opened it/);
-  await dialog.locator(".monaco-button", { hasText: /^Compare$/ }).click();
-  await page.locator(".part.editor .tab", { hasText: "the org's version ↔ yours" }).waitFor({ timeout: 15_000 });
+  await saveIntoConflictAndCompare(page);
   await ui.notification(/Not saved: the record changed in the org/);
   const before = recordSends(emulator, contact);
   // Back in my document, as a person would be; an auto save would have run by now, and sent nothing.
@@ -68,6 +63,7 @@ journey("Auto save: after a conflict's Compare nothing is sent until the person 
   contact.Phone = "theirs, later";
   emulator.seeded.store.touch(contact, String(contact.CreatedById));
   await page.keyboard.press("Control+S");
+  const dialog = page.locator(".monaco-dialog-box");
   await dialog.waitFor();
   assert.match(await dialog.innerText(), /was changed in the org since you opened it/);
   await dialog.locator(".monaco-button", { hasText: /^Overwrite$/ }).click();

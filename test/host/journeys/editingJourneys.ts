@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import type { Driver } from "../workbench";
-import { autoSaveModes, backedUp, otherSaveFailures, type AutoSaveMode } from "./editingKit";
+import { autoSaveModes, backedUp, otherSaveFailures, saveIntoConflictAndCompare, type AutoSaveMode } from "./editingKit";
 import { workbenchSession } from "./session";
 
 const activeEditor = (page: Page) => page.locator(".part.editor .editor-group-container.active .monaco-editor").first();
@@ -64,12 +64,7 @@ export function editingJourneys(mode: AutoSaveMode): void {
     draft.Answer__c = "<p>Their change.</p>";
     emulator.seeded.store.touch(draft, String(draft.CreatedById));
     await typeAtStart(page, "<p>Mine.</p>");
-    await page.keyboard.press("Control+S");
-    const dialog = page.locator(".monaco-dialog-box");
-    await dialog.waitFor();
-    assert.match(await dialog.innerText(), /was changed in the org since you opened it/);
-    await dialog.locator(".monaco-button", { hasText: /^Compare$/ }).click();
-    await page.locator(".part.editor .tab", { hasText: "the org's version ↔ yours" }).waitFor({ timeout: 15_000 });
+    await saveIntoConflictAndCompare(page);
     assert.equal(draft.Answer__c, "<p>Their change.</p>", "nothing was overwritten");
     // Said as a warning of its own, not VS Code's "Failed to save": nothing offered there discards the edit.
     await ui.notification(/Not saved: the record changed in the org/);

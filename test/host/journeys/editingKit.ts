@@ -1,6 +1,7 @@
 /** What the editing journeys share: opening a record document, its tab, and what reached the org for it. */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import type { Emulator } from "../../../src/demo-org";
 import type { Driver } from "../workbench";
@@ -54,4 +55,14 @@ export function backedUp(root: string, text: string): boolean {
     }
   })();
   return files.some((f) => readFileSync(path.join(f.parentPath, f.name), "utf8").includes(text));
+}
+
+/** Ctrl+S on a document whose record changed in the org meanwhile: the conflict is said, Compare opens both side by side. */
+export async function saveIntoConflictAndCompare(page: Page): Promise<void> {
+  await page.keyboard.press("Control+S");
+  const dialog = page.locator(".monaco-dialog-box");
+  await dialog.waitFor();
+  assert.match(await dialog.innerText(), /was changed in the org since you opened it/);
+  await dialog.locator(".monaco-button", { hasText: /^Compare$/ }).click();
+  await page.locator(".part.editor .tab", { hasText: "the org's version ↔ yours" }).waitFor({ timeout: 15_000 });
 }

@@ -47,7 +47,7 @@ test("the VSIX holds what a user needs and nothing of the sources, tests or depe
 test("npm pack makes the client library's package: its bundles, declarations and command-line tools, nothing of the extension or the sources", () => {
   // `npm test` builds the bundles; the declarations come from `npm run build` (made here when missing).
   if (!existsSync("dist/types/client/index.d.ts")) execFileSync("npm", ["run", "build:types"], { stdio: "pipe" });
-  const [packed] = JSON.parse(execFileSync("npm", ["pack", "--dry-run", "--json"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] })) as { files: { path: string }[] }[];
+  const [packed] = JSON.parse(execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] })) as { files: { path: string }[] }[];
   const files = packed!.files.map((f) => f.path);
   for (const needed of ["package.json", "README.md", "LICENSE", "dist/client.js", "dist/client.mjs", "dist/client-bulk.js", "dist/client-knowledge-folder.mjs", "dist/client-yaml.js", "dist/client-knowledge-check.js", "dist/client-migration.js", "dist/crm-knowledge.js", "dist/crm-data.js", "dist/mcp.js", "dist/types/client/index.d.ts",
     // Source maps beside what people run and import: a stack points into src/.

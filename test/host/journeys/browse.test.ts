@@ -20,8 +20,9 @@ journey("Objects: standard and custom groups; an object expands to fields with t
   // The next field (required ones come first) may sit below the view's edge: the keyboard brings it into view.
   await ui.rowIn("Objects", "Last Name").click();
   await workbench.page.keyboard.press("ArrowDown");
-  const rows = await ui.rows("Objects");
-  assert.equal(rows.find((r) => r.description.startsWith("AccountId "))?.description, "AccountId · → Account");
+  // The list draws the row once it has scrolled: wait for it there, not for the keypress.
+  const accountId = await ui.eventually("the AccountId field to scroll into view", async () => (await ui.rows("Objects")).find((r) => r.description.startsWith("AccountId ")));
+  assert.equal(accountId.description, "AccountId · → Account");
   await ui.screenshot("05-objects");
 });
 

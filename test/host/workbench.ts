@@ -9,7 +9,8 @@ export const SCREENSHOTS = path.resolve(__dirname, "screenshots/latest");
 type Answer<T> = Exclude<T, false | undefined | null>;
 
 export class Driver {
-  constructor(readonly page: Page) {}
+  /** `shotSuffix`: added to every screenshot's name (a journey run again in another mode keeps the first run's pictures). */
+  constructor(readonly page: Page, private readonly shotSuffix = "") {}
 
   /**
    * The journeys' one wait: asks `check` every 150 ms until it answers (anything but false, undefined or
@@ -344,7 +345,7 @@ export class Driver {
 
   async screenshot(name: string): Promise<string> {
     mkdirSync(SCREENSHOTS, { recursive: true });
-    const file = path.join(SCREENSHOTS, `${name}.png`);
+    const file = path.join(SCREENSHOTS, `${name}${this.shotSuffix}.png`);
     await this.page.screenshot({ path: file });
     return file;
   }

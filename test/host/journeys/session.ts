@@ -7,8 +7,20 @@ import { startEmulator, type Emulator } from "../../../src/demo-org";
 import { ensureHost, openWorkbench, startCodeServer, type CodeServer, type HostSetup, type Workbench } from "../harness";
 import { PSEUDO_LOCALE, pseudoExtension, type PseudoExtension } from "../pseudoLocale";
 import { Driver } from "../workbench";
+import { autoSaveModes, type AutoSaveMode } from "./editingKit";
 
 export const root = path.resolve(__dirname, "../../..");
+
+let autoSave: AutoSaveMode = "off";
+
+/**
+ * Loads a journey file with VS Code's auto save in `mode`: a `*.autoSave.test.ts` file runs another file's
+ * journeys again so (their names and screenshots say which mode ran).
+ */
+export function withAutoSave(mode: AutoSaveMode, load: () => unknown): void {
+  autoSave = mode;
+  load();
+}
 
 /** The host, or undefined after marking the test skipped with the reason (never a silent pass). */
 export function hostOrSkip(t: TestContext): HostSetup | undefined {
@@ -35,6 +47,9 @@ export interface Session {
  */
 export function workbenchSession(options: { settings?: Record<string, unknown>; setup?: (s: Session) => Promise<void>; workspaceFiles?: Record<string, string>; untrusted?: boolean; pseudoLocalized?: boolean } = {}) {
   const host = ensureHost();
+  const mode = autoSave;
+  const settings = { ...autoSaveModes[mode], ...options.settings };
+  const inMode = (name: string) => (mode === "off" ? name : `${name} (auto save ${mode})`);
   let session: Session | undefined;
   const consoleLines: string[] = [];
   before(async () => {
@@ -51,12 +66,12 @@ export function workbenchSession(options: { settings?: Record<string, unknown>; 
     }
     const pseudo = options.pseudoLocalized ? pseudoExtension(root) : undefined;
     const locale = pseudo ? PSEUDO_LOCALE : undefined;
-    const server = await startCodeServer(host.codeServer!, { settings: options.settings, workspace, untrusted: options.untrusted, locale });
+    const server = await startCodeServer(host.codeServer!, { settings, workspace, untrusted: options.untrusted, locale });
     const workbench = await openWorkbench(server, { extensionPath: pseudo?.dir ?? root });
     // What the workbench and its webviews said (errors above all), kept beside a failed journey's screenshot.
     workbench.page.on("console", (m) => void consoleLines.push(`${new Date().toISOString()} ${m.type()} ${m.text()}`.slice(0, 2_000)));
     workbench.page.on("pageerror", (err) => void consoleLines.push(`${new Date().toISOString()} pageerror ${err.message}`));
-    session = { emulator, server, workbench, ui: new Driver(workbench.page), pseudo };
+    session = { emulator, server, workbench, ui: new Driver(workbench.page, mode === "off" ? "" : `-auto-save-${mode}`), pseudo };
     await options.setup?.(session);
   });
   after(async () => {
@@ -67,7 +82,7 @@ export function workbenchSession(options: { settings?: Record<string, unknown>; 
   });
   /** A journey: skipped with the reason when the host is missing; a screenshot is saved when it fails. */
   const journey = (name: string, fn: (s: Session) => Promise<void>, timeout = 120_000) =>
-    test(name, { timeout }, async (t) => {
+    test(inMode(name), { timeout }, async (t) => {
       if (!hostOrSkip(t)) return;
       try {
         await fn(session!);

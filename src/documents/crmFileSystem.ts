@@ -86,10 +86,9 @@ export class CrmFileSystem implements vscode.FileSystemProvider, vscode.TextDocu
     this.discarding = vscode.workspace.onDidChangeTextDocument(({ document, reason }) => {
       const kept = this.refused.get(document.uri.toString());
       if (kept === undefined || document.isDirty || document.getText() === kept) return;
-      // Undone to the org's text by the person's own hand: nothing was discarded behind their back.
-      if (reason !== undefined) return void this.refused.delete(document.uri.toString());
       this.refused.delete(document.uri.toString());
-      void this.offerRestore(document.uri, kept);
+      // Undone to the org's text by the person's own hand (Undo, Redo) is no discard behind their back.
+      if (reason === undefined) void this.offerRestore(document.uri, kept);
     });
     this.following = manager.onDidChange((change) => void this.follow(change));
     // Synchronous and never throwing: VS Code stops asking a listener that is slow or fails.

@@ -13,7 +13,7 @@
 // eslint-disable-next-line no-control-regex -- vertical tab and form feed are line breaks here
 const LINE_BREAKS = /\r\n|[\n\r\u000b\u000c\u0085\u2028\u2029]/g;
 // eslint-disable-next-line no-control-regex -- matching control characters is what this is for
-const ACTING = /[\u0000-\u0008\u000e-\u001f\u007f-\u0084\u0086-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g;
+export const ACTING = /[\u0000-\u0008\u000e-\u001f\u007f-\u0084\u0086-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g;
 /** What makes an element, autolink, link or image, code span or table cell; emphasis stays (values keep `_`). */
 const MARKUP = /[\\`[\]<>|]/g;
 /** An `&` that would start an entity: shown as written (`&lt;` stays `&lt;`, never "<"). */

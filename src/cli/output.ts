@@ -5,15 +5,15 @@
  *   - GitHub workflow commands (annotations): `githubAnnotation`
  *   - HTML pages (the preview): `escapeHtml`
  */
+import { ACTING } from "../agent/inert";
 
 /**
- * Characters that would act rather than show: C0 and C1 controls (ESC starts colours and terminal links, CR
- * rewrites the line) but tab, line and paragraph separators, bidi overrides and isolates, and zero-width ones.
- * Each is written as a JSON-style `\uXXXX` escape: visible in a terminal, and still valid inside JSON strings.
+ * Characters that would act rather than show — the agent's set (controls but tab and line feed, bidi overrides
+ * and isolates, zero-width ones) and the line breaks other than `\n` (CR rewrites the line) — each written as
+ * a JSON-style `\uXXXX` escape: visible in a terminal, and still valid inside JSON strings.
  */
-// eslint-disable-next-line no-control-regex -- matching control characters is what this is for
-const ACTING = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
-const visible = (text: string) => text.replace(ACTING, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+const ACTING_HERE = new RegExp(`${ACTING.source}|[\\r\\u000b\\u000c\\u0085\\u2028\\u2029]`, "g");
+const visible = (text: string) => text.replace(ACTING_HERE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 
 /** A value inside one line of text: its line breaks are shown as escapes too, so it never starts a line of its own. */
 export function inline(value: unknown): string {

@@ -131,10 +131,35 @@ function writeEsmWrappers() {
   for (const name of Object.values(clientEntries)) writeFileSync(`dist/${name}.mjs`, `// The ES module face of ${name}.js: the same module, so the same classes.\nexport * from "./${name}.js";\n`);
 }
 
-/** A module of ours the extension requires at run time from its own file beside dist/extension.js, not inlined. */
-function besideExtension(filter, file) {
+/** A file a bundle requires at run time from beside itself (loaded on first use), not inlined. */
+function besideBundle(filter, file) {
   return { name: `beside:${file}`, setup: (build) => build.onResolve({ filter }, () => ({ path: file, external: true })) };
 }
+
+/**
+ * jsdom reads two files beside its sources at run time: the default stylesheet (inlined here) and the worker of
+ * synchronous XMLHttpRequest (which the tools never make; it is named, not shipped). The build fails when either
+ * line moves in a new jsdom, rather than shipping a bundle that fails on first use.
+ */
+const jsdomWhole = {
+  name: "jsdom-whole",
+  setup(build) {
+    const inline = (file, pattern, replacement) => build.onLoad({ filter: file }, (args) => {
+      const source = readFileSync(args.path, "utf8");
+      if (!pattern.test(source)) throw new Error(`${args.path}: the line jsdom-whole replaces is gone; see esbuild.mjs`);
+      return { contents: source.replace(pattern, replacement(args.path)), loader: "js" };
+    });
+    inline(/[\\/]jsdom[\\/]lib[\\/]jsdom[\\/]living[\\/]css[\\/]helpers[\\/]computed-style\.js$/, /fs\.readFileSync\(\s*path\.resolve\(__dirname, "(\.\.\/)+browser\/default-stylesheet\.css"\),\s*\{ encoding: "utf-8" \}\s*\)/,
+      (file) => JSON.stringify(readFileSync(path.resolve(path.dirname(file), "../../../browser/default-stylesheet.css"), "utf8")));
+    // Packages with both faces are taken by their CommonJS one: the ES one of css-tree reads its data through
+    // createRequire(import.meta.url), which a CommonJS bundle has no address for.
+    build.onResolve({ filter: /^[@\w]/ }, (args) => args.kind === "import-statement" && !args.pluginData?.required
+      ? build.resolve(args.path, { kind: "require-call", resolveDir: args.resolveDir, importer: args.importer, pluginData: { required: true } })
+      : undefined);
+    inline(/[\\/]jsdom[\\/]lib[\\/]jsdom[\\/]living[\\/]xhr[\\/]XMLHttpRequest-impl\.js$/, /require\.resolve\("\.\/xhr-sync-worker\.js"\)/,
+      () => JSON.stringify("synchronous XMLHttpRequest is not in this build of jsdom"));
+  },
+};
 
 const webviewDir = "src/webviews/ui";
 const webviewEntries = existsSync(webviewDir)
@@ -145,7 +170,7 @@ const groups = [
   {
     ...common, entryPoints: ["src/extension.ts"], outfile: "dist/extension.js", platform: "node", format: "cjs",
     external: ["vscode", "./axios.js", "./soql-parser.js", "./exceljs.js", "./demo-org.js", "./html-markdown.js", "./mcp-http.js"],
-    plugins: [besideExtension(/^\.\/mcpHttp$/, "./mcp-http.js")],
+    plugins: [besideBundle(/^\.\/mcpHttp$/, "./mcp-http.js")],
     alias: {
       "node-html-markdown": "./scripts/bundle-stubs/html-markdown-runtime.cjs", "node-html-parser": "./scripts/bundle-stubs/html-markdown-runtime.cjs",
       axios: "./scripts/bundle-stubs/axios-runtime.cjs", "@jetstreamapp/soql-parser-js": "./scripts/bundle-stubs/soql-parser-runtime.cjs", "exceljs/lib/stream/xlsx/workbook-writer": "./scripts/bundle-stubs/exceljs-runtime.cjs",
@@ -172,12 +197,14 @@ const groups = [
   // The SOQL parser, loaded by the extension on first use (see src/soql/parser.ts).
   { ...common, entryPoints: [createRequire(import.meta.url).resolve("@jetstreamapp/soql-parser-js")], outfile: "dist/soql-parser.js", platform: "node", format: "cjs" },
   ...(await clientGroups()),
-  // The command-line tools: whole, with the client inside (a tool is one file to run); jsdom, which reads its own
-  // data files at run time, stays a dependency loaded when rich text is first rendered.
+  // The command-line tools: whole, with the client inside (a tool is one file to run); jsdom is its own file beside
+  // them, loaded when rich text is first rendered.
   {
     ...common, ...libraryDebugging, entryPoints: { "crm-knowledge": "src/cli/crm-knowledge.ts", "crm-data": "src/cli/crm-data.ts", mcp: "src/cli/crm-explorer-mcp.ts" }, outdir: "dist", platform: "node", format: "cjs",
-    external: ["jsdom"], alias: clientAliases, plugins: [axiosStub], banner: { js: "#!/usr/bin/env node" },
+    alias: clientAliases, plugins: [axiosStub, besideBundle(/^jsdom$/, "./jsdom.js")], banner: { js: "#!/usr/bin/env node" },
   },
+  // jsdom whole, so the npm package needs no runtime dependency (installing it pulls nothing else).
+  { ...common, entryPoints: [createRequire(import.meta.url).resolve("jsdom")], outfile: "dist/jsdom.js", platform: "node", format: "cjs", plugins: [jsdomWhole] },
   ...(webviewEntries.length
     ? [{ ...common, entryPoints: webviewEntries, outdir: "dist/webview", platform: "browser", format: "esm", target: "es2022" }]
     : []),
@@ -253,7 +280,7 @@ function writeNotices(results) {
       return `## ${manifest.name} ${manifest.version}\n\nLicence: ${manifest.license ?? "see below"}\n\n${texts.join("\n\n")}\n`;
     });
   writeFileSync("dist/shipped-packages.json", JSON.stringify([...packages.keys()].sort(), null, 2) + "\n");
-  writeFileSync("THIRD-PARTY-NOTICES.md", `# Third-party notices\n\nCRM Explorer ships code from these packages in its bundles (and the codicon font beside its panels). Written by the production build from what the bundles hold.\n\n${sections.join("\n")}`);
+  writeFileSync("THIRD-PARTY-NOTICES.md", `# Third-party notices\n\nCRM Explorer ships code from these packages in its bundles: the extension's (and the codicon font beside its panels) and the npm package's (the library, the command-line tools and the jsdom they render rich text with). Written by the production build from what the bundles hold.\n\n${sections.join("\n")}`);
 }
 
 copyCodicons();

@@ -8,6 +8,7 @@ import { randomUUID } from "node:crypto";
 import * as vscode from "vscode";
 import { TOOLS } from "../agent/catalog";
 import { agentAccessOf } from "../agent/languageModelTools";
+import { HELPER_PLACEHOLDER, mcpServerConfiguration } from "../agent/mcpConfiguration";
 import type { ProposedChange } from "../agent/tools";
 import { sameRecordId } from "../client/ids";
 import { soqlLiteral } from "../client/soql-text";
@@ -89,7 +90,12 @@ interface AccessItem extends vscode.QuickPickItem {
   access: string;
 }
 
-export function agentCommands(deps: AgentCommandDeps) {
+interface ServerAccessItem extends vscode.QuickPickItem {
+  access: "read" | "stage" | "write";
+}
+
+/** The agent commands; `serverFile` is this installation's `dist/mcp.js` (the stdio server other MCP hosts start). */
+export function agentCommands(deps: AgentCommandDeps, serverFile: string) {
   return {
     "crm.agent.runTool": async () => {
       const lm = vscode.lm as Partial<typeof vscode.lm> | undefined;
@@ -122,6 +128,22 @@ export function agentCommands(deps: AgentCommandDeps) {
       const doc = await vscode.workspace.openTextDocument({ language: "markdown", content: `<!-- ${tool.name} ${text.replace(/--/g, "- -")} -->\n${answer}\n` });
       // Beside, without focus: what the tool opened (a grid of a proposal) stays in front.
       await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.Beside, preserveFocus: true });
+    },
+    "crm.agent.copyMcpConfiguration": async () => {
+      const access = await vscode.window.showQuickPick<ServerAccessItem>([
+        { access: "read", label: vscode.l10n.t("Read"), description: vscode.l10n.t("describe, query, search and read; every change is refused") },
+        { access: "stage", label: vscode.l10n.t("Stage"), description: vscode.l10n.t("also propose change sets; nothing is written") },
+        { access: "write", label: vscode.l10n.t("Write"), description: vscode.l10n.t("also apply change sets and draft articles (never in production without --allow-production)") },
+      ], { title: vscode.l10n.t("Copy MCP Server Configuration (1/2): what may the agent do?") });
+      if (!access) return;
+      // The server signs in by itself from a helper file: the extension's own sign-ins stay in its secret storage.
+      const helper = await vscode.window.showOpenDialog({
+        title: vscode.l10n.t("Copy MCP Server Configuration (2/2): the helper file with the org's credentials (Cancel leaves a placeholder)"),
+        openLabel: vscode.l10n.t("Use This Helper File"), canSelectMany: false, filters: { [vscode.l10n.t("Helper files")]: ["yaml", "yml", "json"] },
+      });
+      await vscode.env.clipboard.writeText(mcpServerConfiguration({ serverFile, helperFile: helper?.[0]?.fsPath, access: access.access }));
+      const message = vscode.l10n.t("Copied. Paste it into Claude Desktop's claude_desktop_config.json or Cursor's mcp.json (under \"mcpServers\"). It starts this installation's server with Node 20.19 or later; copy it again after CRM Explorer updates.");
+      void vscode.window.showInformationMessage(helper?.[0] ? message : `${message} ${vscode.l10n.t("Replace {0} with your helper file's path.", HELPER_PLACEHOLDER)}`);
     },
     "crm.agent.setAccess": async (orgKey?: unknown) => {
       const orgs = deps.manager.registry.list();

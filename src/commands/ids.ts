@@ -17,6 +17,7 @@ export const COMMAND_IDS = [
   "crm.history.clear",
   "crm.agent.runTool",
   "crm.agent.setAccess",
+  "crm.agent.copyMcpConfiguration",
   "crm.migration.migrate",
   "crm.migration.dryRun",
   "crm.migration.run",

@@ -50,7 +50,7 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
     ...knowledgeFolderCommands(deps),
     ...queryCommands(deps.queries, deps.results, deps.orgs),
     ...historyCommands({ ...deps, openId: (orgKey, id) => openId(deps, orgKey, id) }),
-    ...agentCommands(deps),
+    ...agentCommands(deps, vscode.Uri.joinPath(context.extensionUri, "dist", "mcp.js").fsPath),
     ...migrationCommands({ manager: deps.manager, journal: deps.journal, storage: context.globalStorageUri }, deps.migrationReports),
     "crm.log.show": () => deps.log.show(),
     "crm.soql.clearDescribeCache": async () => {

@@ -37,7 +37,7 @@ test("the third-party notices name every package the last production build shipp
 test("the VSIX holds what a user needs and nothing of the sources, tests or dependencies", () => {
   const listed = execFileSync(process.execPath, [path.resolve("node_modules/@vscode/vsce/vsce"), "ls", "--no-dependencies"], { encoding: "utf8" })
     .split("\n").map((l) => l.trim()).filter(Boolean);
-  for (const needed of ["package.json", "package.nls.json", "l10n/bundle.l10n.json", "README.md", "CHANGELOG.md", "LICENSE", "THIRD-PARTY-NOTICES.md", "dist/extension.js", "dist/axios.js", "dist/soql-parser.js", "dist/exceljs.js", "dist/html-markdown.js", "dist/mcp-http.js", "dist/webview/codicons/codicon.ttf", "media/icon.png"]) {
+  for (const needed of ["package.json", "package.nls.json", "l10n/bundle.l10n.json", "README.md", "CHANGELOG.md", "LICENSE", "THIRD-PARTY-NOTICES.md", "dist/extension.js", "dist/axios.js", "dist/soql-parser.js", "dist/exceljs.js", "dist/html-markdown.js", "dist/mcp-http.js", "dist/mcp.js", "dist/webview/codicons/codicon.ttf", "media/icon.png"]) {
     assert.ok(listed.includes(needed), `${needed} is shipped`);
   }
   assert.deepEqual(listed.filter((f) => /^(src|test|bench|scripts|examples|node_modules)\//.test(f) || /\.map$|\.ts$/.test(f) || /^dist\/client[.-]/.test(f)), []);
@@ -49,8 +49,8 @@ test("npm pack makes the client library's package: its bundles, declarations and
   if (!existsSync("dist/types/client/index.d.ts")) execFileSync("npm", ["run", "build:types"], { stdio: "pipe" });
   const [packed] = JSON.parse(execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] })) as { files: { path: string }[] }[];
   const files = packed!.files.map((f) => f.path);
-  for (const needed of ["package.json", "README.md", "LICENSE", "dist/client.js", "dist/client.mjs", "dist/client-bulk.js", "dist/client-knowledge-folder.mjs", "dist/client-yaml.js", "dist/client-knowledge-check.js", "dist/client-migration.js", "dist/crm-knowledge.js", "dist/crm-data.js", "dist/mcp.js", "dist/types/client/index.d.ts",
+  for (const needed of ["package.json", "README.md", "LICENSE", "dist/client.js", "dist/client.mjs", "dist/client-bulk.js", "dist/client-knowledge-folder.mjs", "dist/client-yaml.js", "dist/client-knowledge-check.js", "dist/client-migration.js", "dist/crm-knowledge.js", "dist/crm-data.js", "dist/mcp.js", "dist/jsdom.js", "THIRD-PARTY-NOTICES.md", "dist/types/client/index.d.ts",
     // Source maps beside what people run and import: a stack points into src/.
     "dist/client.js.map", "dist/client-migration.js.map", "dist/crm-data.js.map", "dist/mcp.js.map"]) assert.ok(files.includes(needed), needed);
-  assert.deepEqual(files.filter((f) => !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md|dist\/client(-[\w-]+)?\.m?js|dist\/(client(-[\w-]+)?|crm-(knowledge|data)|mcp)\.js\.map|dist\/crm-(knowledge|data)\.js|dist\/mcp\.js|dist\/types\/.+\.d\.ts)$/.test(f)), []);
+  assert.deepEqual(files.filter((f) => !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md|THIRD-PARTY-NOTICES\.md|dist\/jsdom\.js|dist\/client(-[\w-]+)?\.m?js|dist\/(client(-[\w-]+)?|crm-(knowledge|data)|mcp)\.js\.map|dist\/crm-(knowledge|data)\.js|dist\/mcp\.js|dist\/types\/.+\.d\.ts)$/.test(f)), []);
 });

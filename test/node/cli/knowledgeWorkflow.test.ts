@@ -35,7 +35,7 @@ async function invocations(values: Record<string, string>): Promise<Record<strin
     .replace(/\$KB\b/g, workflow.env.KB!);
   const words = (line: string) => [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!);
   return Object.fromEntries(Object.entries(workflow.jobs).map(([job, { steps }]) => [job, steps.flatMap((s) => (s.run ?? "").split("\n"))
-    .filter((line) => /^\s*npx crm-knowledge\b/.test(line)).map((line) => words(expand(line.trim())).slice(2))]));
+    .filter((line) => /^\s*npx --no-install crm-knowledge\b/.test(line)).map((line) => words(expand(line.trim())).slice(3))]));
 }
 
 async function cli(cwd: string, argv: string[], env: Record<string, string>) {

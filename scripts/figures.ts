@@ -4,13 +4,13 @@
  * (`npm run figures` for the build's and the packager's; each bench writes its own).
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
 export const README = "README.md";
-/** The documents holding figure blocks: the user's (README) and the contributor's. */
-export const FIGURE_DOCS = [README, "CONTRIBUTING.md"];
+/** The documents holding figure blocks: the user's (README and the pages in docs/) and the contributor's. */
+export const FIGURE_DOCS = [README, ...readdirSync("docs").filter((f) => f.endsWith(".md")).sort().map((f) => `docs/${f}`), "CONTRIBUTING.md"];
 
 /** Every figure document's text, joined (block names are unique across them). */
 export const figureText = (): string => FIGURE_DOCS.map((f) => readFileSync(f, "utf8")).join("\n");

@@ -1,16 +1,17 @@
 /**
- * `npm run media`: the pictures that ship in the VSIX — the walkthrough's (media/walkthrough/) and the README's
- * (media/readme/, so they show wherever the README is shown, the Extensions view included) — made from the
- * journeys' screenshots (test/host/screenshots/, or the latest run's), scaled down and compressed by headless
- * Chromium: the VSIX stays within its budget.
+ * `npm run media`: the documents' pictures, made from the journeys' screenshots (test/host/screenshots/, or the
+ * latest run's), scaled down and compressed by headless Chromium. The walkthrough's (media/walkthrough/) and the
+ * README's (media/readme/, so they show wherever the README is shown, the Extensions view included) ship in the
+ * VSIX; the docs pages' (docs/media/) stay in the repository, so the VSIX stays within its budget.
  */
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { chromium } from "playwright-core";
 
 const WALKTHROUGH: Record<string, string> = { connect: "02-demo-org", knowledge: "12-article-details", query: "13-results-grid", edit: "17-record-refused" };
-const README = [
-  "01-welcome", "03-orgs-and-status", "05-objects", "06-knowledge", "07-feeds", "09-soql-completion", "10-org-info", "11-article-hostile", "12-article-details",
-  "13-results-grid", "14-edit-conflict", "16-article-preview", "18-production-guard", "21-grid-review", "22-grid-committed", "24-explain-plan", "27-compare-records", "30-folder-modified", "44-migration-dry-run", "46-agent-mcp-server", "47-auto-save-refused",
+const README = ["03-orgs-and-status", "12-article-details", "13-results-grid", "44-migration-dry-run", "46-agent-mcp-server"];
+const DOCS = [
+  "01-welcome", "05-objects", "06-knowledge", "07-feeds", "09-soql-completion", "10-org-info", "11-article-hostile", "14-edit-conflict", "16-article-preview",
+  "18-production-guard", "21-grid-review", "22-grid-committed", "24-explain-plan", "27-compare-records", "30-folder-modified", "47-auto-save-refused",
 ];
 
 const screenshot = (name: string) => [`test/host/screenshots/${name}.png`, `test/host/screenshots/latest/${name}.png`].find(existsSync);
@@ -21,8 +22,9 @@ async function main() {
     const jobs = [
       ...Object.entries(WALKTHROUGH).map(([to, from]) => ({ from, to: `media/walkthrough/${to}.jpg`, width: 1000, quality: 78 })),
       ...README.map((from) => ({ from, to: `media/readme/${from}.jpg`, width: 800, quality: 70 })),
+      ...DOCS.map((from) => ({ from, to: `docs/media/${from}.jpg`, width: 800, quality: 70 })),
     ];
-    for (const dir of ["media/walkthrough", "media/readme"]) mkdirSync(dir, { recursive: true });
+    for (const dir of ["media/walkthrough", "media/readme", "docs/media"]) mkdirSync(dir, { recursive: true });
     for (const job of jobs) {
       const file = screenshot(job.from);
       if (!file) throw new Error(`no screenshot ${job.from}.png: run the journeys (npm test) first`);

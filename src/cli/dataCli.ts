@@ -6,7 +6,7 @@
 import { appendFileSync, readFileSync } from "node:fs";
 import { rename, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { Crm } from "../client";
+import { MigrationPlanError, type Crm } from "../client";
 import "../client/migration"; // adds crm.migration
 import { formatReport, type MigrationReport, type MigrationRun, type RevertResult } from "../client/migration";
 import { parsePlan, type MigrationPlan } from "../client/migrationPlan";
@@ -50,7 +50,8 @@ export async function runDataCli(ctx: CliContext): Promise<number> {
     const tool = new Tool(ctx, args, oneOf(args, "format", FORMATS, "text"), (crm) => opened.push(crm));
     return await tool[command]();
   } catch (err) {
-    if (err instanceof UsageError) {
+    // A plan that cannot run as written is bad usage, like a wrong option: it names its place, and nothing was sent.
+    if (err instanceof UsageError || err instanceof MigrationPlanError) {
       ctx.err(textLines(`crm-data ${command}: ${err.message}`));
       return EXIT.usage;
     }
@@ -156,11 +157,16 @@ class Tool {
     return failed ? EXIT.findings : EXIT.clean;
   }
 
+  /** A list of at most LISTED lines, indented, then how many more and where they all are. */
+  private sayCapped(lines: string[], whereAll: string, total = lines.length): void {
+    for (const line of lines.slice(0, LISTED)) this.say(`  ${line}`);
+    if (total > LISTED) this.say(`  … and ${total - LISTED} more (${whereAll})`);
+  }
+
   private printRun(run: MigrationRun, runFile: string, report: MigrationReport): void {
     for (const o of run.objects) {
       this.say(`${o.object}: ${o.inserted.length} inserted, ${o.updated.length} updated, ${o.unchanged} unchanged, ${o.failed} failed${o.via.length ? ` (${o.via.join(" and ")})` : ""}`);
-      for (const f of o.failures.slice(0, 20)) this.say(`  ${inline(f.sourceId)}: ${inline(f.message)}`);
-      if (o.failed > 20) this.say(`  … and ${o.failed - 20} more (all in the run's record)`);
+      this.sayCapped(o.failures.map((f) => `${inline(f.sourceId)}: ${inline(f.message)}`), "all in the run's record", o.failed);
     }
     const pending = report.objects.filter((o) => !run.objects.some((r) => r.object === o.object)).map((o) => o.object);
     const state = run.state === "complete" ? "Run complete" : run.state === "cancelled" ? "Run cancelled" : `Run failed: ${run.error ?? ""}`;
@@ -179,13 +185,18 @@ class Tool {
     this.journal({ tool: "crm-data revert", kind: "migration revert", org: target.orgId, instanceUrl: target.instanceUrl, run: run.id, runFile, deleted: result.deleted, restored: result.restored, conflicts: result.conflicts.length, failures: result.failures.length });
     if (this.format === "json") this.say(JSON.stringify(result, null, 2));
     else {
-      this.say(`Reverted run ${run.id}: ${result.deleted} deleted, ${result.restored} restored.`);
-      for (const c of result.conflicts) this.say(`  ${inline(c.object)} ${inline(c.id)} changed since the run${c.fields.length ? ` (${c.fields.join(", ")})` : " (deleted)"}: left as it is`);
-      for (const f of result.failures) this.say(`  ${inline(f.object)} ${inline(f.id)}: ${inline(f.message)}`);
+      const nothingLeft = !result.deleted && !result.restored && !result.conflicts.length && !result.failures.length;
+      if (nothingLeft && result.alreadyReverted) this.say(`Run ${run.id} is already reverted: its ${result.alreadyReverted} records are as they were before it.`);
+      else this.say(`Reverted run ${run.id}: ${result.deleted} deleted, ${result.restored} restored${result.alreadyReverted ? ` (${result.alreadyReverted} were already as before)` : ""}.`);
+      this.sayCapped(result.conflicts.map((c) => `${inline(c.object)} ${inline(c.id)} changed since the run${c.fields.length ? ` (${c.fields.join(", ")})` : " (deleted)"}: left as it is`), "--format json lists them all");
+      this.sayCapped(result.failures.map((f) => `${inline(f.object)} ${inline(f.id)}: ${inline(f.message)}`), "--format json lists them all");
     }
     return result.conflicts.length || result.failures.length ? EXIT.findings : EXIT.clean;
   }
 }
+
+/** How many refused rows, conflicts or failures a text report lists before it counts the rest. */
+const LISTED = 20;
 
 const runCounts = (run: MigrationRun) => run.objects.map((o) => `${o.object}: ${o.inserted.length} inserted, ${o.updated.length} updated, ${o.failed} failed`).join("; ");
 

@@ -136,12 +136,19 @@ export interface MigrationRun {
 export interface RevertResult {
   deleted: number;
   restored: number;
+  /**
+   * Records already as they were before the run, so nothing was sent for them: inserted ones the org no longer
+   * holds, updated ones holding their values before (an earlier revert, or someone who undid them by hand).
+   */
+  alreadyReverted: number;
   /** Records changed in the target since the run: not restored, named with the fields that moved. */
   conflicts: { object: string; id: string; fields: string[] }[];
   failures: { object: string; id: string; message: string }[];
 }
 
 const DEFAULT_BULK_THRESHOLD = 2_000;
+/** The org's words for deleting a record it no longer holds: in the Recycle Bin, or no such record. */
+const ALREADY_DELETED = /^(ENTITY_IS_DELETED|INVALID_CROSS_REFERENCE_KEY)\b/;
 const DEFAULT_CHUNK_ROWS = 50_000;
 const MAX_KEPT_PROBLEMS = 1_000;
 const COLLECTION_LIMIT = 200;
@@ -855,7 +862,7 @@ export async function revert(target: Crm, runRecord: MigrationRun, options: Migr
   if (!runRecord || typeof runRecord !== "object" || !Array.isArray(runRecord.objects)) throw new TypeError("revert takes the record a migration run resolved with (its objects, inserted and updated)");
   await connected(target);
   if (runRecord.target.orgId && target.orgId && id15(runRecord.target.orgId) !== id15(target.orgId)) throw new MigrationPlanError(`That run wrote to another org (${runRecord.target.instanceUrl ?? runRecord.target.orgId}): revert it there`, "");
-  const result: RevertResult = { deleted: 0, restored: 0, conflicts: [], failures: [] };
+  const result: RevertResult = { deleted: 0, restored: 0, alreadyReverted: 0, conflicts: [], failures: [] };
   const deletes = runRecord.objects.reduce((n, o) => n + o.inserted.length, 0);
   const restores = runRecord.objects.reduce((n, o) => n + o.updated.length, 0);
   const collectionsBelow = options.bulkThreshold ?? DEFAULT_BULK_THRESHOLD;
@@ -874,7 +881,8 @@ export async function revert(target: Crm, runRecord: MigrationRun, options: Migr
         for (const u of chunk) {
           const now = current.get(id15(u.id));
           const moved = now ? Object.keys(u.after).filter((f) => !sameLoose(now[f.toLowerCase()] ?? null, u.after[f] ?? null)) : Object.keys(u.after);
-          if (!now || moved.length) result.conflicts.push({ object: outcome.object, id: u.id, fields: now ? moved : [] });
+          if (now && moved.length && Object.keys(u.after).every((f) => sameLoose(now[f.toLowerCase()] ?? null, u.before[f] ?? null))) result.alreadyReverted++;
+          else if (!now || moved.length) result.conflicts.push({ object: outcome.object, id: u.id, fields: now ? moved : [] });
           else restore.push({ Id: u.id, ...u.before });
         }
         options.onProgress?.({ phase: "revert", object: outcome.object, done: i + chunk.length, total: outcome.updated.length });
@@ -883,10 +891,15 @@ export async function revert(target: Crm, runRecord: MigrationRun, options: Migr
         if (kind === "successful") count();
         else result.failures.push({ object: outcome.object, id: row.Id ?? row.sf__Id ?? "", message: row.sf__Error ?? "not processed" });
       };
+      // A record already deleted is reverted: a second revert, or one after someone emptied the records, is no failure.
+      const deleted = (kind: string, row: BulkRow) => {
+        if (kind !== "successful" && ALREADY_DELETED.test(row.sf__Error ?? "")) result.alreadyReverted++;
+        else record(kind, row, () => result.deleted++);
+      };
       if (restore.length) await ingest(target, { object: outcome.object, operation: "update" }, restore, { collectionsBelow, poll: options.poll, onResult: (k, r) => record(k, r, () => result.restored++) });
       if (outcome.inserted.length) {
         await ingest(target, { object: outcome.object, operation: "delete" }, outcome.inserted.map((Id) => ({ Id })), {
-          collectionsBelow, poll: options.poll, onResult: (k, r) => record(k, r, () => result.deleted++),
+          collectionsBelow, poll: options.poll, onResult: deleted,
           onProgress: (p) => options.onProgress?.({ phase: "revert", object: outcome.object, done: p.processed ?? 0, total: outcome.inserted.length }),
         });
       }

@@ -71,6 +71,11 @@ test("--apply runs the plan, keeps the run's record and one journal line; revert
   assert.equal(reverted.code, 0, reverted.err);
   assert.match(reverted.out, new RegExp(`Reverted run ${run.id}: \\d+ deleted, 0 restored\\.`));
   assert.equal((await tgt.soqlQuery("SELECT COUNT() FROM Account")).totalSize, 0);
+
+  // A second revert (a person who is not sure the first one ran) finds nothing left, says so, and is no failure.
+  const again = await cli(dir, ["revert", "--run", "energy.run.json", "--to", "sandbox.json"]);
+  assert.equal(again.code, 0, again.out + again.err);
+  assert.equal(again.out.trim(), `Run ${run.id} is already reverted: its ${run.objects.reduce((n: number, o: { inserted: string[] }) => n + o.inserted.length, 0)} records are as they were before it.`);
 });
 
 test("a row that fails makes the exit code 1 and is named; a production target is refused without --allow-production", async () => {
@@ -117,4 +122,15 @@ test("usage errors say which argument and what was expected (exit code 2), befor
     assert.equal(code, 2, argv.join(" "));
     assert.match(err, expected);
   }
+});
+
+test("a plan that names a field the orgs lack is a mistake of the plan (exit code 2, its place named), and nothing is written", async () => {
+  const dir = await workspace();
+  await writeFile(path.join(dir, "typo.migration.yaml"), "objects:\n  - object: Contact\n    match: [Email]\n    transform: { Email_Opt_Out__c: { constant: true } }\n");
+  const tgt = await demoClient(target());
+  const before = (await tgt.soqlQuery("SELECT COUNT() FROM Contact")).totalSize;
+  const { code, err } = await cli(dir, ["migrate", "--plan", "typo.migration.yaml", "--from", "prod.json", "--to", "sandbox.json", "--apply"]);
+  assert.equal(code, 2, err);
+  assert.match(err, /objects\[0\]: Contact has no field Email_Opt_Out__c in the source org/);
+  assert.equal((await tgt.soqlQuery("SELECT COUNT() FROM Contact")).totalSize, before);
 });

@@ -127,6 +127,8 @@ test("a run moves three objects with their lookups re-pointed, owners by usernam
   assert.equal(result.restored, 1);
   assert.equal(result.deleted, run.objects.reduce((n, o) => n + o.inserted.length, 0));
   assert.equal(await snapshot(tgt), before, "the target is as it was");
+  const twice = await tgt.migration.revert(run, { poll });
+  assert.deepEqual(twice, { deleted: 0, restored: 0, alreadyReverted: result.deleted + result.restored, conflicts: [], failures: [] }, "a second revert finds every record as it was before: nothing sent, nothing failed");
   await tgt.deleteSobjectRecord("Account", existing.id);
 });
 

@@ -133,6 +133,11 @@ class Tool {
     const resume = value(this.args, "resume");
     if (resume && !apply) throw new UsageError("--resume goes on with a run: give --apply too");
     const previous = resume ? this.readRun(this.resolve(resume), "resume") : undefined;
+    // Resuming is asked again when unsure whether the last attempt finished: a finished run is the answer, not a mistake.
+    if (previous?.state === "complete") {
+      this.say(`Run ${previous.id} is complete: there is nothing to resume. Revert it: crm-data revert --run ${this.resolve(resume!)} --to <helper>`);
+      return EXIT.clean;
+    }
     const safety = this.guarded("crm-data migrate");
     const source = await this.connect(this.required("from", "helper file of the source org"));
     const target = await this.connect(value(this.args, "to"), safety.clientOptions);

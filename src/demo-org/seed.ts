@@ -81,6 +81,8 @@ export function baseSpecs(): ObjectSpec[] {
         str("FirstName"), str("LastName", { nillable: false }), str("Name", { nameField: true, createable: false, updateable: false }), { name: "Email", type: "email" },
         { name: "Phone", type: "phone" }, str("Title"), ref("AccountId", ["Account"], "Account"), { name: "Birthdate", type: "date" },
         pick("LeadSource", ["Web", "Phone Inquiry", "Partner Referral", "Other"]),
+        // A custom external ID, as an org that loads contacts from another system has one: what Bulk upserts match on.
+        str("Legacy_Id__c", { externalId: true, unique: true, label: "Legacy ID", length: 40 }),
       ],
     },
     {

@@ -338,6 +338,22 @@ export class Driver {
     }, timeout);
   }
 
+  /** What the window shows, for a failed journey's record: each editor group's tabs and each webview's first words. */
+  async state(): Promise<string[]> {
+    const groups = await this.page.locator(".part.editor .editor-group-container").evaluateAll((nodes) => nodes.map((g) => {
+      const box = g.getBoundingClientRect();
+      const tabs = [...g.querySelectorAll(".tab")].map((t) => `${t.classList.contains("active") ? "*" : ""}${(t.textContent ?? "").trim()}`);
+      return `group at x=${Math.round(box.x)} width=${Math.round(box.width)}: ${tabs.join(" | ")}`;
+    }));
+    const webviews: string[] = [];
+    for (const frame of this.page.frames()) {
+      const app = await frame.locator("main#app").first().innerText({ timeout: 500 }).catch(() => undefined);
+      if (app !== undefined) webviews.push(`webview ${frame.url().slice(0, 80)}: ${app.replace(/\s+/g, " ").slice(0, 160) || "(empty)"}`);
+      else if (/index\.html\?id=/.test(frame.url())) webviews.push(`webview host ${frame.url().slice(0, 120)}: no content frame yet`);
+    }
+    return ["--- editor groups", ...groups, "--- webviews", ...webviews];
+  }
+
   /** Titles of the open editor tabs. */
   async tabs(): Promise<string[]> {
     return (await this.page.locator(".part.editor .tabs-container .tab .label-name").allInnerTexts()).map((t) => t.trim());

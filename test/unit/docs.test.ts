@@ -67,3 +67,11 @@ test("install lines run what this repository builds: npx never without --no-inst
     || /\bnpm (install|i)\b[^\n`]*\s(crm-explorer|crm-knowledge|crm-data)(@|\s|$|`)/.test(line));
   assert.deepEqual(fetching.map(({ at, line }) => `${at}: ${line.trim()}`), []);
 });
+
+test("every command the documents name in bold (**CRM: …**) is a command the extension contributes, by its title", () => {
+  const titles = new Set(Object.entries(JSON.parse(readFileSync("package.nls.json", "utf8")) as Record<string, string>)
+    .filter(([key]) => /^command\..+\.title$/.test(key)).map(([, title]) => `CRM: ${title}`));
+  const named = documents.flatMap((document) => [...withoutCode(readFileSync(document, "utf8")).matchAll(/\*\*(CRM: [^*]+)\*\*/g)].map((m) => ({ document, name: m[1]!.replace(/\s+/g, " ").trim() })));
+  assert.ok(named.length > 5, "the documents name commands");
+  assert.deepEqual(named.filter(({ name }) => !titles.has(name)).map(({ document, name }) => `${document}: ${name}`), []);
+});

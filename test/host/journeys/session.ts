@@ -88,7 +88,7 @@ export function workbenchSession(options: { settings?: Record<string, unknown>; 
         await fn(session!);
       } catch (err) {
         const shot = await session?.ui.screenshot(`failed-${name.slice(0, 40).replace(/\W+/g, "-")}`).catch(() => undefined);
-        if (shot) writeFileSync(shot.replace(/\.png$/, ".console.txt"), consoleLines.slice(-400).join("\n"));
+        if (shot) writeFileSync(shot.replace(/\.png$/, ".console.txt"), [...consoleLines.slice(-400), "", ...(await session!.ui.state().catch((e: Error) => [`state unreadable: ${e.message}`]))].join("\n"));
         throw err;
       }
     });

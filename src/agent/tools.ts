@@ -7,7 +7,8 @@
  * No VS Code here: tested in plain Node against the emulator.
  */
 import { randomBytes } from "node:crypto";
-import type { Crm, FieldDescribe, OrgKind, SObjectDescribe } from "../client";
+import type { Crm, FieldDescribe, SObjectDescribe } from "../client";
+import { productionLike, type OrgKind } from "../client/orgKind";
 import { isRecordId } from "../client/ids";
 import { isRichText } from "../client/describe";
 import { escapeSoslTerm, soqlLiteral } from "../client/soql-text";
@@ -21,7 +22,7 @@ export type AgentAccess = "off" | "read" | "stage" | "write";
 export const ACCESS_MODES: readonly AgentAccess[] = ["off", "read", "stage", "write"];
 
 /** The default for an org: an agent only reads a production org (or one whose kind is unknown) until a person says otherwise. */
-export const defaultAccess = (kind: OrgKind | "unknown"): AgentAccess => (kind === "production" || kind === "unknown" ? "read" : "stage");
+export const defaultAccess = (kind: OrgKind | "unknown"): AgentAccess => (productionLike(kind) ? "read" : "stage");
 
 export const DEFAULT_BUDGET = 16_000;
 
@@ -78,7 +79,6 @@ export class ToolInputError extends Error {
 type Input = Record<string, unknown>;
 type Row = Record<string, unknown>;
 
-const productionLike = (kind: OrgKind | "unknown") => kind === "production" || kind === "unknown";
 const header = (org: AgentOrg) => `Org: ${org.name} (${org.kind === "unknown" ? "kind unknown" : org.kind}; agent access: ${org.access})`;
 
 /** Why a call may not run on this org, or undefined when it may. Checked before anything is sent. */

@@ -5,7 +5,7 @@
  * the journal file (JSON lines: time, org, what it did, the records), when one is named.
  */
 import { appendFileSync } from "node:fs";
-import { CrmError, type Crm, type CrmOptions, type PendingWrite } from "../client";
+import { CrmError, productionLike, type Crm, type CrmOptions, type OrgKind, type PendingWrite } from "../client";
 
 export class ProductionRefusedError extends CrmError {
   override name = "ProductionRefusedError";
@@ -20,12 +20,12 @@ export function guardedWrites(options: { allowProduction: boolean; journalFile?:
 } {
   let client: Crm | undefined;
   let facts: Record<string, unknown> | undefined;
-  let kind: Promise<string> | undefined;
+  let kind: Promise<OrgKind | "unknown"> | undefined;
   const beforeWrite = async (write: PendingWrite) => {
     if (options.allowProduction || !client) return;
-    kind ??= client.getOrgKind().catch(() => "unknown");
+    kind ??= client.getOrgKind().catch(() => "unknown" as const);
     const found = await kind;
-    if (found === "production" || found === "unknown") {
+    if (productionLike(found)) {
       throw new ProductionRefusedError(`${client.instanceUrl} is ${found === "production" ? "a production org" : "an org whose kind could not be read"}: ${options.tool} writes to it only with --allow-production (refused, nothing sent: ${write.intent?.summary ?? write.summary ?? `${write.method} ${write.path}`})`);
     }
   };

@@ -18,7 +18,7 @@ import type { Crm } from "./crm";
 import { bulkValue, csvField, csvLine, csvRecordBatches, csvRows } from "./csv";
 import { delay } from "./delay";
 import { BulkJobError, CancelledError, IngestCountError, InvalidResponseError, MissingRequiredDataError } from "./errors";
-import { isRecordId, requireRecordId, requireSobjectName } from "./ids";
+import { isRecordId, recordIdSource, requireRecordId, requireSobjectName } from "./ids";
 import type { CrmResponse } from "./transport";
 import { pageLinks } from "./urls";
 import { plugIn, type Bound } from "./plugins";
@@ -293,7 +293,7 @@ export interface IngestResult {
 const OPERATIONS: IngestOperation[] = ["insert", "update", "upsert", "delete", "hardDelete"];
 /** Salesforce advises Bulk API for loads of more than about 2,000 records; below, Collections are quicker. */
 const DEFAULT_COLLECTIONS_BELOW = 2_000;
-const BULK_JOB_ID = /^750[A-Za-z0-9]{12}(?:[A-Za-z0-9]{3})?$/;
+const BULK_JOB_ID = new RegExp(`^${recordIdSource("750")}$`);
 
 /** An ID of a Bulk job as the org answered it: checked before it becomes part of a path. */
 function jobIdFromOrg(value: unknown): string {

@@ -8,7 +8,7 @@ import type { DescribeGlobal, SObjectDescribe } from "./describe";
 import type { QueryExplain } from "./shapes";
 import { checkHelper, type ConnectionInfo, type HelperConnection, type HelperContent, normalizeConnection, readHelperFile, strategyFromConnection } from "./connection-info";
 import { APIRequestError, AuthenticationError, CrmError, DataMismatchError, InvalidFieldError, MissingRequiredDataError } from "./errors";
-import { get18CharId, requireRecordId, requireSobjectName } from "./ids";
+import { get18CharId, recordIdSource, requireRecordId, requireSobjectName } from "./ids";
 import { escapeSoslTerm, replaceDoubleQuotes, soqlLiteral } from "./soql-text";
 import { pageLinks } from "./urls";
 import { acceptPlugIns } from "./plugins";
@@ -60,20 +60,8 @@ export interface CrmOptions {
   session?: KeptSession;
 }
 
-/** What an org is, from its Organization record. */
-export type OrgKind = "production" | "sandbox" | "scratch" | "developer" | "trial";
-
-/**
- * The kind of an org from its Organization record: a sandbox with a trial expiry is a scratch org, a
- * sandbox otherwise; a Developer Edition org is a developer org; another org with a trial expiry is a
- * trial; anything else is production.
- */
-export function orgKindOf(organization: { IsSandbox?: unknown; OrganizationType?: unknown; TrialExpirationDate?: unknown }): OrgKind {
-  const trial = typeof organization.TrialExpirationDate === "string" && organization.TrialExpirationDate !== "";
-  if (organization.IsSandbox === true) return trial ? "scratch" : "sandbox";
-  if (organization.OrganizationType === "Developer Edition") return "developer";
-  return trial ? "trial" : "production";
-}
+import { orgKindOf, type OrgKind } from "./orgKind";
+export { orgKindOf, productionLike, type OrgKind } from "./orgKind";
 
 export interface HelperCallOptions {
   params?: Record<string, string | number | boolean | undefined>;
@@ -132,7 +120,7 @@ export interface CrmEvents {
 
 const RELEVANT_USER_FIELDS = ["user_id", "nickname", "name", "email", "user_type", "language", "locale", "utcOffset", "is_salesforce_integration_user"] as const;
 /** A rich-text image's reference: a ContentReference record ID (prefix 0EM), 15 or 18 characters. */
-const CONTENT_REFERENCE_ID = /^0EM[A-Za-z0-9]{12}(?:[A-Za-z0-9]{3})?$/;
+const CONTENT_REFERENCE_ID = new RegExp(`^${recordIdSource("0EM")}$`);
 
 /**
  * The `refid` of an rtaImage URL (entities such as `&amp;` allowed), checked to be a ContentReference ID:

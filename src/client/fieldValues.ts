@@ -4,13 +4,13 @@
  * migration's dry run. The problem is returned as data: each caller words it in its own language.
  */
 import type { FieldDescribe } from "./describe";
+import { isRecordId } from "./ids";
 
 export type ValueProblem =
   | { kind: "empty" | "boolean" | "int" | "number" | "date" | "datetime" | "email" | "id" }
   | { kind: "picklist"; allowed: string[]; value: string }
   | { kind: "length"; max: number; length: number };
 
-const ID = /^[a-zA-Z0-9]{15}(?:[a-zA-Z0-9]{3})?$/;
 
 /** The problem the org would find with `text` in `field`, or undefined when it accepts it. `#N/A` is Bulk's empty. */
 export function valueProblem(field: FieldDescribe, text: string): ValueProblem | undefined {
@@ -23,7 +23,7 @@ export function valueProblem(field: FieldDescribe, text: string): ValueProblem |
     case "date": return bad("date", /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(text)));
     case "datetime": return bad("datetime", !Number.isNaN(Date.parse(text)) && /^\d{4}-\d{2}-\d{2}T/.test(text));
     case "email": return bad("email", /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(text)) ?? lengthProblem(field, text);
-    case "id": case "reference": return bad("id", ID.test(text));
+    case "id": case "reference": return bad("id", isRecordId(text));
     case "picklist": case "multipicklist": {
       if (!field.restrictedPicklist) return lengthProblem(field, text);
       const allowed = field.picklistValues.filter((p) => p.active !== false).map((p) => p.value);

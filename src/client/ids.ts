@@ -1,11 +1,46 @@
-/** Record IDs: 15-character case-sensitive and 18-character case-insensitive forms. */
+/**
+ * Record IDs: 15-character case-sensitive and 18-character case-insensitive forms. The one rule every room
+ * checks an ID by: 15 letters and digits, then, in the 18-character form, 3 checksum characters from A–Z and
+ * 0–5 (any case, as the 18-character form is case-insensitive) that can be its own: each marks which of five
+ * characters are capitals, so a mark on a digit is a mistyped ID.
+ */
 
 const CHECKSUM_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ012345";
-const ID_PATTERN = /^[a-zA-Z0-9]{15}(?:[a-zA-Z0-5]{3})?$/;
 
-/** True when `value` has the shape of a 15- or 18-character record ID. */
+/** The pattern (unanchored source) of a record ID whose key prefix matches `prefix`, a pattern of three characters; empty for any ID. */
+export function recordIdSource(prefix = ""): string {
+  return `${prefix}[a-zA-Z0-9]{${prefix ? 12 : 15}}(?:[a-zA-Z0-5]{3})?`;
+}
+
+/** A whole string that is a record ID. */
+export const RECORD_ID = new RegExp(`^${recordIdSource()}$`);
+const ID_PATTERN = RECORD_ID;
+
+/** True when `value` is a 15- or 18-character record ID (an 18-character one with a checksum that can be its own). */
 export function isRecordId(value: unknown): value is string {
-  return typeof value === "string" && ID_PATTERN.test(value);
+  return typeof value === "string" && ID_PATTERN.test(value) && (value.length === 15 || canonicalRecordId(value) !== undefined);
+}
+
+/**
+ * The 18-character form in its true case: a 15-character ID gains its checksum; an 18-character one, which may
+ * have lost its case (pasted through a case-insensitive tool), gets its core's case back from its checksum.
+ * Undefined when `id` is no record ID.
+ */
+export function canonicalRecordId(id: string): string | undefined {
+  if (!ID_PATTERN.test(id)) return undefined;
+  if (id.length === 15) return get18CharId(id);
+  const suffix = id.slice(15).toUpperCase();
+  let core = "";
+  for (let chunk = 0; chunk < 3; chunk++) {
+    const bits = CHECKSUM_ALPHABET.indexOf(suffix[chunk]!);
+    for (let j = 0; j < 5; j++) {
+      const char = id[chunk * 5 + j]!;
+      const capital = (bits & (1 << j)) !== 0;
+      if (capital && !/[a-zA-Z]/.test(char)) return undefined;
+      core += capital ? char.toUpperCase() : char.toLowerCase();
+    }
+  }
+  return core + suffix;
 }
 
 /**
@@ -20,7 +55,7 @@ export function get18CharId(recordId: string): string {
     throw new RangeError(`recordId must be 15 or 18 characters long, got ${recordId.length} ('${recordId}')`);
   }
   if (!ID_PATTERN.test(recordId)) {
-    throw new RangeError(`recordId may contain only letters and digits, got '${recordId}'`);
+    throw new RangeError(`recordId may contain only letters and digits (and a checksum of A–Z and 0–5), got '${recordId}'`);
   }
   if (recordId.length === 18) return recordId;
   let suffix = "";

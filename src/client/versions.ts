@@ -7,7 +7,7 @@ import { DEFAULT_KNOWLEDGE_SOBJECT } from "./constants";
 import type { Crm } from "./crm";
 import { isRequiredOnCreate, isRichText, type FieldDescribe, type SObjectDescribe } from "./describe";
 import { MissingRequiredDataError } from "./errors";
-import { requireRecordId, requireSobjectName } from "./ids";
+import { recordIdSource, requireRecordId, requireSobjectName } from "./ids";
 import { soqlLiteral } from "./soql-text";
 import type { KnowledgeArticleVersion, TranslationVersion } from "./shapes";
 import { richTextImageUrls } from "./urls";
@@ -65,12 +65,14 @@ export async function orgLinkTest(crm: Crm): Promise<(href: string) => boolean> 
   return orgLinkTestFor(crm.instanceUrl ?? "http://localhost", custom);
 }
 
+const ARTICLE_ID_IN_LINK = new RegExp(`\\b(${recordIdSource("k[aA]0")})\\b`);
+
 /** Links in rich text that may name a knowledge article: by URL name (`/articles/…/<name>`, `/s/article/<name>`) or by ID. */
 export type ArticleLink = { href: string; urlName?: string; id?: string };
 export function articleLinks(html: string): ArticleLink[] {
   const hrefs = [...html.matchAll(/<a\b[^>]*\bhref\s*=\s*["']([^"']+)["']/gi)].map((m) => m[1]!.replace(/&amp;/g, "&"));
   return hrefs.flatMap((href): ArticleLink[] => {
-    const id = /\b(k[aA]0[A-Za-z0-9]{12}(?:[A-Za-z0-9]{3})?)\b/.exec(href)?.[1];
+    const id = ARTICLE_ID_IN_LINK.exec(href)?.[1];
     if (id) return [{ href, id }];
     const urlName = /\/articles?\/(?:[^/?#"']+\/)*([A-Za-z0-9][A-Za-z0-9-]*)(?:[?#]|$)/.exec(href)?.[1];
     return urlName ? [{ href, urlName }] : [];

@@ -14,6 +14,7 @@ import type { ActiveOrg } from "../views/activeOrg";
 import { isArticleTarget } from "../views/knowledgeModel";
 import type { PanelTarget } from "../webviews/panels";
 import type { CommandId } from "./ids";
+import { isRecordId } from "../client/ids";
 import { articleOf } from "./knowledge";
 
 export interface DocumentCommandDeps {
@@ -98,7 +99,7 @@ export function documentCommands(deps: DocumentCommandDeps): Record<Extract<Comm
       const orgKey = await orgKeyOr(orgKeyArg);
       const id = typeof idArg === "string" ? idArg : await vscode.window.showInputBox({
         title: vscode.l10n.t("Open a record in an editor"), prompt: vscode.l10n.t("Its 15- or 18-character ID"), ignoreFocusOut: true,
-        validateInput: (v) => (/^[a-zA-Z0-9]{15}([a-zA-Z0-9]{3})?$/.test(v.trim()) ? undefined : vscode.l10n.t("A record ID has 15 or 18 letters and digits")),
+        validateInput: (v) => (isRecordId(v.trim()) ? undefined : vscode.l10n.t("A record ID has 15 or 18 letters and digits")),
       });
       if (!id) throw new UserCancelled();
       const sobject = await sobjectOfId(manager, orgKey, id.trim());

@@ -9,6 +9,7 @@ import { NotSignedInError } from "../platform/errorMessages";
 import { methodLabel, type OrgRecord } from "../connections/orgRegistry";
 import { quickInputFlow } from "../connections/quickInputFlow";
 import { guardsWrites } from "../connections/writeGuard";
+import { productionLike } from "../client/orgKind";
 import { displayCliOrg, listCliOrgs } from "../connections/sfCli";
 import { CommandRefusal, describeError, UserCancelled } from "../platform/errorMessages";
 import type { Log } from "../platform/log";
@@ -192,13 +193,13 @@ export function orgCommands(deps: OrgCommandDeps): Record<Extract<CommandId, `cr
       const on = guardsWrites(org);
       const picked = await vscode.window.showQuickPick([
         { label: vscode.l10n.t("Ask before every write"), description: on ? vscode.l10n.t("current") : "", on: true },
-        { label: vscode.l10n.t("Do not ask"), description: on ? "" : vscode.l10n.t("current"), detail: org.kind === "production" || org.kind === undefined ? vscode.l10n.t("Saves, publishes, posts and other writes go to this org without a question.") : undefined, on: false },
+        { label: vscode.l10n.t("Do not ask"), description: on ? "" : vscode.l10n.t("current"), detail: productionLike(org.kind) ? vscode.l10n.t("Saves, publishes, posts and other writes go to this org without a question.") : undefined, on: false },
       ], { title: vscode.l10n.t("Production write confirmations for {0} ({1})", org.alias, org.kind ?? vscode.l10n.t("kind unknown")) });
       if (!picked) throw new UserCancelled();
       await manager.setWriteGuard(org.key, picked.on);
       void vscode.window.showInformationMessage(!picked.on
         ? vscode.l10n.t("Writes to {0} no longer ask first.", org.alias)
-        : org.kind && org.kind !== "production"
+        : org.kind && !productionLike(org.kind)
           ? vscode.l10n.t("Writes to {0} ask first once it is a production org (it is a {1} org).", org.alias, org.kind)
           : vscode.l10n.t("Writes to {0} ask first.", org.alias));
     },

@@ -4,6 +4,7 @@
  */
 import * as l10n from "@vscode/l10n";
 import type { PendingWrite } from "../client";
+import { productionLike, type OrgKind } from "../client/orgKind";
 import { intentOf, type WriteIntent } from "../client/intent";
 
 /** A knowledge action on `n` articles, as one phrase per action and count. */
@@ -70,6 +71,6 @@ function phraseOf(intent: WriteIntent, write: PendingWrite): string {
 }
 
 /** Whether writes to an org need a confirmation: production (or a kind that could not be read), unless turned off for it. */
-export function guardsWrites(org: { kind?: string; writeGuard?: boolean }): boolean {
-  return org.writeGuard !== false && (org.kind === undefined || org.kind === "production");
+export function guardsWrites(org: { kind?: OrgKind; writeGuard?: boolean }): boolean {
+  return org.writeGuard !== false && productionLike(org.kind);
 }

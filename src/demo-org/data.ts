@@ -1,5 +1,5 @@
 /** Core REST resources: versions, resources, limits, sObjects, records, query, search (crm-rest-api.md §3). */
-import { get18CharId } from "../client/ids";
+import { get18CharId, isRecordId } from "../client/ids";
 import { type Ctx, type Reply, type Route, json, noContent, notFound, bodyObject, pageOf } from "./context";
 import { describeObject, globalEntry, type FieldDef, type ObjectDef } from "./schema";
 import { ApiError, executeSoql, unsupportedType } from "./soql";
@@ -59,7 +59,6 @@ function lastModifiedHeader(ms: number) {
 
 // ---- record writes ---------------------------------------------------------------------------
 
-const ID_RE = /^[a-zA-Z0-9]{15}([a-zA-Z0-9]{3})?$/;
 const FEED_OBJECTS = ["FeedItem", "FeedComment"];
 const SYSTEM_FIELDS = ["Id", "IsDeleted", "CreatedDate", "CreatedById", "LastModifiedDate", "LastModifiedById", "SystemModstamp"];
 
@@ -79,7 +78,7 @@ function checkValue(ctx: Ctx, def: ObjectDef, field: FieldDef, value: unknown): 
       if (typeof value !== "string" || Number.isNaN(parseSfDate(value))) throw new ApiError(400, "JSON_PARSER_ERROR", `Cannot deserialize instance of datetime from VALUE_STRING value ${JSON.stringify(value)} for field ${field.name}`);
       return new Date(parseSfDate(value)).toISOString().replace("Z", "+0000");
     case "reference": {
-      if (typeof value !== "string" || !ID_RE.test(value)) throw new ApiError(400, "MALFORMED_ID", `${field.label}: id value of incorrect type: ${String(value)}`, [field.name]);
+      if (typeof value !== "string" || !isRecordId(value)) throw new ApiError(400, "MALFORMED_ID", `${field.label}: id value of incorrect type: ${String(value)}`, [field.name]);
       const target = ctx.store.find(value);
       if (!target || !(field.referenceTo ?? []).some((t) => t.toLowerCase() === target.def.name.toLowerCase())) {
         throw new ApiError(400, "INVALID_CROSS_REFERENCE_KEY", `invalid cross reference id`, [field.name]);
@@ -218,7 +217,7 @@ function plan(step: () => { id?: string; apply: () => string }): Planned {
 
 /** The record an ID names, of any object (a collection may mix objects). */
 function anyRecord(ctx: Ctx, id: unknown, field = "Id"): { def: ObjectDef; rec: Rec } {
-  if (typeof id !== "string" || !ID_RE.test(id)) throw new ApiError(400, "MALFORMED_ID", `${field}: id value of incorrect type: ${String(id)}`, [field]);
+  if (typeof id !== "string" || !isRecordId(id)) throw new ApiError(400, "MALFORMED_ID", `${field}: id value of incorrect type: ${String(id)}`, [field]);
   const found = ctx.store.find(id);
   if (!found) throw new ApiError(400, "INVALID_CROSS_REFERENCE_KEY", "invalid cross reference id", []);
   if (found.rec.IsDeleted) throw new ApiError(400, "ENTITY_IS_DELETED", "entity is deleted", []);
@@ -304,7 +303,7 @@ function collectionRoutes(hooks: WriteHooks): Route[] {
 }
 
 function recordOr404(ctx: Ctx, def: ObjectDef, id: string): Rec {
-  if (!ID_RE.test(id)) throw new ApiError(404, "NOT_FOUND", `Provided external ID field does not exist or is not accessible: ${id}`);
+  if (!isRecordId(id)) throw new ApiError(404, "NOT_FOUND", `Provided external ID field does not exist or is not accessible: ${id}`);
   if (id.slice(0, 3) !== def.keyPrefix) throw new ApiError(404, "NOT_FOUND", `Provided external ID field does not exist or is not accessible: ${id}`);
   let full: string;
   try { full = get18CharId(id.slice(0, 15)); } catch { throw notFound(); }

@@ -1,5 +1,5 @@
 /** Knowledge: article versions and their state rules (crm-rest-api.md §4). */
-import { get18CharId } from "../client/ids";
+import { get18CharId, isRecordId } from "../client/ids";
 import { type Ctx, type Route, type Reply, json, noContent, notFound, bodyObject } from "./context";
 import type { WriteHooks } from "./data";
 import type { DataCategoryNode } from "./seed";
@@ -252,7 +252,7 @@ function listArticles(ctx: Ctx): Reply {
 
 function articleDetail(ctx: Ctx, key: string): Reply {
   requireLanguage(ctx);
-  const byUrlName = ctx.query.get("isUrlName") === "true" || !/^[a-zA-Z0-9]{15,18}$/.test(key);
+  const byUrlName = ctx.query.get("isUrlName") === "true" || !isRecordId(key);
   const online = ctx.store.liveRecords(KAV).find((v) => v.PublishStatus === "Online" && (byUrlName ? v.UrlName === key : v.KnowledgeArticleId === (key.length === 15 ? get18CharId(key) : key)));
   if (!online) throw notFound();
   const person = (id: unknown) => {

@@ -13,6 +13,7 @@
 import * as l10n from "@vscode/l10n";
 import type { FieldDescribe, SObjectDescribe } from "../client";
 import { APIRequestError } from "../client/errors";
+import { isRecordId } from "../client/ids";
 import type { KeyValueStore } from "../connections/orgRegistry";
 import { isRequiredOnCreate, isRichText } from "../connections/schema";
 
@@ -46,7 +47,6 @@ export type CrmPath =
   | { kind: "article"; org: string; sobject: string; id: string }
   | { kind: "articleFile"; org: string; sobject: string; id: string; file: string };
 
-const ID = /^[a-zA-Z0-9]{15}(?:[a-zA-Z0-9]{3})?$/;
 const NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
 
 /** Reads a `crm:` path; undefined when it names nothing the file system serves. */
@@ -61,9 +61,9 @@ export function parseCrmPath(path: string, knowledgeSobject: string): CrmPath | 
   const isArticle = sobject.toLowerCase() === knowledgeSobject.toLowerCase();
   if (!isArticle) {
     const id = item.replace(/\.json$/, "");
-    return item.endsWith(".json") && ID.test(id) && !file ? { kind: "record", org, sobject, id } : undefined;
+    return item.endsWith(".json") && isRecordId(id) && !file ? { kind: "record", org, sobject, id } : undefined;
   }
-  if (!ID.test(item)) return undefined;
+  if (!isRecordId(item)) return undefined;
   if (!file) return { kind: "article", org, sobject, id: item };
   return file === "fields.json" || /^[A-Za-z][A-Za-z0-9_]*\.html$/.test(file) ? { kind: "articleFile", org, sobject, id: item, file } : undefined;
 }

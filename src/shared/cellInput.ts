@@ -5,6 +5,7 @@
  * Pure: no VS Code, no DOM.
  */
 import * as l10n from "@vscode/l10n";
+import { canonicalRecordId, RECORD_ID } from "../client/ids";
 import type { Cell } from "./resultTable";
 
 export type EditorKind = "text" | "textarea" | "number" | "checkbox" | "date" | "datetime" | "picklist" | "multipicklist" | "reference";
@@ -65,20 +66,6 @@ export type Parsed = { ok: true; value: Exclude<Cell, object> } | { ok: false; e
 
 const ok = (value: Exclude<Cell, object>): Parsed => ({ ok: true, value });
 const refuse = (error: string): Parsed => ({ ok: false, error });
-const ID_SHAPE = /^[a-zA-Z0-9]{15}(?:[a-zA-Z0-9]{3})?$/;
-const CHECKSUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZ012345";
-
-/** The 18-character form of a 15-character ID (an 18-character one comes back as it is). */
-function eighteen(id: string): string {
-  if (id.length === 18) return id;
-  let suffix = "";
-  for (let chunk = 0; chunk < 3; chunk++) {
-    let bits = 0;
-    for (let j = 0; j < 5; j++) if (/[A-Z]/.test(id[chunk * 5 + j]!)) bits |= 1 << j;
-    suffix += CHECKSUM[bits];
-  }
-  return id + suffix;
-}
 
 function validDate(y: number, m: number, d: number): boolean {
   const date = new Date(Date.UTC(y, m - 1, d));
@@ -142,9 +129,9 @@ export function parseCellInput(raw: string, editor: CellEditor): Parsed {
       return ok(values.length ? values.join(";") : null);
     }
     case "reference": {
-      if (!ID_SHAPE.test(text)) return refuse(l10n.t("{0} takes a record ID of 15 or 18 letters and digits; “{1}” is not one.", editor.field, text));
-      const id = eighteen(text.slice(0, 15));
-      if (text.length === 18 && id.toLowerCase() !== text.toLowerCase()) return refuse(l10n.t("“{0}” is not a record ID: its last three characters do not match.", text));
+      const id = canonicalRecordId(text);
+      if (!RECORD_ID.test(text)) return refuse(l10n.t("{0} takes a record ID of 15 or 18 letters and digits; “{1}” is not one.", editor.field, text));
+      if (!id) return refuse(l10n.t("“{0}” is not a record ID: its last three characters do not match.", text));
       if (editor.prefixes?.length && !editor.prefixes.includes(id.slice(0, 3))) return refuse(l10n.t("{0} points to another kind of record; “{1}” names none of them.", editor.field, text));
       return ok(id);
     }

@@ -20,6 +20,9 @@ test("src/client may not import vscode (the rule is configured and fires)", asyn
 test("src/client and src/shared may not import other rooms", async () => {
   assert.equal((await restrictedImports("src/client/fixture.ts", `import { x } from "../connections/session";\nexport const y = x;\n`)).length, 1);
   assert.equal((await restrictedImports("src/shared/fixture.ts", `import { Crm } from "../client";\nexport const y = Crm;\n`)).length, 1);
+  // The one exception: the record-ID rule, which every room checks IDs by.
+  assert.deepEqual(await restrictedImports("src/shared/fixture.ts", `import { isRecordId } from "../client/ids";\nexport const y = isRecordId;\n`), []);
+  assert.equal((await restrictedImports("src/shared/fixture.ts", `import { Crm } from "../client/crm";\nexport const y = Crm;\n`)).length, 1);
   assert.equal((await restrictedImports("src/shared/fixture.ts", fixture)).length, 1);
 });
 

@@ -4,6 +4,7 @@
  * types and the checks on receipt, on both sides, come from that description.
  */
 import * as z from "zod/mini";
+import { isRecordId } from "../../client/ids";
 import { runSpec } from "../../shared/runSpec";
 
 /** The host's messages every panel understands. */
@@ -13,7 +14,7 @@ export const commonUpdates = [
 ] as const;
 export type CommonUpdate = z.infer<(typeof commonUpdates)[number]>;
 
-export const recordId = z.string().check(z.regex(/^[a-zA-Z0-9]{15}(?:[a-zA-Z0-9]{3})?$/));
+export const recordId = z.string().check(z.refine(isRecordId));
 /** A whole number of 0 or more: a row, a column, a count. */
 export const index = z.number().check(z.int(), z.gte(0));
 

@@ -36,7 +36,7 @@ test("writes are guarded on production orgs and orgs of unknown kind, unless tur
   assert.equal(guardsWrites({ kind: "production" }), true);
   assert.equal(guardsWrites({}), true, "an unknown kind is treated as production");
   assert.equal(guardsWrites({ kind: "production", writeGuard: false }), false);
-  for (const kind of ["sandbox", "scratch", "developer", "trial"]) assert.equal(guardsWrites({ kind }), false, kind);
+  for (const kind of ["sandbox", "scratch", "developer", "trial"] as const) assert.equal(guardsWrites({ kind }), false, kind);
 });
 
 test("the Orgs view and status bar say the kind; production warns; an org idle for long says it may need signing in again", () => {

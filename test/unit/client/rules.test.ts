@@ -1,0 +1,49 @@
+/**
+ * One rule, one place: the record-ID rule and the production rule are each one function, and every surface that
+ * decides by them decides the same — a grid cell, a panel message, a field value, a crm: path; VS Code's write
+ * guard, the command-line tools' guard, the agent's default access.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { isRecordId, productionLike, type FieldDescribe, type OrgKind } from "../../../src/client";
+import { canonicalRecordId } from "../../../src/client/ids";
+import { valueProblem } from "../../../src/client/fieldValues";
+import { parseCellInput } from "../../../src/shared/cellInput";
+import { recordId } from "../../../src/webviews/protocol/common";
+import { parseCrmPath } from "../../../src/documents/crmFiles";
+import { guardsWrites } from "../../../src/connections/writeGuard";
+import { defaultAccess } from "../../../src/agent/tools";
+
+const SAMPLES = [
+  "001000000000001", // 15 characters
+  "001000000000001AAA", // 18, its checksum
+  "0015g000000000saaq", // 18, lower-cased (the 18-character form is case-insensitive)
+  "001000000000001AA9", // a checksum character outside A–Z and 0–5
+  "00100000000001", // 14
+  "001000000000001AAAA", // 19
+  "001000000000001-AA", // not a letter or digit
+  "001000000000001ZZZ", // a checksum marking digits as capitals: mistyped
+];
+
+test("every surface that checks a record ID accepts exactly what isRecordId accepts", () => {
+  const reference = { name: "AccountId", type: "reference", label: "Account ID" } as unknown as FieldDescribe;
+  for (const id of SAMPLES) {
+    const expected = isRecordId(id);
+    assert.equal(parseCellInput(id, { field: "AccountId", kind: "reference", prefixes: [] }).ok, expected, `grid cell: '${id}'`);
+    assert.equal(recordId.safeParse(id).success, expected, `panel message: '${id}'`);
+    assert.equal(valueProblem(reference, id) === undefined, expected, `field value: '${id}'`);
+    assert.equal(parseCrmPath(`/Demo org/Account/${id}.json`, "Knowledge__kav")?.kind === "record", expected, `crm: path: '${id}'`);
+  }
+  assert.deepEqual(SAMPLES.map(isRecordId), [true, true, true, false, false, false, false, false]);
+  assert.equal(canonicalRecordId("0015g000000000saaq"), "0015g000000000SAAQ", "an 18-character ID gets its case back from its checksum");
+});
+
+test("the production rule decides the same in VS Code's write guard, the tools' guard and the agent's default access", () => {
+  const kinds: (OrgKind | "unknown" | undefined)[] = ["production", "unknown", undefined, "sandbox", "scratch", "developer", "trial"];
+  for (const kind of kinds) {
+    const production = productionLike(kind);
+    assert.equal(production, kind === "production" || kind === "unknown" || kind === undefined, String(kind));
+    if (kind !== "unknown") assert.equal(guardsWrites({ kind }), production, `VS Code's guard: ${kind}`);
+    if (kind !== undefined) assert.equal(defaultAccess(kind) === "read", production, `agent's default access: ${kind}`);
+  }
+});

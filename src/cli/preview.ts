@@ -5,13 +5,14 @@
  * The pages carry no script, and their policy (CSP) lets none run: a hostile body stays text.
  */
 import { execFile } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { mkdir, writeFile } from "node:fs/promises";
+import { createHash, randomBytes } from "node:crypto";
+import { constants } from "node:fs";
+import { lstat, mkdir, open } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { type FolderIO, type LocalArticle, readManifest } from "../client/knowledgeFolder";
 import type { Finding } from "../client/knowledgeCheck";
-import { IMAGE_TYPES, MAX_IMAGE_BYTES, checkRelativePath, folderImageSources, readLocalArticle, withImageInline, type RecordedField } from "../client/folderFiles";
+import { IMAGE_TYPES, MAX_IMAGE_BYTES, checkRelativePath, folderImageSources, guardFolder, readLocalArticle, withImageInline, type RecordedField } from "../client/folderFiles";
 import { escapeHtml } from "./output";
 import { sanitizeRichText } from "./richText";
 import { UsageError } from "./usage";
@@ -60,8 +61,34 @@ ${body}
 `;
 }
 
-/** A page's file name from its folder's name: plain characters only, whatever the folder is called. */
-export const pageFile = (article: string) => `${article.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\.+/, "_")}.html`;
+/**
+ * A page's file name from its folder's name: plain characters only, whatever the folder is called. A name that
+ * had to change gets a digest of the original, so two folders ("a b", "a_b") never share one page.
+ */
+export function pageFile(article: string): string {
+  const plain = article.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\.+/, "_");
+  return plain === article ? `${plain}.html` : `${plain}-${createHash("sha256").update(article).digest("hex").slice(0, 10)}.html`;
+}
+
+/**
+ * Writes a page into the output folder, never through a link: a link planted there (index.html pointing at a
+ * file of the runner) is refused at the moment of opening (O_NOFOLLOW), not followed.
+ */
+async function writePage(outDir: string, file: string, html: string): Promise<void> {
+  const target = path.join(outDir, file);
+  let handle;
+  try {
+    handle = await open(target, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ELOOP") throw new UsageError(`${target} is a symbolic link: the preview writes its pages only as files of its own. Remove the link, or give another --out.`);
+    throw err;
+  }
+  try {
+    await handle.writeFile(html);
+  } finally {
+    await handle.close();
+  }
+}
 
 /** The rich text with the folder's own images as data URIs (PNG, JPEG, GIF of at most 1 MB), then sanitized. */
 async function shownRichText(io: FolderIO, name: string, html: string): Promise<string> {
@@ -138,7 +165,10 @@ export interface PreviewSummary {
 }
 
 /** Writes the preview: a page per chosen article and index.html. Articles whose files cannot be read are listed with why. */
-export async function writePreview(io: FolderIO, names: string[], findings: Finding[], outDir: string, changed: Set<string> | undefined): Promise<PreviewSummary> {
+export async function writePreview(folder: FolderIO, names: string[], findings: Finding[], outDir: string, changed: Set<string> | undefined): Promise<PreviewSummary> {
+  // The same guard as push and check: nothing is read through a link, whatever the pull request put there.
+  const io = guardFolder(folder);
+  if ((await lstat(outDir).catch(() => undefined))?.isSymbolicLink()) throw new UsageError(`--out ${outDir} is a symbolic link: give the preview a folder of its own.`);
   await mkdir(outDir, { recursive: true });
   const fields = (await readManifest(io).catch(() => undefined))?.fields ?? {};
   const chosen = names.filter((n) => !changed || changed.has(n));
@@ -149,8 +179,9 @@ export async function writePreview(io: FolderIO, names: string[], findings: Find
     try {
       const local = await readLocalArticle(io, name);
       title = String(local.fields.Title ?? name);
-      await writeFile(path.join(outDir, pageFile(name)), await articlePage(io, local, fields, own));
+      await writePage(outDir, pageFile(name), await articlePage(io, local, fields, own));
     } catch (err) {
+      if (err instanceof UsageError) throw err;
       own.unshift({ rule: "folder", severity: "error", article: name, file: `${name}/article.yaml`, message: `No page: ${(err as Error).message}` });
     }
     const errors = own.filter((f) => f.severity === "error").length, warnings = own.length - errors;
@@ -158,7 +189,7 @@ export async function writePreview(io: FolderIO, names: string[], findings: Find
   }
   const whole = findings.filter((f) => !f.article);
   const scope = changed ? `${chosen.length} article${chosen.length === 1 ? "" : "s"} changed (of ${names.length} in the folder)` : `${chosen.length} article${chosen.length === 1 ? "" : "s"}`;
-  await writeFile(path.join(outDir, "index.html"), page("Knowledge preview", [
+  await writePage(outDir, "index.html", page("Knowledge preview", [
     `<header><h1>Knowledge preview</h1></header>`,
     `<p>${escapeHtml(scope)}.</p>`,
     whole.length ? `<ul>${whole.map(findingItem).join("")}</ul>` : "",

@@ -6,7 +6,7 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { appendFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { appendFile, cp, mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type Crm } from "../../../src/client";
@@ -222,6 +222,45 @@ test("preview: sanitized, self-contained pages that carry no script, even for a 
     assert.match(planted.err, /kb is a git repository of its own \(it holds a \.git\)/);
   }
   assert.equal(await readFile(marker).then(() => "ran", () => "never ran"), "never ran");
+});
+
+test("preview reads nothing through a link in the folder, writes nothing through one in its output, and gives each folder a page of its own", async () => {
+  const c = await crm();
+  const a = await articles(c);
+  const dir = await workspace();
+  assert.equal((await cli(dir, ["pull", "--out", "kb", "--helper", "helper.json", "--article", a.clean])).code, 0);
+  // A pull request turns the article's images folder into a link to a folder of the runner holding a private file.
+  const outside = path.join(dir, "runner-files");
+  await mkdir(outside);
+  const secret = Buffer.concat([PNG, Buffer.from("RUNNER-SECRET")]);
+  await writeFile(path.join(outside, "secret.png"), secret);
+  await rm(path.join(dir, "kb", a.cleanName, "images"), { recursive: true, force: true });
+  await symlink(outside, path.join(dir, "kb", a.cleanName, "images"));
+  await writeFile(path.join(dir, "kb", a.cleanName, "Answer__c.html"), `<p>See <img src="images/secret.png" alt="secret"></p>`);
+  // Two more folders whose names differ only where a page's file name cannot keep them apart.
+  for (const twin of ["twin a", "twin_a"]) await cp(path.join(dir, "kb", a.cleanName), path.join(dir, "kb", twin), { recursive: true, verbatimSymlinks: true });
+
+  const run = await cli(dir, ["preview", "kb", "--out", "site"]);
+  assert.equal(run.code, 0, run.err);
+  const pages = (await readdir(path.join(dir, "site"))).filter((f) => f !== "index.html");
+  assert.equal(pages.length, 3, `a page per folder: ${pages.join(", ")}`);
+  for (const file of pages) assert.ok(!(await readFile(path.join(dir, "site", file))).includes(secret.toString("base64").slice(0, 40)), `${file} holds no byte of the linked file`);
+  const index = await readFile(path.join(dir, "site", "index.html"), "utf8");
+  for (const file of pages) assert.ok(index.includes(`href="${file}"`), `the index links ${file}`);
+
+  // A link planted in the output folder (index.html pointing at a file of the runner) is refused, not written through.
+  const target = path.join(outside, "keep.txt");
+  await writeFile(target, "the runner's file");
+  await mkdir(path.join(dir, "planted"));
+  await symlink(target, path.join(dir, "planted", "index.html"));
+  const planted = await cli(dir, ["preview", "kb", "--out", "planted"]);
+  assert.equal(planted.code, 2, planted.out);
+  assert.match(planted.err, /index\.html is a symbolic link: the preview writes its pages only as files of its own/);
+  assert.equal(await readFile(target, "utf8"), "the runner's file");
+  await symlink(outside, path.join(dir, "linked-out"));
+  const linkedOut = await cli(dir, ["preview", "kb", "--out", "linked-out"]);
+  assert.equal(linkedOut.code, 2);
+  assert.match(linkedOut.err, /--out .*linked-out is a symbolic link/);
 });
 
 test("push: a dry run by default; --apply writes drafts; --publish publishes what passes the check; an article changed in the org is refused (exit 1)", async () => {

@@ -1,4 +1,4 @@
-// Builds the three bundle groups of DESIGN.md §1 and prints their sizes from the metafile.
+// Builds the bundle families of DESIGN.md §1 (the extension, the library, the command-line tools) and prints their sizes from the metafile.
 //   node esbuild.mjs            production (minified), fails when a bundle is over its budget
 //   node esbuild.mjs --dev      development (sourcemaps, not minified)
 //   node esbuild.mjs --watch    development, rebuilding on change

@@ -9,7 +9,7 @@ import path from "node:path";
 
 const pages = readdirSync("docs").filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`);
 const examples = ["examples/knowledge-ci/README.md"];
-const documents = ["README.md", "CONTRIBUTING.md", "CHANGELOG.md", ...pages, ...examples];
+const documents = ["README.md", "CONTRIBUTING.md", "CHANGELOG.md", "DESIGN.md", ...pages, ...examples];
 const withoutCode = (text: string) => text.replace(/```[\s\S]*?```/g, "").replace(/`[^`\n]*`/g, "");
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens, repeats numbered. */
@@ -74,4 +74,15 @@ test("every command the documents name in bold (**CRM: …**) is a command the e
   const named = documents.flatMap((document) => [...withoutCode(readFileSync(document, "utf8")).matchAll(/\*\*(CRM: [^*]+)\*\*/g)].map((m) => ({ document, name: m[1]!.replace(/\s+/g, " ").trim() })));
   assert.ok(named.length > 5, "the documents name commands");
   assert.deepEqual(named.filter(({ name }) => !titles.has(name)).map(({ document, name }) => `${document}: ${name}`), []);
+});
+
+test("the design document the code cites is in the repository, and every section cited exists", () => {
+  const sections = new Set([...readFileSync("DESIGN.md", "utf8").matchAll(/^## (\d+)\. /gm)].map((m) => m[1]));
+  const citing = ["eslint.config.mjs", "esbuild.mjs", "CONTRIBUTING.md", "README.md", ...pages];
+  const cited = citing.flatMap((file) => [...readFileSync(file, "utf8").matchAll(/DESIGN\.md §(\d+)/g)].map((m) => ({ file, section: m[1]! })));
+  assert.ok(cited.length >= 5, "the lint rules and the build cite it");
+  assert.deepEqual(cited.filter(({ section }) => !sections.has(section)).map(({ file, section }) => `${file}: §${section}`), []);
+  for (const room of readdirSync("src", { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name)) {
+    assert.match(readFileSync("DESIGN.md", "utf8"), new RegExp(`\\| \`src/${room}/\` \\|`), `DESIGN.md §2 has a row for src/${room}/`);
+  }
 });

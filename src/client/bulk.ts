@@ -544,9 +544,14 @@ async function viaBulk(crm: Crm, job: IngestJobSpec, header: string, records: As
       try {
         done = await waitForJob(crm, jobId, "ingest", { signal: options.signal, poll: options.poll, onState: report });
       } catch (err) {
-        // What the earlier jobs did, and this job's rows that were never processed, go with the error.
+        // A job the org stopped part way (Failed, or Aborted) keeps what it wrote: its successful and failed rows
+        // are read like a finished job's — into the counts, the result files and onResult — and go with the
+        // error beside what the earlier jobs did and this job's rows never processed. Nothing written goes unsaid.
         if (err instanceof BulkJobError) {
-          await sink.take("unprocessed", resultRecords(crm, jobId, "unprocessedrecords")).catch(() => 0);
+          for (const [kind, resource] of [["successful", "successfulResults"], ["failed", "failedResults"], ["unprocessed", "unprocessedrecords"]] as const) {
+            await sink.take(kind, resultRecords(crm, jobId, resource)).catch(() => 0);
+          }
+          result.processed = sink.counts.successful + sink.counts.failed;
           await settle();
           err.partial = { ...result };
         }

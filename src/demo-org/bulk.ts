@@ -97,7 +97,7 @@ function rowError(err: unknown): string {
   return `UNKNOWN_EXCEPTION:${(err as Error).message}: --`;
 }
 
-export function bulkRoutes(options: { latencyMs: number; hooks: WriteHooks; faults: { loseResultRows: number } }): Route[] {
+export function bulkRoutes(options: { latencyMs: number; hooks: WriteHooks; faults: { loseResultRows: number; failIngestAfterRows: number } }): Route[] {
   const jobs = new Map<string, Job>();
 
   /** Jobs run in the background: each state lasts `latencyMs`, so a client sees UploadComplete, InProgress, then the end. */
@@ -148,7 +148,13 @@ export function bulkRoutes(options: { latencyMs: number; hooks: WriteHooks; faul
     const known = (c: string) => c.toLowerCase() === "id" || def.fieldMap.has(c.toLowerCase());
     const unknown = header.find((c) => !known(c));
     if (unknown) throw new ApiError(400, "InvalidBatch", `InvalidBatch : Field name not found : ${unknown}`);
+    const stopAfter = options.faults.failIngestAfterRows;
+    options.faults.failIngestAfterRows = 0;
     for (const row of rows) {
+      if (stopAfter > 0 && job.numberRecordsProcessed >= stopAfter) {
+        job.numberRecordsFailed = job.failed.length;
+        throw new ApiError(500, "UNKNOWN_EXCEPTION", `The job stopped after ${stopAfter} records: an internal error`);
+      }
       const values: Record<string, unknown> = {};
       let id: string | undefined;
       try {
@@ -357,10 +363,10 @@ export function bulkRoutes(options: { latencyMs: number; hooks: WriteHooks; faul
       method: "GET", pattern: /^\/jobs\/ingest\/([^/]+)\/unprocessedrecords\/?$/,
       handler: (_ctx, [id]) => {
         const job = jobOr404("ingest", id!);
-        // Rows never processed: all of them when the job was aborted or failed before it ran.
+        // Rows never processed: all of them when the job was aborted or failed before it ran, the rest when it stopped part way.
         const rows = job.state === "JobComplete" || !job.upload ? [] : (parseCsvText(job.upload, { skip_empty_lines: true, relax_column_count: true }) as string[][]);
         const header = rows.shift() ?? job.columns;
-        return resultsOf(job, rows.map(csvLine), header);
+        return resultsOf(job, rows.slice(job.numberRecordsProcessed).map(csvLine), header);
       },
     },
   ];

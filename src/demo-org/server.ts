@@ -44,6 +44,11 @@ export interface Faults {
   gatewayTimeoutAfterWrite: number;
   /** The next N successfulResults answers of ingest jobs leave out their last row (a result set that does not add up). */
   loseResultRows: number;
+  /**
+   * The next ingest job writes this many rows, then fails (as a job the org stops part way does: what it wrote
+   * stays written, in its successful and failed results; the rest is in its unprocessed records). 0: off.
+   */
+  failIngestAfterRows: number;
   /** Fields merged into the JSON answer of requests whose path matches (an odd job ID; `"$self"` stands for the request's own path and query). */
   answerPatch: { path: string; patch: Record<string, unknown> } | null;
 }
@@ -135,7 +140,7 @@ function errorBody(err: ApiError) {
 }
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
-  const faults: Faults = { latencyMs: 0, unavailable: 0, drop: 0, malformedJson: 0, maintenancePage: 0, usersListUnavailable: false, knowledgeSettingsUnavailable: false, requestLimitExceeded: false, hostileAnswer: null, answerPatch: null, loseResultRows: 0, gatewayTimeoutAfterWrite: 0, ...options.faults };
+  const faults: Faults = { latencyMs: 0, unavailable: 0, drop: 0, malformedJson: 0, maintenancePage: 0, usersListUnavailable: false, knowledgeSettingsUnavailable: false, requestLimitExceeded: false, hostileAnswer: null, answerPatch: null, loseResultRows: 0, failIngestAfterRows: 0, gatewayTimeoutAfterWrite: 0, ...options.faults };
   const sockets = new Set<Socket>();
   let url = "";
   const baseUrl = () => url;

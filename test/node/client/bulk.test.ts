@@ -174,6 +174,21 @@ test("a bad column fails the job with the org's message naming it; its rows come
   assert.deepEqual(options.rows.unprocessed, [{ LastName: "A", Nope__c: "b" }]);
 });
 
+test("a job the org stops part way keeps what it wrote: its written rows come back as results, in the error and to onResult, the rest unprocessed", async () => {
+  const c = await crm();
+  const options = bulkOptions();
+  emu().setFault("failIngestAfterRows", 3);
+  const csv = ["LastName,Email", "Partway 1,p1@example.com", "Partway 2,not an email", "Partway 3,p3@example.com", "Partway 4,p4@example.com", "Partway 5,p5@example.com"].join("\n") + "\n";
+  const failure = await c.bulk.ingest({ object: "Contact", operation: "insert" }, csv, options).catch((e: unknown) => e);
+  assert.ok(failure instanceof BulkJobError, String(failure));
+  assert.equal(failure.state, "Failed");
+  assert.deepEqual({ ...failure.partial, jobIds: failure.partial?.jobIds.length, files: undefined }, { via: "bulk", jobIds: 1, rows: 5, processed: 3, successful: 2, failed: 1, unprocessed: 2, files: undefined });
+  const inOrg = emu().seeded.store.liveRecords("Contact").filter((k) => String(k.LastName).startsWith("Partway "));
+  assert.deepEqual(options.rows.successful.map((r) => r.sf__Id).sort(), inOrg.map((k) => String(k.Id)).sort(), "every record the org holds is reported, by its ID");
+  assert.deepEqual(options.rows.failed.map((r) => r.LastName), ["Partway 2"]);
+  assert.deepEqual(options.rows.unprocessed.map((r) => r.LastName), ["Partway 4", "Partway 5"]);
+});
+
 test("bad ingest input is named before anything is sent", async () => {
   const c = await crm();
   const before = emu().requests.length;

@@ -231,6 +231,22 @@ test("a cancelled run stops between chunks knowing what it wrote; resumed, it wr
   assert.equal(await snapshot(tgt), before);
 });
 
+test("a Bulk job the org stops part way: the run fails knowing every record that job wrote, and one revert leaves the target as it was", async () => {
+  const [src, tgt] = await Promise.all([demoClient(source()), demoClient(target())]);
+  const before = await snapshot(tgt);
+  const plan = PLAN.replace("transform: { Phone: mask }", "");
+  target().setFault("failIngestAfterRows", 4);
+  const failed = await src.migration.run(plan, tgt, { poll, bulkThreshold: 0 });
+  target().setFault("failIngestAfterRows", 0);
+  assert.equal(failed.state, "failed");
+  const accounts = await all(tgt, "SELECT Id FROM Account");
+  assert.equal(accounts.length, 4, "the job wrote four accounts before it stopped");
+  assert.deepEqual(failed.objects[0]!.inserted.map((id) => id.slice(0, 15)).sort(), accounts.map((a) => String(a.Id).slice(0, 15)).sort(), "the run's record names each of them");
+  const reverted = await tgt.migration.revert(failed, { poll });
+  assert.deepEqual(reverted.failures, []);
+  assert.equal(await snapshot(tgt), before, "the target is as it was");
+});
+
 test("a revert leaves a record changed since the run as it is, and names it", async () => {
   const [src, tgt] = await Promise.all([demoClient(source()), demoClient(target())]);
   const plan = { objects: [{ object: "Account", where: "Industry = 'Technology'", match: ["Name"], fields: { include: ["Name", "Phone"] } }] };

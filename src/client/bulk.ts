@@ -12,7 +12,7 @@ import { createReadStream, createWriteStream, type WriteStream } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { create as createRecords, remove as removeRecords, update as updateRecords, type SaveResult } from "./collections";
+import { create as createRecords, remove as removeRecords, update as updateRecords, writtenBefore, type SaveResult } from "./collections";
 import { DEFAULT_TIMEOUT_MS } from "./constants";
 import type { Crm } from "./crm";
 import { bulkValue, csvField, csvLine, csvRecordBatches, csvRows } from "./csv";
@@ -471,6 +471,8 @@ async function* resultRecords(crm: Crm, jobId: string, resource: "successfulResu
  * asks about, once), uploaded, closed, polled; then its results are read as a stream — counted, written to the
  * result files, handed to `onResult` — and never held whole. After every job the successful, failed and
  * unprocessed rows must add up to the rows uploaded: when they do not, IngestCountError names the job.
+ * A load that stops part way (a job the org stopped, a refused or unanswered request) throws with `partial`:
+ * what was written until then, whose rows were reported like any result.
  */
 export async function ingest(crm: Crm, job: IngestJobSpec, input: IngestInput, options: IngestOptions = {}): Promise<IngestResult> {
   if (!job || typeof job !== "object") throw new TypeError("job must be { object, operation }");
@@ -604,27 +606,47 @@ async function viaCollections(crm: Crm, job: IngestJobSpec, header: string, reco
   const fieldsOf = (values: string[]) => Object.fromEntries(columns.flatMap((c, k) => (k === idColumn || values[k] === undefined || values[k] === "" ? [] : [[c, value(c, values[k]!)]])));
   const progress = (done: number) => options.onProgress?.({ jobId: "", state: done === sendable.length ? "JobComplete" : "InProgress", rows: rows.length, processed: done, failed: 0, via: "collections" });
   const collectionOptions = { signal: options.signal, onProgress: progress };
-  const answers = !sendable.length ? []
-    : job.operation === "insert" ? await createRecords(crm, job.object, sendable.map((r) => fieldsOf(r.values)), collectionOptions)
-    : job.operation === "update" ? await updateRecords(crm, sendable.map((r) => ({ type: job.object, id: r.values[idColumn]!, fields: fieldsOf(r.values) })), collectionOptions)
-    : await removeRecords(crm, sendable.map((r) => r.values[idColumn]!), collectionOptions);
-  sendable.forEach((r, k) => results.set(r.i, answers[k]!));
   // The same columns a Bulk job's results have: the org's, then the row as sent.
   const successColumns = ["sf__Id", "sf__Created", ...columns];
   const failedColumns = ["sf__Id", "sf__Error", ...columns];
-  const [successHeader, failedHeader] = [uploadLine(successColumns), uploadLine(failedColumns)];
-  for (const [i, values] of rows.entries()) {
-    const saved = results.get(i)!;
-    const id = saved.id ?? (idColumn >= 0 ? values[idColumn] ?? "" : "");
-    const line = saved.success
-      ? [id, String(job.operation === "insert"), ...values]
-      : [id, saved.errors.map((e) => `${e.statusCode}:${e.message}`).join("; ") || "UNKNOWN_ERROR:the org gave no reason", ...values];
-    const header = saved.success ? successColumns : failedColumns;
-    await sink.row(saved.success ? "successful" : "failed", saved.success ? successHeader : failedHeader, uploadLine(line), header, rowOf(header, line));
+  const [successHeader, failedHeader, unprocessedHeader] = [uploadLine(successColumns), uploadLine(failedColumns), uploadLine(columns)];
+  /** Every row as a result: as the org answered it, or — where no answer came — unprocessed, as sent. */
+  const report = async () => {
+    for (const [i, values] of rows.entries()) {
+      const saved = results.get(i);
+      if (!saved) {
+        await sink.row("unprocessed", unprocessedHeader, uploadLine(values), columns, rowOf(columns, values));
+        continue;
+      }
+      const id = saved.id ?? (idColumn >= 0 ? values[idColumn] ?? "" : "");
+      const line = saved.success
+        ? [id, String(job.operation === "insert"), ...values]
+        : [id, saved.errors.map((e) => `${e.statusCode}:${e.message}`).join("; ") || "UNKNOWN_ERROR:the org gave no reason", ...values];
+      const header = saved.success ? successColumns : failedColumns;
+      await sink.row(saved.success ? "successful" : "failed", saved.success ? successHeader : failedHeader, uploadLine(line), header, rowOf(header, line));
+    }
+    const files = await sink.close();
+    const { successful, failed, unprocessed } = sink.counts;
+    return { via: "collections" as const, jobIds: [], rows: rows.length, processed: successful + failed, successful, failed, unprocessed, ...(files ? { files } : {}) };
+  };
+  let answers: SaveResult[];
+  try {
+    answers = !sendable.length ? []
+      : job.operation === "insert" ? await createRecords(crm, job.object, sendable.map((r) => fieldsOf(r.values)), collectionOptions)
+      : job.operation === "update" ? await updateRecords(crm, sendable.map((r) => ({ type: job.object, id: r.values[idColumn]!, fields: fieldsOf(r.values) })), collectionOptions)
+      : await removeRecords(crm, sendable.map((r) => r.values[idColumn]!), collectionOptions);
+  } catch (err) {
+    // A load stopped part way: what the org confirmed is reported like any result (files, onResult), the rows
+    // after it as unprocessed, and the whole goes with the error as its `partial`.
+    writtenBefore(err).forEach((saved, k) => results.set(sendable[k]!.i, saved));
+    const partial = await report();
+    if (err && typeof err === "object") Object.defineProperty(err, "partial", { value: partial, enumerable: false, configurable: true });
+    throw err;
   }
-  if (sink.counts.successful + sink.counts.failed !== rows.length) throw new IngestCountError("", rows.length, sink.counts.successful, sink.counts.failed, 0);
-  const files = await sink.close();
-  return { via: "collections", jobIds: [], rows: rows.length, processed: rows.length, successful: sink.counts.successful, failed: sink.counts.failed, unprocessed: 0, ...(files ? { files } : {}) };
+  sendable.forEach((r, k) => results.set(r.i, answers[k]!));
+  const result = await report();
+  if (result.successful + result.failed !== rows.length) throw new IngestCountError("", rows.length, result.successful, result.failed, 0);
+  return result;
 }
 
 /** The functions this module adds to every client as `crm.bulk`. */

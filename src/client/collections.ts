@@ -49,17 +49,31 @@ function chunks<T>(items: T[]): T[][] {
   return out;
 }
 
+/**
+ * What the org confirmed before a Collections call stopped part way (a later request refused, unanswered or
+ * cancelled): the results of the requests it answered, for the first records in order; empty for any other error.
+ */
+export function writtenBefore(err: unknown): SaveResult[] {
+  return (err as { written?: SaveResult[] } | undefined)?.written ?? [];
+}
+
 /** Sends requests one after another (records are written in order), confirming the whole call once. */
 async function send(items: unknown[], options: CollectionOptions, request: (chunk: unknown[], confirmed: boolean) => Promise<SaveResult[] | undefined>): Promise<SaveResult[]> {
   const results: SaveResult[] = [];
-  for (const [i, chunk] of chunks(items).entries()) {
-    options.signal?.throwIfAborted();
-    const answer = await request(chunk, i > 0);
-    if (!Array.isArray(answer) || answer.length !== chunk.length) {
-      throw new TypeError(`sObject Collections answered ${Array.isArray(answer) ? answer.length : "no"} results for ${chunk.length} records`);
+  try {
+    for (const [i, chunk] of chunks(items).entries()) {
+      options.signal?.throwIfAborted();
+      const answer = await request(chunk, i > 0);
+      if (!Array.isArray(answer) || answer.length !== chunk.length) {
+        throw new TypeError(`sObject Collections answered ${Array.isArray(answer) ? answer.length : "no"} results for ${chunk.length} records`);
+      }
+      results.push(...answer.map((r) => ({ ...(r.id ? { id: r.id } : {}), success: r.success === true, errors: Array.isArray(r.errors) ? r.errors : [] })));
+      options.onProgress?.(results.length, items.length);
     }
-    results.push(...answer.map((r) => ({ ...(r.id ? { id: r.id } : {}), success: r.success === true, errors: Array.isArray(r.errors) ? r.errors : [] })));
-    options.onProgress?.(results.length, items.length);
+  } catch (err) {
+    // The earlier requests were written: their results go with the error, never lost with it.
+    if (err && typeof err === "object") Object.defineProperty(err, "written", { value: results, enumerable: false, configurable: true });
+    throw err;
   }
   return results;
 }

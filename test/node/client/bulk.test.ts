@@ -6,6 +6,7 @@ import "../../../src/client/bulk";
 import type { BulkProgress } from "../../../src/client/bulk";
 import { parseCsv } from "../../../src/client/csv";
 import { useEmulator, demoClient } from "../../helpers/emulator";
+import type { IngestResult } from "../../../src/client/bulk";
 
 const emu = useEmulator({ bulkLatencyMs: 40 });
 /** An org whose jobs stay unfinished for the whole file, whatever the machine's load: what "not finished yet" is tested on. */
@@ -187,6 +188,24 @@ test("a job the org stops part way keeps what it wrote: its written rows come ba
   assert.deepEqual(options.rows.successful.map((r) => r.sf__Id).sort(), inOrg.map((k) => String(k.Id)).sort(), "every record the org holds is reported, by its ID");
   assert.deepEqual(options.rows.failed.map((r) => r.LastName), ["Partway 2"]);
   assert.deepEqual(options.rows.unprocessed.map((r) => r.LastName), ["Partway 4", "Partway 5"]);
+});
+
+test("a Collections load that stops on its second request keeps what the first wrote: reported, in the error's partial, the rest unprocessed", async () => {
+  const c = await crm();
+  const rows: Record<"successful" | "failed" | "unprocessed", Record<string, string | null>[]> = { successful: [], failed: [], unprocessed: [] };
+  const input = Array.from({ length: 450 }, (_, i) => ({ LastName: `Stopped ${i}` }));
+  // The org is unavailable from the second request on (an insert is never sent twice: it fails).
+  const failure = await c.bulk.ingest({ object: "Contact", operation: "insert" }, input, {
+    onResult: (kind, row) => void rows[kind].push(row),
+    onProgress: (p) => p.processed === 200 && emu().setFault("unavailable", 1),
+  }).catch((e: unknown) => e);
+  assert.ok(failure instanceof Error, String(failure));
+  const partial = (failure as { partial?: IngestResult }).partial;
+  assert.deepEqual({ ...partial, jobIds: undefined }, { via: "collections", jobIds: undefined, rows: 450, processed: 200, successful: 200, failed: 0, unprocessed: 250 });
+  const inOrg = emu().seeded.store.liveRecords("Contact").filter((k) => String(k.LastName).startsWith("Stopped "));
+  assert.deepEqual(rows.successful.map((r) => r.sf__Id).sort(), inOrg.map((k) => String(k.Id)).sort(), "every record the org holds is reported by its ID");
+  assert.equal(rows.unprocessed.length, 250);
+  assert.equal(rows.unprocessed[0]!.LastName, "Stopped 200");
 });
 
 test("bad ingest input is named before anything is sent", async () => {

@@ -452,6 +452,7 @@ class ObjectPass {
   }
 
   private fail(sourceId: string, message: string, byOrg: boolean): void {
+    this.ctx.refuse(this.step.object, sourceId);
     if (!this.ctx.running) return;
     this.outcome.failed++;
     if (this.outcome.failures.length < MAX_KEPT_PROBLEMS) this.outcome.failures.push({ sourceId, message: byOrg ? `the target org refused it: ${message}` : message });
@@ -485,9 +486,12 @@ class ObjectPass {
         continue;
       }
       const resolved = this.resolve(l.parent, value);
-      if (resolved === undefined) {
+      if (resolved === undefined && this.ctx.refused(l.parent, value)) {
+        // Its parent is in the plan but was refused: written without it, the record would lose its place.
+        problems.push(`held back: its ${l.parent} ${value} (${l.field}) was refused`);
+      } else if (resolved === undefined) {
         this.report.unresolvedLookups++;
-        if (!l.describe.nillable) problems.push(`${l.field}: the ${l.parent} ${value} is not moved (outside the plan's where, or refused)`);
+        if (!l.describe.nillable) problems.push(`${l.field}: the ${l.parent} ${value} is not moved (outside the plan's where)`);
         fields[l.field] = null;
       } else fields[l.field] = resolved;
     }
@@ -675,6 +679,20 @@ class PassContext {
     const outcome: ObjectOutcome = { object, inserted: [], updated: [], unchanged: 0, failed: 0, failures: [], via: [] };
     this.run?.objects.push(outcome);
     return outcome;
+  }
+
+  private readonly refusedRows = new Map<string, Set<string>>();
+
+  /** Notes a row of the plan that will not be written (the dry run foresees it, or the target refused it). */
+  refuse(object: string, sourceId: string): void {
+    const key = object.toLowerCase();
+    if (!this.refusedRows.has(key)) this.refusedRows.set(key, new Set());
+    this.refusedRows.get(key)!.add(id15(sourceId));
+  }
+
+  /** Whether a row of the plan was refused: its children are held back rather than written without it. */
+  refused(object: string, sourceId: string): boolean {
+    return this.refusedRows.get(object.toLowerCase())?.has(id15(sourceId)) ?? false;
   }
 
   deferLookup(object: string, sourceId: string, field: string, parentSource: string, before: string | null | undefined): void {

@@ -156,7 +156,9 @@ test("values the target refuses are named by the dry run and skipped by the run;
     assert.equal(accounts!.failed, 1);
     assert.equal(accounts!.failures[0]!.sourceId, account.Id);
     assert.match(accounts!.failures[0]!.message, /DUPLICATE_VALUE/);
-    assert.equal(contactsDone!.failed, 1);
+    // The refused row, and the contacts of the refused account, held back rather than written without it.
+    const heldBack = store.liveRecords("Contact").filter((c) => c.AccountId === account.Id && c.Id !== contact.Id).length;
+    assert.equal(contactsDone!.failed, 1 + heldBack);
     assert.equal((await all(tgt, `SELECT Id FROM Contact WHERE Email = '${contact.Email}'`)).length, 0, "the refused row is not written");
     await tgt.migration.revert(run, { poll });
   } finally {
@@ -245,6 +247,30 @@ test("a Bulk job the org stops part way: the run fails knowing every record that
   const reverted = await tgt.migration.revert(failed, { poll });
   assert.deepEqual(reverted.failures, []);
   assert.equal(await snapshot(tgt), before, "the target is as it was");
+});
+
+test("accounts the target refuses (a unique value it already holds) hold back their contacts, named, instead of writing them without an account", async () => {
+  const [src, tgt] = await Promise.all([demoClient(source()), demoClient(target())]);
+  const plan = { objects: [
+    { object: "Account", where: "Industry = 'Technology'", match: ["Name"], fields: { include: ["Name", "AccountNumber"] } },
+    { object: "Contact", where: "Account.Industry = 'Technology'", match: ["Email"], fields: { include: ["LastName", "Email", "AccountId"] } },
+  ] };
+  const accounts = await all(src, "SELECT Id, AccountNumber FROM Account WHERE Industry = 'Technology' ORDER BY Name LIMIT 2");
+  // The target already holds these account numbers, on accounts of other names: the run's inserts collide.
+  const planted = await Promise.all(accounts.map((a, i) => tgt.createSobjectRecord("Account", { Name: `Elsewhere ${i}`, AccountNumber: a.AccountNumber })));
+  const refusedIds = new Set(accounts.map((a) => String(a.Id)));
+  const theirContacts = (await all(src, "SELECT Id, AccountId FROM Contact WHERE Account.Industry = 'Technology'")).filter((c) => refusedIds.has(String(c.AccountId)));
+  assert.ok(theirContacts.length > 0, "the refused accounts have contacts");
+
+  const run = await src.migration.run(plan, tgt, { poll });
+  const [accountOutcome, contactOutcome] = run.objects;
+  assert.deepEqual(accountOutcome!.failures.map((f) => f.sourceId).sort(), [...refusedIds].sort());
+  assert.ok(accountOutcome!.failures.every((f) => /DUPLICATE_VALUE/.test(f.message)));
+  const held = contactOutcome!.failures.filter((f) => /held back: its Account .* \(AccountId\) was refused/.test(f.message));
+  assert.deepEqual(held.map((f) => f.sourceId).sort(), theirContacts.map((c) => String(c.Id)).sort(), "each of their contacts is held back and named");
+  assert.equal((await all(tgt, "SELECT Id FROM Contact WHERE AccountId = null")).length, 0, "no contact was written without its account");
+  await tgt.migration.revert(run, { poll });
+  await Promise.all(planted.map((p) => tgt.deleteSobjectRecord("Account", p.id)));
 });
 
 test("a revert leaves a record changed since the run as it is, and names it", async () => {

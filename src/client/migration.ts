@@ -412,6 +412,10 @@ class ObjectPass {
   readonly outcome: ObjectOutcome;
   private readonly existing = new Map<string, Existing>();
   private readonly seen = new Set<string>();
+  /** The values of each unique or external-ID field the pass writes: the target's record holding it (an ID), or the source row that takes it. */
+  private readonly uniqueValues = new Map<string, Map<string, { target?: string; source?: string }>>();
+  /** The fields whose values the target holds once (unique or external IDs), that the plan writes and does not match by. */
+  private readonly uniqueFields: FieldDescribe[];
   private inserts: { sourceId: string; fields: Row }[] = [];
   private updates: { sourceId: string; id: string; before: Row; after: Row }[] = [];
   private written = 0;
@@ -426,16 +430,25 @@ class ObjectPass {
       leftOut: step.leftOut, read: "rest", write: "none", requests: 0,
     };
     this.outcome = ctx.outcomeOf(step.object);
+    const matched = new Set(step.plan.match.map((m) => m.toLowerCase()));
+    this.uniqueFields = step.copied.filter((f) => (f.unique || f.externalId) && !matched.has(f.name.toLowerCase()));
   }
 
   private get ids(): Map<string, string> | undefined {
     return this.ctx.idMaps.get(this.step.object.toLowerCase());
   }
 
-  /** The target's records of the object by match key (a key two records share is ambiguous). */
+
+  /** The target's records of the object by match key (a key two records share is ambiguous), and the unique values they hold. */
   async indexTarget(): Promise<void> {
     const columns = targetColumns(this.step);
+    const uniques = this.uniqueFields;
+    for (const f of uniques) this.uniqueValues.set(f.name.toLowerCase(), new Map());
     for await (const row of rowsOf(this.ctx.target, this.step.object, columns, undefined, this.ctx.options, () => undefined)) {
+      for (const f of uniques) {
+        const value = row[f.name.toLowerCase()];
+        if (value !== null && value !== undefined) this.uniqueValues.get(f.name.toLowerCase())!.set(value.toLowerCase(), { target: row.id! });
+      }
       const key = matchKey(this.step.plan.match.map((m) => row[m.toLowerCase()] ?? null));
       if (key === undefined) continue;
       const hash = digest(key);
@@ -516,10 +529,19 @@ class ObjectPass {
       }
       const found = valueProblem(f, value);
       if (found) problems.push(valueProblemText(f, value, found));
+      // A unique value another record holds is refused by the target (DUPLICATE_VALUE): foreseen, and named.
+      const holder = this.uniqueValues.get(f.name.toLowerCase())?.get(value.toLowerCase());
+      if (holder?.target && holder.target !== existing?.id) problems.push(`${f.label}: the target's ${step.object} ${holder.target} already holds '${value}' (its values are unique)`);
+      else if (holder?.source && holder.source !== sourceId) problems.push(`${f.label}: the source ${step.object} ${holder.source} takes '${value}' first (its values are unique)`);
     }
     if (problems.length) {
       this.problem(sourceId, problems.join("; "));
       return;
+    }
+    for (const f of this.uniqueFields) {
+      const value = fields[f.name];
+      const taken = this.uniqueValues.get(f.name.toLowerCase())!;
+      if (value !== null && value !== undefined && !taken.has(value.toLowerCase())) taken.set(value.toLowerCase(), { source: sourceId });
     }
     if (existing) {
       const after: Row = {};

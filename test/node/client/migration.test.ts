@@ -132,32 +132,36 @@ test("a run moves three objects with their lookups re-pointed, owners by usernam
   await tgt.deleteSobjectRecord("Account", existing.id);
 });
 
-test("values the target refuses are named by the dry run and skipped by the run; a row the org refuses is in the run's failures", async () => {
+test("values the target refuses are named by the dry run and skipped by the run, a unique value the target holds included", async () => {
   const [src, tgt] = await Promise.all([demoClient(source()), demoClient(target())]);
   const store = source().seeded.store;
   const contact = store.liveRecords("Contact").find((c) => c.AccountId && store.find(String(c.AccountId))?.rec.Industry === "Technology")!;
   const saved = contact.LeadSource;
   contact.LeadSource = "Trade Show"; // not a value of the restricted picklist
   const account = store.liveRecords("Account").find((a) => a.Industry === "Technology")!;
-  // The target holds the account's unique number on another account: the org refuses the insert.
+  // The target holds the account's unique number on another account: the org would refuse the insert, and the
+  // dry run says so, naming the record that holds it; the account's contacts are held back with it.
   const clash = await tgt.createSobjectRecord("Account", { Name: "Someone else", AccountNumber: account.AccountNumber });
   try {
     const plan = PLAN.replace("transform: { Phone: mask }", "");
     const report = await src.migration.dryRun(plan, tgt, { poll });
-    const contacts = report.objects[1]!;
-    assert.equal(contacts.refused, 1);
-    assert.equal(contacts.problems[0]!.sourceId, contact.Id);
-    assert.match(contacts.problems[0]!.message, /Lead ?Source must be one of .*not 'Trade Show'/i);
-    assert.match(formatReport(report), /Rows refused \(1\):[\s\S]*Trade Show/);
+    const [accountsReport, contacts] = report.objects;
+    assert.equal(accountsReport!.refused, 1);
+    assert.equal(accountsReport!.problems[0]!.sourceId, account.Id);
+    assert.equal(accountsReport!.problems[0]!.message, `Account Number: the target's Account ${clash.id} already holds '${account.AccountNumber}' (its values are unique)`);
+    const heldBack = store.liveRecords("Contact").filter((c) => c.AccountId === account.Id && c.Id !== contact.Id).length;
+    assert.equal(contacts!.refused, 1 + heldBack);
+    const picklist = contacts!.problems.find((p) => p.sourceId === contact.Id)!;
+    assert.match(picklist.message, /Lead ?Source must be one of .*not 'Trade Show'/i);
+    assert.match(formatReport(report), /Rows refused \(\d+\):[\s\S]*Trade Show/);
 
     const run = await src.migration.run(plan, tgt, { poll });
     assert.equal(run.state, "complete");
     const [accounts, contactsDone] = run.objects;
     assert.equal(accounts!.failed, 1);
     assert.equal(accounts!.failures[0]!.sourceId, account.Id);
-    assert.match(accounts!.failures[0]!.message, /DUPLICATE_VALUE/);
+    assert.match(accounts!.failures[0]!.message, /already holds .* \(its values are unique\)/);
     // The refused row, and the contacts of the refused account, held back rather than written without it.
-    const heldBack = store.liveRecords("Contact").filter((c) => c.AccountId === account.Id && c.Id !== contact.Id).length;
     assert.equal(contactsDone!.failed, 1 + heldBack);
     assert.equal((await all(tgt, `SELECT Id FROM Contact WHERE Email = '${contact.Email}'`)).length, 0, "the refused row is not written");
     await tgt.migration.revert(run, { poll });
@@ -262,10 +266,13 @@ test("accounts the target refuses (a unique value it already holds) hold back th
   const theirContacts = (await all(src, "SELECT Id, AccountId FROM Contact WHERE Account.Industry = 'Technology'")).filter((c) => refusedIds.has(String(c.AccountId)));
   assert.ok(theirContacts.length > 0, "the refused accounts have contacts");
 
+  const report = await src.migration.dryRun(plan, tgt, { poll });
+  assert.equal(report.objects[0]!.refused, 2, "the dry run foresees both refusals");
+  assert.equal(report.objects[1]!.refused, theirContacts.length, "and holds their contacts back");
   const run = await src.migration.run(plan, tgt, { poll });
   const [accountOutcome, contactOutcome] = run.objects;
   assert.deepEqual(accountOutcome!.failures.map((f) => f.sourceId).sort(), [...refusedIds].sort());
-  assert.ok(accountOutcome!.failures.every((f) => /DUPLICATE_VALUE/.test(f.message)));
+  assert.ok(accountOutcome!.failures.every((f) => /already holds '.*' \(its values are unique\)/.test(f.message)));
   const held = contactOutcome!.failures.filter((f) => /held back: its Account .* \(AccountId\) was refused/.test(f.message));
   assert.deepEqual(held.map((f) => f.sourceId).sort(), theirContacts.map((c) => String(c.Id)).sort(), "each of their contacts is held back and named");
   assert.equal((await all(tgt, "SELECT Id FROM Contact WHERE AccountId = null")).length, 0, "no contact was written without its account");

@@ -94,10 +94,12 @@ export function sequentialRounds(requests: { receivedAt: number; answeredAt?: nu
 }
 
 /**
- * The requests `work` sent, with a little latency added meanwhile so that requests on their way together
- * overlap in the log as they do on a real network (for `sequentialRounds`).
+ * The requests `work` sent, with latency added meanwhile so that requests on their way together overlap in the
+ * log as they do on a real network (for `sequentialRounds`). The latency is a real org's, not a token one: on a
+ * busy machine the event loop can take tens of milliseconds between two requests sent together, and with a
+ * shorter wait the second would arrive after the first was answered and be counted as a round trip of its own.
  */
-export async function sentDuring(emu: Emulator, work: () => Promise<unknown>, latencyMs = 25): Promise<LoggedRequest[]> {
+export async function sentDuring(emu: Emulator, work: () => Promise<unknown>, latencyMs = 150): Promise<LoggedRequest[]> {
   const since = emu.requests.length;
   emu.setFault("latencyMs", latencyMs);
   try {

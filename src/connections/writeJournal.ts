@@ -51,7 +51,8 @@ const MAX_NAMED_RECORDS = 1_000;
 /** The records a write names, with the fields it wrote and each one's result, read from its resource, body and answer. */
 export function journalRecords(write: CompletedWrite | undefined, change: OrgChange): JournalRecord[] {
   const body = isJson(write?.body) ? write!.body : undefined;
-  if (write && /\/composite\/sobjects\/?(?:\?|$)/.test(write.path)) {
+  // What the write was is its intent's to say (client/intent.ts), never read again here from its REST path.
+  if (write?.intent?.via === "collection") {
     const results = Array.isArray(write.data) ? (write.data as Json[]) : [];
     const sent = Array.isArray(body?.records) ? (body!.records as Json[]) : [];
     const rows = sent.length ? sent : results;
@@ -61,7 +62,7 @@ export function journalRecords(write: CompletedWrite | undefined, change: OrgCha
       return { ...(id ? { id } : {}), ...(sent.length ? { after: fieldsOf(row) } : {}), ok: result?.success !== false, ...(errorText(result?.errors) ? { error: errorText(result?.errors) } : {}) };
     });
   }
-  const recordWrite = write && /\/sobjects\/\w+(?:\/[^/]+)?$/.test(write.path);
+  const recordWrite = write?.intent?.via === "record";
   return change.ids.map((id, i) => ({ id, ...(recordWrite && i === 0 && body ? { after: fieldsOf(body) } : {}), ok: true }));
 }
 

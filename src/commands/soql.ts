@@ -212,6 +212,16 @@ export function soqlCommands(deps: SoqlCommandDeps): Record<SoqlCommandId, (...a
     return { api: apiOf(text, !!orgs.pin(document.uri).tooling), text };
   }
 
+  /**
+   * Where a run's results open: beside the document's own group, read when the Run starts (a bind value asked
+   * for, or a click in another group meanwhile, moves the active group; the results still belong beside their
+   * query). Beside the active group when the document is in none.
+   */
+  function columnOf(document: vscode.TextDocument): vscode.ViewColumn | true {
+    const shown = vscode.window.activeTextEditor?.document === document ? vscode.window.activeTextEditor : vscode.window.visibleTextEditors.find((e) => e.document === document);
+    return shown?.viewColumn ?? true;
+  }
+
   function orgKeyOf(document: vscode.TextDocument): string {
     const key = orgs.orgKeyFor(document.uri);
     if (!key) throw new CommandRefusal(vscode.l10n.t("There is no org to run on. Add one with 'CRM: Add Org', or pick one from the CodeLens above the statement."));
@@ -228,7 +238,8 @@ export function soqlCommands(deps: SoqlCommandDeps): Record<SoqlCommandId, (...a
     "crm.soql.run": async (uriArg: unknown, offsetArg: unknown) => {
       const document = documentOf(uriArg);
       const orgKey = orgKeyOf(document);
-      results.open(resultsTarget(orgKey, document.uri.toString(), await bound(specAt(document, typeof offsetArg === "number" ? offsetArg : undefined))), { beside: true });
+      const beside = columnOf(document);
+      results.open(resultsTarget(orgKey, document.uri.toString(), await bound(specAt(document, typeof offsetArg === "number" ? offsetArg : undefined))), { beside });
     },
     "crm.soql.saveToLibrary": async (uriArg: unknown, offsetArg: unknown) => {
       const document = documentOf(uriArg);
@@ -236,9 +247,10 @@ export function soqlCommands(deps: SoqlCommandDeps): Record<SoqlCommandId, (...a
     },
     "crm.soql.explain": async (uriArg: unknown, offsetArg: unknown) => {
       const document = documentOf(uriArg);
+      const beside = columnOf(document);
       const spec = await bound(specAt(document, typeof offsetArg === "number" ? offsetArg : undefined));
       if (spec.api === "sosl") throw new CommandRefusal(vscode.l10n.t("A search has no query plan: put the cursor in a SELECT statement to explain it."));
-      results.open(resultsTarget(orgKeyOf(document), document.uri.toString(), { ...spec, explain: true }), { beside: true });
+      results.open(resultsTarget(orgKeyOf(document), document.uri.toString(), { ...spec, explain: true }), { beside });
     },
     "crm.soql.pickOrg": async (uriArg: unknown) => {
       const document = documentOf(uriArg);

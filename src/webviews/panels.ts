@@ -179,6 +179,12 @@ export class Panel<Request extends { type: string }, Data, Update extends { type
   }
 }
 
+/** Where a panel opens: `beside` the active group (true) or a given column (its number). */
+export interface PanelPlacement {
+  preserveFocus?: boolean;
+  beside?: boolean | vscode.ViewColumn;
+}
+
 export class PanelSet<Request extends { type: string }, Data, Update extends { type: string }> implements vscode.Disposable {
   private readonly panels = new Map<string, Panel<Request, Data, Update>>();
   private readonly subscriptions: vscode.Disposable[];
@@ -204,10 +210,12 @@ export class PanelSet<Request extends { type: string }, Data, Update extends { t
 
   /**
    * Reveals the entity's panel, opening it when there is none. `preserveFocus` keeps the keyboard where
-   * it was (a panel opened as a side effect of another command must not take it).
+   * it was (a panel opened as a side effect of another command must not take it). `beside`: next to the active
+   * group, or — given a column — next to that one (a document's own, read when its command started: the person
+   * may have moved to another group since, and the panel still belongs beside its document).
    */
-  show(target: PanelTarget, options: { preserveFocus?: boolean; beside?: boolean } = {}): Panel<Request, Data, Update> {
-    const viewColumn = options.beside ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
+  show(target: PanelTarget, options: PanelPlacement = {}): Panel<Request, Data, Update> {
+    const viewColumn = typeof options.beside === "number" ? options.beside + 1 : options.beside ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
     const existing = this.panels.get(keyOf(target));
     if (existing) {
       existing.webviewPanel.reveal(viewColumn, options.preserveFocus);
@@ -248,7 +256,7 @@ export class PanelSet<Request extends { type: string }, Data, Update extends { t
    * a document's statement). `beside`: a new panel opens next to the editor (a query's results beside the query)
    * and an open one stays where it is.
    */
-  open(target: PanelTarget, options: { preserveFocus?: boolean; beside?: boolean } = {}): Panel<Request, Data, Update> {
+  open(target: PanelTarget, options: PanelPlacement = {}): Panel<Request, Data, Update> {
     const existing = this.panels.get(keyOf(target));
     if (!existing) return this.show(target, options);
     existing.webviewPanel.reveal(options.beside ? existing.webviewPanel.viewColumn : vscode.ViewColumn.Active, options.preserveFocus);

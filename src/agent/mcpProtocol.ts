@@ -17,6 +17,8 @@ export const TOO_LARGE = `A message to this server is at most ${MAX_MESSAGE_BYTE
 export interface ToolAnswerText {
   text: string;
   isError?: boolean;
+  /** Rows as data: sent as the result's structuredContent, beside the text (MCP 2025-06-18). */
+  structured?: Record<string, unknown>;
 }
 
 export interface ToolServerSpec {
@@ -45,7 +47,7 @@ export function toolServer(spec: ToolServerSpec): Server {
     if (input.org !== undefined && input.org !== spec.orgName) return { content: [{ type: "text" as const, text: `This server serves ${spec.orgName} only; it cannot reach ${quoted(input.org)}.` }], isError: true };
     delete input.org;
     const answer = await spec.call(name, input);
-    return { content: [{ type: "text" as const, text: answer.text }], ...(answer.isError ? { isError: true } : {}) };
+    return { content: [{ type: "text" as const, text: answer.text }], ...(answer.structured ? { structuredContent: answer.structured } : {}), ...(answer.isError ? { isError: true } : {}) };
   });
   return server;
 }

@@ -69,7 +69,12 @@ export interface ToolAnswer {
   text: string;
   /** The call was refused (access, production) or failed: nothing was written. */
   isError?: boolean;
+  /** The rows shown in `text`, as data, for clients that read MCP's structuredContent (the same rows, no more). */
+  structured?: { org: string; totalSize: number; rows: Row[] };
 }
+
+/** A tool's own answer: its words, and — for rows — the same rows as data. */
+type ToolRun = string | { body: string; structured: NonNullable<ToolAnswer["structured"]> };
 
 /** A bad argument: named, with what was expected. */
 export class ToolInputError extends Error {
@@ -99,8 +104,8 @@ export async function runTool(name: ToolName | string, input: unknown, org: Agen
   if (refused) return { text: `${header(org)}\n${refused}`, isError: true };
   try {
     const args = asInput(input);
-    const body = await TOOL_RUNS[spec.name](args, org, host);
-    return { text: fenced(header(org), body, host.budget) };
+    const run = await TOOL_RUNS[spec.name](args, org, host);
+    return typeof run === "string" ? { text: fenced(header(org), run, host.budget) } : { text: fenced(header(org), run.body, host.budget), structured: run.structured };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     const what = err instanceof ToolInputError ? "Bad input" : "Failed";
@@ -109,7 +114,7 @@ export async function runTool(name: ToolName | string, input: unknown, org: Agen
   }
 }
 
-const TOOL_RUNS: Record<ToolName, (input: Input, org: AgentOrg, host: AgentHost) => Promise<string>> = {
+const TOOL_RUNS: Record<ToolName, (input: Input, org: AgentOrg, host: AgentHost) => Promise<ToolRun>> = {
   crm_describe: describe,
   crm_query: query,
   crm_explain: explain,
@@ -328,7 +333,7 @@ function fieldLine(f: FieldDescribe): string {
   return `${f.name}: ${type}, "${inert(f.label)}"${marks.length ? `, ${marks.join(", ")}` : ""}${picklist}`;
 }
 
-async function query(input: Input, org: AgentOrg, host: AgentHost): Promise<string> {
+async function query(input: Input, org: AgentOrg, host: AgentHost): Promise<ToolRun> {
   const soql = optionalText(input, "soql");
   const sosl = optionalText(input, "sosl");
   if (!!soql === !!sosl) throw new ToolInputError("give exactly one of soql (a SELECT statement) or sosl (a FIND statement)");
@@ -363,7 +368,8 @@ async function query(input: Input, org: AgentOrg, host: AgentHost): Promise<stri
   const note = more > 0
     ? `\n${t.shown} of ${total} rows shown; ${more} more. Narrow the query (a WHERE filter, fewer fields, ORDER BY with LIMIT) or raise limit (up to 2000; the answer still holds about ${host.budget} characters).`
     : "";
-  return `totalSize: ${total}\n${t.text}${note}`;
+  const shown = rows.slice(0, t.shown).map(({ attributes: _attributes, ...values }) => values);
+  return { body: `totalSize: ${total}\n${t.text}${note}`, structured: { org: org.name, totalSize: total, rows: shown } };
 }
 
 async function explain(input: Input, org: AgentOrg): Promise<string> {

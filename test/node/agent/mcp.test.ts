@@ -64,6 +64,13 @@ test("read access lists the read tools and propose (refused), not apply; a query
   assert.equal(words, `Org: ${host} (developer; agent access: read)`);
   assert.match(data, /^totalSize: \d+\nId \| Name\n/);
   assert.match(textOf(query), /3 of \d+ rows shown/);
+  // The same three rows as data, for clients that read structuredContent: the org's values as they are, no more rows than the text shows.
+  const structured = query.structuredContent as { org: string; totalSize: number; rows: { Id: string; Name: string }[] };
+  const firstThree = emu.seeded.store.liveRecords("Account").map((a) => String(a.Name)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).slice(0, 3);
+  assert.equal(structured.org, host);
+  assert.deepEqual(structured.rows.map((r) => r.Name), firstThree);
+  assert.ok(structured.rows.every((r) => /^001/.test(r.Id) && !("attributes" in r)));
+  assert.ok(structured.totalSize >= 3);
   const search = await client.callTool({ name: "crm_search_knowledge", arguments: { text: "router" } });
   assert.match(textOf(search), /published articles? in en_US match "router"/);
   const writes = writesSeen(emu);

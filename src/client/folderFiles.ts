@@ -370,6 +370,26 @@ function staysInside(relativePath: string): boolean {
 }
 
 /** The folder's record of the pull, checked entry by entry: a tampered record must not steer a write, a removal or a query. */
+/**
+ * Where a push keeps each article's new record as soon as it is pushed, until the folder's record is written
+ * whole at its end: a push that dies half way leaves them, and the next read of the folder's record takes them
+ * in — so a push run again finds its own writes as its own, not as changes made in the org since the pull.
+ */
+export const PUSHED_DIR = ".crm-knowledge-pushed";
+
+/** Keeps one pushed article's record (a small file of its own: a push of 10,000 articles writes 10,000 small files, never the whole record each time). */
+export async function keepPushed(io: FolderIO, name: string, entry: ManifestArticle): Promise<void> {
+  if (!isArticleFolderName(name)) throw new TypeError(`'${name}' is not an article folder's name`);
+  await guardFolder(io).write(`${PUSHED_DIR}/${name}.json`, utf8(JSON.stringify(entry)));
+}
+
+async function pushedRecords(io: FolderIO): Promise<[string, unknown][]> {
+  const guarded = guardFolder(io);
+  if ((await guarded.stat(PUSHED_DIR))?.type !== "directory") return [];
+  const files = (await guarded.list(PUSHED_DIR)).filter((e) => e.type === "file" && e.name.endsWith(".json"));
+  return Promise.all(files.map(async (f): Promise<[string, unknown]> => [f.name.slice(0, -".json".length), loadData((await guarded.read(`${PUSHED_DIR}/${f.name}`))!, `${PUSHED_DIR}/${f.name}`)]));
+}
+
 export async function readManifest(io: FolderIO): Promise<FolderManifest | undefined> {
   const bytes = await guardFolder(io).read(MANIFEST_FILE);
   if (!bytes) return undefined;
@@ -378,6 +398,8 @@ export async function readManifest(io: FolderIO): Promise<FolderManifest | undef
   if (!parsed || typeof parsed !== "object" || !parsed.org || typeof parsed.org.id !== "string" || !parsed.org.id) throw broken("has no org");
   if (!parsed.articles || typeof parsed.articles !== "object" || Array.isArray(parsed.articles)) throw broken("has no articles");
   if (typeof parsed.sobject !== "string" || !/^[A-Za-z][A-Za-z0-9_]*__kav$/.test(parsed.sobject)) throw broken(`names ${JSON.stringify(String(parsed.sobject))} as the article type (an API name ending in __kav)`);
+  // What a push that died half way had pushed: its records, checked as the rest of the record is.
+  for (const [name, entry] of await pushedRecords(io)) parsed.articles[name] = entry as ManifestArticle;
   for (const [name, entry] of Object.entries(parsed.articles)) {
     if (!isArticleFolderName(name)) throw broken(`names ${JSON.stringify(name)} as an article folder (one folder of this folder)`);
     if (!entry || typeof entry !== "object" || !entry.files || typeof entry.files !== "object") throw broken(`has no files for '${name}'`);
@@ -390,9 +412,12 @@ export async function readManifest(io: FolderIO): Promise<FolderManifest | undef
   return parsed;
 }
 
+/** Writes the folder's record whole; the records a push kept article by article are in it now, and go. */
 export async function writeManifest(io: FolderIO, manifest: FolderManifest): Promise<void> {
   const header = "# Written by a pull or push of CRM Explorer's knowledge folder: what each article was in the org. Not for editing.\n";
   await io.write(MANIFEST_FILE, utf8(header + yaml().dumpYaml(manifest, { sortKeys: true })));
+  const guarded = guardFolder(io);
+  for (const [name] of await pushedRecords(io)) await guarded.remove(`${PUSHED_DIR}/${name}.json`);
 }
 
 export const encodeText = utf8;

@@ -10,7 +10,7 @@ import { CrmError } from "./errors";
 import { requireSobjectName } from "./ids";
 import {
   type FolderIO, type FolderManifest, type LocalArticle, type ManifestArticle, type PulledVersion, FolderContentError, IMAGES_DIR, IMAGE_TYPES, MAX_IMAGE_BYTES, folderImageSources, withImageInline,
-  type RecordedField, blockHashes, changedFiles, checkRelativePath, encodeText, guardFolder, hashArticleFiles, pathNameProblem, readLocalArticle, readManifest, versionFiles, writeManifest,
+  type RecordedField, blockHashes, changedFiles, checkRelativePath, encodeText, guardFolder, hashArticleFiles, keepPushed, pathNameProblem, readLocalArticle, readManifest, versionFiles, writeManifest,
 } from "./folderFiles";
 import { createArticle, createDraftFromOnlineArticle, createDraftFromOnlineTranslation, deleteArticleDraft, deleteTranslation, getDataCategoryGroups, publishMultipleArticles, publishTranslations, submitForTranslation, updateArticle, type DataCategory } from "./knowledge";
 import { soqlLiteral } from "./soql-text";
@@ -548,7 +548,13 @@ export async function pushFolder(crm: Crm, folder: FolderIO, options: PushRunOpt
       }
       options.onProgress?.(done, work.length, entry.title);
       try {
-        pushedDrafts.set(entry.name, await pushArticle(push, entry, result));
+        const pushed = await pushArticle(push, entry, result);
+        pushedDrafts.set(entry.name, pushed);
+        // Into the pulled org, the article's new record is kept at once: a push killed after this finds it.
+        if (plan.sameOrg && manifest) {
+          const entries = await pushedEntries(crm, io, manifest, sobject, new Map([[entry.name, pushed]]));
+          for (const [name, record] of entries) await keepPushed(io, name, record);
+        }
       } catch (err) {
         result.outcome = "failed";
         result.message = (err as Error).message;
@@ -666,21 +672,27 @@ async function publishPassing(crm: Crm, sobject: string, results: PushResult[], 
   }
 }
 
-/** After a push into the pulled org: the folder's record holds the pushed versions and the files as pushed. */
-async function recordPush(crm: Crm, io: FolderIO, manifest: FolderManifest, sobject: string, pushed: Map<string, { knowledgeArticleId: string }>): Promise<void> {
-  if (!pushed.size) return;
+/** The folder's record of pushed articles: the versions the org now holds, and the files as pushed. */
+async function pushedEntries(crm: Crm, io: FolderIO, manifest: FolderManifest, sobject: string, pushed: Map<string, { knowledgeArticleId: string }>): Promise<[string, ManifestArticle][]> {
   const versions = await orgVersions(crm, sobject, [...pushed.values()].map((p) => p.knowledgeArticleId));
+  const entries: [string, ManifestArticle][] = [];
   for (const [name, { knowledgeArticleId }] of pushed) {
     const rows = versions.get(knowledgeArticleId) ?? [];
     const master = current(rows.filter((r) => r.IsMasterLanguage !== false));
     if (!master) continue;
     const translations = [...groupBy(rows.filter((r) => r.IsMasterLanguage === false), (r) => String(r.Language))].map(([language, list]) => [language, pulled(current(list)!)]);
-    const before = manifest.articles[name];
-    manifest.articles[name] = {
-      ...pulled(master), knowledgeArticleId, articleNumber: before?.articleNumber ?? String(master.ArticleNumber ?? ""),
+    entries.push([name, {
+      ...pulled(master), knowledgeArticleId, articleNumber: manifest.articles[name]?.articleNumber ?? String(master.ArticleNumber ?? ""),
       files: await hashArticleFiles(io, name), translations: Object.fromEntries(translations), blocks: await masterBlocksOnDisk(io, name),
-    };
+    }]);
   }
+  return entries;
+}
+
+/** After a push into the pulled org: the folder's record holds the pushed versions (published ones included) and the files as pushed. */
+async function recordPush(crm: Crm, io: FolderIO, manifest: FolderManifest, sobject: string, pushed: Map<string, { knowledgeArticleId: string }>): Promise<void> {
+  if (!pushed.size) return;
+  for (const [name, entry] of await pushedEntries(crm, io, manifest, sobject, pushed)) manifest.articles[name] = entry;
   await writeManifest(io, manifest);
 }
 

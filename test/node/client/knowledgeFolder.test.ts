@@ -120,6 +120,33 @@ test("a round trip sends nothing; one edited body updates one draft; the status 
   assert.deepEqual(versions.map((v) => v.PublishStatus).sort(), ["Draft", "Online"]);
 });
 
+test("a push that dies half way, run again, finishes without overwrite: what it pushed is the folder's own, not a change made in the org", async () => {
+  const c = await crm();
+  const emu = demo();
+  const a = await threeArticles(c);
+  const { dir, io } = await newFolder();
+  await c.knowledgeFolder.pullArticles(io, { articleIds: [a.router, a.draft, a.online] });
+  const names = [`billing-cycle-${a.n}`, `draft-notes-${a.n}`, `router-reset-${a.n}`];
+  for (const name of names) {
+    const file = path.join(dir, name, "article.yaml");
+    await writeFile(file, (await readFile(file, "utf8")).replace(/Summary: .*/, `Summary: Reviewed ${name}`));
+  }
+  advanceClock(emu, 2000);
+  // The process dies after two articles (a kill, as far as the folder can tell: the push's end never runs).
+  await assert.rejects(c.knowledgeFolder.pushFolder(io, { onProgress: (done) => { if (done === 2) throw new Error("killed"); } }), /killed/);
+  const written = (name: string) => emu.seeded.store.liveRecords("Knowledge__kav").some((v) => v.PublishStatus === "Draft" && v.Summary === `Reviewed ${name}`);
+  assert.deepEqual(names.map(written), [true, true, false], "two articles reached the org");
+
+  const status = await knowledgeFolder.folderStatus(io, { crm: c });
+  assert.deepEqual(status.articles.map((s) => [s.name, s.local, s.org, s.conflict]), [
+    [names[0], "unchanged", "unchanged", false], [names[1], "unchanged", "unchanged", false], [names[2], "modified", "unchanged", false],
+  ], "the two pushed are the folder's own; the third is still to push");
+  const again = await c.knowledgeFolder.pushFolder(io);
+  assert.deepEqual(again.map((r) => r.outcome), ["unchanged", "unchanged", "pushed"]);
+  assert.ok(names.every(written));
+  assert.deepEqual(await readdir(path.join(dir, ".crm-knowledge-pushed")), [], "the folder's record holds them all now");
+});
+
 test("conflicts: an article changed in the org since the pull is refused unless overwritten", async () => {
   const c = await crm();
   const emu = demo();

@@ -10,7 +10,7 @@
  */
 import { createHash } from "node:crypto";
 import { constants as fsFlags } from "node:fs";
-import { lstat, mkdir, open, readdir, rm, stat } from "node:fs/promises";
+import { lstat, mkdir, open, readdir, rm, rmdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { CrmError } from "./errors";
 import { isRecordId } from "./ids";
@@ -160,7 +160,8 @@ export function nodeFolder(root: string): FolderIO {
         await file.close();
       }
     },
-    remove: (p) => rm(at(p), { force: true }),
+    // A file, or an empty folder (as VS Code's file system removes one): never a folder's contents.
+    remove: async (p) => ((await lstat(at(p)).catch(() => undefined))?.isDirectory() ? rmdir(at(p)) : rm(at(p), { force: true })),
     list: async (p) => {
       const dir = p === "" || p === "." ? root : at(p);
       const entries = await readdir(dir, { withFileTypes: true }).catch((err: NodeJS.ErrnoException) => (absent(err) ? [] : Promise.reject(err)));
@@ -417,7 +418,9 @@ export async function writeManifest(io: FolderIO, manifest: FolderManifest): Pro
   const header = "# Written by a pull or push of CRM Explorer's knowledge folder: what each article was in the org. Not for editing.\n";
   await io.write(MANIFEST_FILE, utf8(header + yaml().dumpYaml(manifest, { sortKeys: true })));
   const guarded = guardFolder(io);
-  for (const [name] of await pushedRecords(io)) await guarded.remove(`${PUSHED_DIR}/${name}.json`);
+  const kept = await pushedRecords(io);
+  for (const [name] of kept) await guarded.remove(`${PUSHED_DIR}/${name}.json`);
+  if (kept.length) await guarded.remove(PUSHED_DIR).catch(() => undefined); // left when something else is in it
 }
 
 export const encodeText = utf8;

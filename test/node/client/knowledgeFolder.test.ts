@@ -144,7 +144,7 @@ test("a push that dies half way, run again, finishes without overwrite: what it 
   const again = await c.knowledgeFolder.pushFolder(io);
   assert.deepEqual(again.map((r) => r.outcome), ["unchanged", "unchanged", "pushed"]);
   assert.ok(names.every(written));
-  assert.deepEqual(await readdir(path.join(dir, ".crm-knowledge-pushed")), [], "the folder's record holds them all now");
+  assert.ok(!(await readdir(dir)).includes(".crm-knowledge-pushed"), "the folder's record holds them all now");
 });
 
 test("conflicts: an article changed in the org since the pull is refused unless overwritten", async () => {

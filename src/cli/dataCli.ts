@@ -13,6 +13,7 @@ import { parsePlan, type MigrationPlan } from "../client/migrationPlan";
 import { CREDENTIALS_HELP, signIn } from "./credentials";
 import { EXIT, UsageError, commandOf, flag, oneOf, parseArgs, value, type CliContext, type ParsedArgs } from "./usage";
 import { inline, textLines } from "./output";
+import { signedRunText, verifiedRun } from "./runFiles";
 import { guardedWrites } from "./writeSafety";
 
 const FORMATS = ["text", "json"] as const;
@@ -103,15 +104,13 @@ class Tool {
   }
 
   private readRun(file: string, option: string): MigrationRun {
-    let data: unknown;
+    let text: string;
     try {
-      data = JSON.parse(readFileSync(file, "utf8"));
+      text = readFileSync(file, "utf8");
     } catch (err) {
       throw new UsageError(`--${option} names ${file}, which is not a run's record that can be read (${(err as Error).message})`);
     }
-    const run = data as MigrationRun;
-    if (!run || typeof run !== "object" || typeof run.id !== "string" || !Array.isArray(run.objects)) throw new UsageError(`--${option} names ${file}, which is not a migration run's record`);
-    return run;
+    return verifiedRun(text, this.ctx.env, file, option);
   }
 
   private guarded(tool: string) {
@@ -151,7 +150,7 @@ class Tool {
     }
     const runFile = this.resolve(value(this.args, "run") ?? resume ?? planFile.replace(/(\.migration)?\.ya?ml$/i, "") + `.run-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
     const keep = async (run: MigrationRun) => {
-      await writeFile(`${runFile}.tmp`, JSON.stringify(run));
+      await writeFile(`${runFile}.tmp`, signedRunText(run, this.ctx.env), { mode: 0o600 });
       await rename(`${runFile}.tmp`, runFile);
     };
     const run = await source.migration.run(text, target, { ...options, report, onRecord: keep, ...(previous ? { resume: previous } : {}) });

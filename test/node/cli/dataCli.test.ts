@@ -2,6 +2,7 @@
 // record and one journal line, exit code 1 when a row fails, the production guard, usage errors.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -33,10 +34,14 @@ async function workspace() {
   return dir;
 }
 
-async function cli(cwd: string, argv: string[]) {
+/** This user's config folder (where crm-data keeps the key it signs run records with), a temporary one. */
+const config = mkdtempSync(path.join(tmpdir(), "crm-data-config-"));
+after(() => rmSync(config, { recursive: true, force: true }));
+
+async function cli(cwd: string, argv: string[], env: Record<string, string> = { XDG_CONFIG_HOME: config }) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runDataCli({ argv, env: {}, cwd, out: (t) => out.push(t), err: (t) => err.push(t) });
+  const code = await runDataCli({ argv, env, cwd, out: (t) => out.push(t), err: (t) => err.push(t) });
   return { code, out: out.join("\n"), err: err.join("\n") };
 }
 
@@ -71,6 +76,29 @@ test("--apply runs the plan, keeps the run's record and one journal line; revert
   assert.equal(reverted.code, 0, reverted.err);
   assert.match(reverted.out, new RegExp(`Reverted run ${run.id}: \\d+ deleted, 0 restored\\.`));
   assert.equal((await tgt.soqlQuery("SELECT COUNT() FROM Account")).totalSize, 0);
+
+  // The run's record is signed: edited (an ID of a record someone wants gone slipped in), without its signature,
+  // or signed with another user's key, it is refused before anything is sent.
+  const signed = await readFile(path.join(dir, "energy.run.json"), "utf8");
+  const record = JSON.parse(signed) as { signature: string; objects: { inserted: string[] }[] };
+  const keep = await tgt.createSobjectRecord("Account", { Name: "Not the run's" });
+  const sent = writes();
+  const forged = { ...record, objects: [{ ...record.objects[0]!, inserted: [...record.objects[0]!.inserted, keep.id] }, ...record.objects.slice(1)] };
+  const { signature: _signature, ...unsigned } = record;
+  for (const [file, text, env, why] of [
+    ["edited.run.json", JSON.stringify(forged), undefined, /changed since crm-data wrote it \(its signature does not match\)/],
+    ["unsigned.run.json", JSON.stringify(unsigned), undefined, /a record without a signature/],
+    ["elsewhere.run.json", signed, { XDG_CONFIG_HOME: path.join(dir, "another-user") }, /signed with a key this user does not have/],
+  ] as const) {
+    await writeFile(path.join(dir, file), text);
+    const refused = await cli(dir, ["revert", "--run", file, "--to", "sandbox.json"], env);
+    assert.equal(refused.code, 2, `${file}: ${refused.out}`);
+    assert.match(refused.err, why);
+    assert.match(refused.err, /refused, nothing was sent/);
+  }
+  assert.equal(writes(), sent, "no refused record sent anything");
+  assert.ok(await tgt.getSobjectRecord("Account", keep.id), "the record slipped into the file is still there");
+  await tgt.deleteSobjectRecord("Account", keep.id);
 
   // A second revert (a person who is not sure the first one ran) finds nothing left, says so, and is no failure.
   const again = await cli(dir, ["revert", "--run", "energy.run.json", "--to", "sandbox.json"]);

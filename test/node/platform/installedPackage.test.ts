@@ -75,7 +75,7 @@ const bin = (name: string) => path.join(project, "node_modules/.bin", name);
 function run(command: string, args: string[], stdin: "ignore" | "pipe" = "pipe"): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     // npm answers from the tarball alone: no registry, no audit.
-    const child = spawn(command, args, { cwd: project, stdio: [stdin, "pipe", "pipe"], env: { ...process.env, npm_config_offline: "true", npm_config_audit: "false", npm_config_fund: "false" } });
+    const child = spawn(command, args, { cwd: project, stdio: [stdin, "pipe", "pipe"], env: { ...process.env, npm_config_offline: "true", npm_config_audit: "false", npm_config_fund: "false", XDG_CONFIG_HOME: path.join(project, ".config") } });
     let stdout = "", stderr = "";
     child.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
     child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));

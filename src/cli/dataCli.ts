@@ -192,7 +192,7 @@ class Tool {
       const nothingLeft = !result.deleted && !result.restored && !result.conflicts.length && !result.failures.length;
       if (nothingLeft && result.alreadyReverted) this.say(`Run ${run.id} is already reverted: its ${result.alreadyReverted} records are as they were before it.`);
       else this.say(`Reverted run ${run.id}: ${result.deleted} deleted, ${result.restored} restored${result.alreadyReverted ? ` (${result.alreadyReverted} were already as before)` : ""}.`);
-      this.sayCapped(result.conflicts.map((c) => `${inline(c.object)} ${inline(c.id)} changed since the run${c.fields.length ? ` (${c.fields.join(", ")})` : " (deleted)"}: left as it is`), "--format json lists them all");
+      this.sayCapped(result.conflicts.map((c) => `${inline(c.object)} ${inline(c.id)} ${c.why ?? `changed since the run${c.fields.length ? ` (${c.fields.join(", ")})` : " (deleted)"}`}: left as it is`), "--format json lists them all");
       this.sayCapped(result.failures.map((f) => `${inline(f.object)} ${inline(f.id)}: ${inline(f.message)}`), "--format json lists them all");
     }
     return result.conflicts.length || result.failures.length ? EXIT.findings : EXIT.clean;

@@ -122,7 +122,8 @@ export interface MigrationRun {
   id: string;
   planDigest: string;
   source: { orgId?: string; instanceUrl?: string };
-  target: { orgId?: string; instanceUrl?: string };
+  /** The target, and the user the run wrote as: a revert deletes only records the org says that user created. */
+  target: { orgId?: string; instanceUrl?: string; userId?: string };
   startedAt: string;
   finishedAt?: string;
   /** `complete`: every object written (rows may have failed); `cancelled` and `failed` can be resumed. */
@@ -142,7 +143,7 @@ export interface RevertResult {
    */
   alreadyReverted: number;
   /** Records changed in the target since the run: not restored, named with the fields that moved. */
-  conflicts: { object: string; id: string; fields: string[] }[];
+  conflicts: { object: string; id: string; fields: string[]; why?: string }[];
   failures: { object: string; id: string; message: string }[];
 }
 
@@ -826,7 +827,7 @@ async function secondPass(ctx: PassContext, report: MigrationReport): Promise<vo
   }
 }
 
-const orgOf = (crm: Crm) => ({ ...(crm.orgId ? { orgId: crm.orgId } : {}), ...(crm.instanceUrl ? { instanceUrl: crm.instanceUrl } : {}) });
+const orgOf = (crm: Crm) => ({ ...(crm.orgId ? { orgId: crm.orgId } : {}), ...(crm.instanceUrl ? { instanceUrl: crm.instanceUrl } : {}), ...(crm.userId ? { userId: crm.userId } : {}) });
 
 async function connected(crm: Crm): Promise<void> {
   if (!crm.isConnected) await crm.connect();
@@ -937,8 +938,13 @@ export async function revert(target: Crm, runRecord: MigrationRun, options: Migr
         else record(kind, row, () => result.deleted++);
       };
       if (restore.length) await ingest(target, { object: outcome.object, operation: "update" }, restore, { collectionsBelow, poll: options.poll, onResult: (k, r) => record(k, r, () => result.restored++) });
-      if (outcome.inserted.length) {
-        await ingest(target, { object: outcome.object, operation: "delete" }, outcome.inserted.map((Id) => ({ Id })), {
+      // Deleted only when the org says the run's user created it: an ID that names anyone else's record (a record
+      // file from elsewhere, a mistake) is named and left as it is.
+      const theirs = runRecord.target.userId ? await createdBy(target, outcome.object, outcome.inserted, runRecord.target.userId, options.signal) : undefined;
+      const doomed = theirs ? outcome.inserted.filter((id) => !theirs.others.has(id15(id))) : outcome.inserted;
+      for (const id of outcome.inserted.filter((i) => theirs?.others.has(id15(i)))) result.conflicts.push({ object: outcome.object, id, fields: [], why: "not created by the run's user" });
+      if (doomed.length) {
+        await ingest(target, { object: outcome.object, operation: "delete" }, doomed.map((Id) => ({ Id })), {
           collectionsBelow, poll: options.poll, onResult: deleted,
           onProgress: (p) => options.onProgress?.({ phase: "revert", object: outcome.object, done: p.processed ?? 0, total: outcome.inserted.length }),
         });
@@ -946,6 +952,18 @@ export async function revert(target: Crm, runRecord: MigrationRun, options: Migr
     }
   });
   return result;
+}
+
+/** Of these IDs, those the org holds as created by someone other than `userId` (IDs it does not hold are not named). */
+async function createdBy(crm: Crm, object: string, ids: string[], userId: string, signal?: AbortSignal): Promise<{ others: Set<string> }> {
+  const others = new Set<string>();
+  for (let i = 0; i < ids.length; i += COLLECTION_LIMIT) {
+    const chunk = ids.slice(i, i + COLLECTION_LIMIT);
+    for await (const r of crm.queryIterator(`SELECT Id, CreatedById FROM ${object} WHERE Id IN (${chunk.map(soqlLiteral).join(", ")})`, { signal })) {
+      if (!sameRecordId(String(r.CreatedById), userId)) others.add(id15(String(r.Id)));
+    }
+  }
+  return { others };
 }
 
 /** Whether a value read now is the one the run wrote (text from REST against text the run sent). */

@@ -280,6 +280,21 @@ test("accounts the target refuses (a unique value it already holds) hold back th
   await Promise.all(planted.map((p) => tgt.deleteSobjectRecord("Account", p.id)));
 });
 
+test("a revert deletes only records the org says the run's user created: another's record in the list is named and left", async () => {
+  const [src, tgt] = await Promise.all([demoClient(source()), demoClient(target())]);
+  const plan = { objects: [{ object: "Account", where: "Industry = 'Technology'", match: ["Name"], fields: { include: ["Name"] } }] };
+  const run = await src.migration.run(plan, tgt, { poll });
+  assert.equal(run.target.userId, tgt.userId, "the run names the user it wrote as");
+  // Someone else's account, its ID in the list (a record from elsewhere, or a mistake).
+  const theirs = target().seeded.store.insert("Account", { Name: "Someone else's" }, "005000000000099AAA");
+  const listed = { ...run, objects: [{ ...run.objects[0]!, inserted: [...run.objects[0]!.inserted, String(theirs.Id)] }] };
+  const result = await tgt.migration.revert(listed, { poll });
+  assert.deepEqual(result.conflicts, [{ object: "Account", id: String(theirs.Id), fields: [], why: "not created by the run's user" }]);
+  assert.equal(result.deleted, run.objects[0]!.inserted.length, "the run's own records are deleted");
+  assert.ok(target().seeded.store.liveRecords("Account").some((a) => a.Id === theirs.Id), "the other record stays");
+  await tgt.deleteSobjectRecord("Account", String(theirs.Id));
+});
+
 test("a revert leaves a record changed since the run as it is, and names it", async () => {
   const [src, tgt] = await Promise.all([demoClient(source()), demoClient(target())]);
   const plan = { objects: [{ object: "Account", where: "Industry = 'Technology'", match: ["Name"], fields: { include: ["Name", "Phone"] } }] };

@@ -45,6 +45,15 @@ async function threeArticles(c: Crm) {
   return { router, draft, draftId, online, n };
 }
 
+/** The three articles, pulled into a new folder. */
+async function pulledThree() {
+  const c = await crm();
+  const a = await threeArticles(c);
+  const { dir, io } = await newFolder();
+  await c.knowledgeFolder.pullArticles(io, { articleIds: [a.router, a.draft, a.online] });
+  return { c, emu: demo(), a, dir, io };
+}
+
 const writesOf = (emu: Emulator, since: number) => emu.requests.slice(since).filter((r) => r.method !== "GET" && r.path.includes("/services/data/"));
 
 test("rich text laid out one block per line goes back to the org byte for byte", () => {
@@ -82,11 +91,7 @@ test("pull writes each article as files: fields, rich text, images, categories a
 });
 
 test("a round trip sends nothing; one edited body updates one draft; the status follows both sides", async () => {
-  const c = await crm();
-  const emu = demo();
-  const a = await threeArticles(c);
-  const { dir, io } = await newFolder();
-  await c.knowledgeFolder.pullArticles(io, { articleIds: [a.router, a.draft, a.online] });
+  const { c, emu, a, dir, io } = await pulledThree();
   let since = emu.requests.length;
   const unchanged = await c.knowledgeFolder.pushFolder(io);
   assert.deepEqual(unchanged.map((r) => r.outcome), ["unchanged", "unchanged", "unchanged"]);
@@ -121,11 +126,7 @@ test("a round trip sends nothing; one edited body updates one draft; the status 
 });
 
 test("a push that dies half way, run again, finishes without overwrite: what it pushed is the folder's own, not a change made in the org", async () => {
-  const c = await crm();
-  const emu = demo();
-  const a = await threeArticles(c);
-  const { dir, io } = await newFolder();
-  await c.knowledgeFolder.pullArticles(io, { articleIds: [a.router, a.draft, a.online] });
+  const { c, emu, a, dir, io } = await pulledThree();
   const names = [`billing-cycle-${a.n}`, `draft-notes-${a.n}`, `router-reset-${a.n}`];
   for (const name of names) {
     const file = path.join(dir, name, "article.yaml");

@@ -73,7 +73,8 @@ async function translateAndPublish(ui: Session["ui"], emulator: Session["emulato
   await ui.waitForRow("Knowledge", title);
   const draft = () => store.liveRecords("Knowledge__kav").find((v) => v.KnowledgeArticleId === master.KnowledgeArticleId && v.Language === "en_US" && v.PublishStatus === "Draft")!;
   draft().Answer__c = `${String(draft().Answer__c)}<p>A new step.</p>`;
-  await ui.runCommand("CRM: Publish Article…");
+  // A picker the palette's Enter can close while its items load (under load): opened, then answered.
+  await ui.runCommandInto("CRM: Publish Article…", "Publish which draft?");
   await ui.pick("Publish which draft?", title);
   await ui.pick(`Publish '${title}' as`, "Major version");
   await ui.viewAction("Knowledge", "Refresh Knowledge");

@@ -22,6 +22,8 @@ export interface FieldDef {
   autoNumber?: boolean;
   defaultValue?: unknown;
   inlineHelpText?: string;
+  /** How the org classifies the field (FieldDefinition's SecurityClassification and ComplianceGroup). */
+  classification?: { level?: string; compliance?: string[] };
 }
 
 export interface ObjectDef {

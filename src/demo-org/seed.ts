@@ -60,7 +60,7 @@ export function baseSpecs(): ObjectSpec[] {
       fields: [
         str("Username", { nillable: false, unique: true }), str("FirstName"), str("LastName", { nillable: false }), str("Name", { nameField: true, createable: false, updateable: false }),
         { name: "Email", type: "email", nillable: false }, str("Alias", { length: 8 }), { name: "IsActive", type: "boolean", defaultValue: true }, str("Title"),
-        str("CommunityNickname"), pick("UserType", ["Standard", "PowerPartner", "CspLitePortal"], { defaultValue: "Standard" }),
+        str("CommunityNickname"), pick("UserType", ["Standard", "PowerPartner", "PowerCustomerSuccess", "CustomerSuccess", "CspLitePortal", "Guest", "AutomatedProcess"], { defaultValue: "Standard" }),
         ref("ProfileId", ["Profile"], "Profile"), str("LanguageLocaleKey", { defaultValue: "en_US" }), str("LocaleSidKey", { defaultValue: "en_GB" }), str("TimeZoneSidKey", { defaultValue: "Europe/London" }),
         ref("ManagerId", ["User"], "Manager"),
       ],
@@ -79,7 +79,9 @@ export function baseSpecs(): ObjectSpec[] {
       name: "Contact", keyPrefix: "003", feedEnabled: true,
       fields: [
         str("FirstName"), str("LastName", { nillable: false }), str("Name", { nameField: true, createable: false, updateable: false }), { name: "Email", type: "email" },
-        { name: "Phone", type: "phone" }, str("Title"), ref("AccountId", ["Account"], "Account"), { name: "Birthdate", type: "date" },
+        { name: "Phone", type: "phone" }, str("Title"), ref("AccountId", ["Account"], "Account"),
+        // Classified as an admin classifies personal data (Setup → Data Classification): agents are not shown it by default.
+        { name: "Birthdate", type: "date", classification: { level: "Restricted", compliance: ["PII", "GDPR"] } },
         pick("LeadSource", ["Web", "Phone Inquiry", "Partner Referral", "Other"]),
         // A custom external ID, as an org that loads contacts from another system has one: what Bulk upserts match on.
         str("Legacy_Id__c", { externalId: true, unique: true, label: "Legacy ID", length: 40 }),
@@ -113,6 +115,16 @@ export function baseSpecs(): ObjectSpec[] {
     { name: "Knowledge__DataCategorySelection", keyPrefix: "02o", owned: false, updateable: false, fields: [ref("ParentId", ["Knowledge__kav"], "Parent"), str("DataCategoryGroupName", { nillable: false }), str("DataCategoryName", { nillable: false })] },
     { name: "FeedItem", keyPrefix: "0D5", owned: false, fields: [ref("ParentId", ["User", "CollaborationGroup", "Account", "Contact", "Case", "Invoice__c"], "Parent"), { name: "Body", type: "textarea" }, pick("Type", ["TextPost", "LinkPost", "ContentPost"], { defaultValue: "TextPost" }), { name: "CommentCount", type: "int", defaultValue: 0 }, { name: "LikeCount", type: "int", defaultValue: 0 }] },
     { name: "FeedComment", keyPrefix: "0D7", owned: false, fields: [ref("FeedItemId", ["FeedItem"], "FeedItem"), ref("ParentId", ["User", "CollaborationGroup", "Account", "Contact", "Case", "Invoice__c"], "Parent"), { name: "CommentBody", type: "textarea" }] },
+    // The schema as records (Setup's metadata, queryable with SOQL): the store keeps one row per object and field.
+    { name: "EntityDefinition", keyPrefix: "01I", owned: false, createable: false, updateable: false, deletable: false, searchable: false, fields: [str("QualifiedApiName", { nameField: true }), str("DeveloperName"), str("Label"), str("KeyPrefix")] },
+    {
+      name: "FieldDefinition", keyPrefix: "00N", owned: false, createable: false, updateable: false, deletable: false, searchable: false,
+      fields: [
+        str("QualifiedApiName", { nameField: true }), str("DeveloperName"), str("Label"), str("DataType"), ref("EntityDefinitionId", ["EntityDefinition"], "EntityDefinition"),
+        pick("SecurityClassification", ["Public", "Internal", "Confidential", "Restricted", "MissionCritical"], { label: "Data Sensitivity Level" }),
+        { name: "ComplianceGroup", type: "multipicklist", picklist: ["CCPA", "COPPA", "GDPR", "HIPAA", "PCI", "PersonalInfo", "PII"], label: "Compliance Categorization" },
+      ],
+    },
     { name: "UserRecordAccess", keyPrefix: "0Ur", owned: false, createable: false, updateable: false, deletable: false, fields: [str("RecordId"), ref("UserId", ["User"], "User"), { name: "HasReadAccess", type: "boolean" }, { name: "HasEditAccess", type: "boolean" }, { name: "HasDeleteAccess", type: "boolean" }, { name: "HasTransferAccess", type: "boolean" }, { name: "HasAllAccess", type: "boolean" }, pick("MaxAccessLevel", ["None", "Read", "Edit", "Delete", "Transfer", "All"])] },
   ];
 }

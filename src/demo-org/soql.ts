@@ -423,7 +423,8 @@ export function executeSoql(ctx: QueryContext, soql: string, options: SelectOpti
   if (aggregate) {
     const onlyCount = fields.length === 1 && fields[0]!.type === "FieldFunctionExpression" && fields[0]!.functionName?.toUpperCase() === "COUNT" && !fields[0]!.parameters?.length;
     if (onlyCount) return { totalSize: windowed ? generatedTotal : rows.length, records: [], isCount: true };
-    const records = aggregateRows(ev, def, rows, fields, query.groupBy, alias);
+    // LIMIT and OFFSET count the grouped rows, as in an org.
+    const records = aggregateRows(ev, def, rows, fields, query.groupBy, alias).slice(query.offset ?? 0, query.limit !== undefined ? (query.offset ?? 0) + query.limit : undefined);
     return { totalSize: records.length, records, isCount: false };
   }
   const order = ev.orderBy(def, query.orderBy, alias);

@@ -4,6 +4,9 @@ import { defineObjects, type ObjectDef, type ObjectSpec } from "./schema";
 
 export type Rec = Record<string, unknown> & { Id: string };
 
+/** Who wrote the schema's rows: the author the seeds name before their first user exists. */
+const SCHEMA_AUTHOR = "005000000000000AAA";
+
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
 /** sObject record datetime format: `2024-06-10T09:30:18.000+0000`. */
@@ -49,6 +52,26 @@ export class Store {
       this.objects.set(key, def);
       if (!this.records.has(key)) this.records.set(key, new Map());
       this.byPrefix.set(def.keyPrefix, def);
+    }
+    this.recordDefinitions();
+  }
+
+  /** Objects whose EntityDefinition and FieldDefinition rows exist. */
+  private readonly definedObjects = new Set<string>();
+
+  /** The schema as rows of EntityDefinition and FieldDefinition (when this org has them), one per object and field. */
+  private recordDefinitions(): void {
+    if (!this.objects.has("fielddefinition") || !this.objects.has("entitydefinition")) return;
+    for (const [key, def] of this.objects) {
+      if (this.definedObjects.has(key)) continue;
+      this.definedObjects.add(key);
+      const entity = this.insert("EntityDefinition", { QualifiedApiName: def.name, DeveloperName: def.name.replace(/__\w+$/, ""), Label: def.label, KeyPrefix: def.keyPrefix }, SCHEMA_AUTHOR);
+      for (const field of def.fields) {
+        this.insert("FieldDefinition", {
+          QualifiedApiName: field.name, DeveloperName: field.name.replace(/__c$/, ""), Label: field.label ?? field.name, DataType: field.type, EntityDefinitionId: entity.Id,
+          SecurityClassification: field.classification?.level ?? null, ComplianceGroup: field.classification?.compliance?.join(";") ?? null,
+        }, SCHEMA_AUTHOR);
+      }
     }
   }
 

@@ -155,13 +155,16 @@ test("SOQL ORDER BY with NULLS FIRST/LAST, LIMIT and OFFSET", async () => {
   assert.deepEqual(offset, (await query("SELECT Name FROM Account ORDER BY Name LIMIT 5")).json.records.slice(3).map((r: { Name: string }) => r.Name));
 });
 
-test("SOQL aggregates: COUNT(), GROUP BY with aliases and exprN", async () => {
+test("SOQL aggregates: COUNT(), GROUP BY with aliases and exprN, LIMIT and OFFSET over the groups", async () => {
   const total = (await query("SELECT COUNT() FROM Case")).json;
   assert.deepEqual([total.done, total.records], [true, []]);
   const grouped = await query("SELECT Status, COUNT(Id) n, MAX(Priority) FROM Case GROUP BY Status");
   assert.equal(grouped.json.records[0].attributes.type, "AggregateResult");
   assert.equal(grouped.json.records.reduce((s: number, r: { n: number }) => s + r.n, 0), total.totalSize);
   assert.ok("expr0" in grouped.json.records[0]);
+  // LIMIT and OFFSET count the groups.
+  const second = await query("SELECT Status, COUNT(Id) n FROM Case GROUP BY Status LIMIT 1 OFFSET 1");
+  assert.deepEqual([second.json.totalSize, second.json.records.map((r: { Status: string }) => r.Status)], [1, [grouped.json.records[1].Status]]);
   const sum = await query("SELECT SUM(Amount__c) total FROM Invoice__c");
   assert.equal(typeof sum.json.records[0].total, "number");
 });

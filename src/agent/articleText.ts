@@ -1,7 +1,6 @@
 /**
  * An article's rich text as Markdown for a model: what a reader sees, as inert text. Elements that hide or
- * carry active content (script, style, iframe, object, form, noscript, template, svg …) go with their
- * contents; every attribute goes but a table cell's span. A link becomes its text followed by its address,
+ * carry active content go with their contents — the panels' sanitizing policy names them (DROPPED_ELEMENTS); every attribute goes but a table cell's span. A link becomes its text followed by its address,
  * written from the URL (https only), never a Markdown link whose target or title the org chose; an image
  * becomes "(image: its alt text)" — never fetched by a client that renders the answer. Text nodes are escaped
  * so that nothing decoded from an entity (`&lt;script&gt;`) or typed as `<…>` becomes an element or an
@@ -11,9 +10,10 @@
  */
 import type * as Markdown from "node-html-markdown";
 import type * as Html from "node-html-parser";
+import { DROPPED_ELEMENTS } from "../shared/richTextPolicy";
 import { MARKDOWN_TEXT_ESCAPES, shownActing } from "./inert";
 
-const DROPPED = "script, style, iframe, frame, frameset, object, embed, applet, form, input, button, select, textarea, noscript, template, svg, math, link, meta, base";
+const DROPPED = DROPPED_ELEMENTS.join(", ");
 
 let libs: { markdown: Markdown.NodeHtmlMarkdown; html: typeof Html } | undefined;
 

@@ -55,7 +55,9 @@ export function runAgentTool(deps: LanguageModelToolDeps, org: OrgRecord, name: 
 
 async function agentOrg(manager: OrgManager, org: OrgRecord): Promise<AgentOrg> {
   const session = await manager.session(org.key);
-  return { crm: session.crm, name: org.alias, kind: org.kind ?? "unknown", access: agentAccessOf(org), schema: session.schema, knowledgeSobject: readSettings().knowledgeSobject };
+  const settings = readSettings();
+  const revealClassified = Object.entries(settings.agentRevealClassified).some(([name, reveal]) => reveal === true && name.toLowerCase() === org.alias.toLowerCase());
+  return { crm: session.crm, name: org.alias, kind: org.kind ?? "unknown", access: agentAccessOf(org), schema: session.schema, knowledgeSobject: settings.knowledgeSobject, trust: { lockdown: settings.agentLockdown, revealClassified } };
 }
 
 /** The org a call names (by name, as in the Orgs view), or the active one. */

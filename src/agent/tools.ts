@@ -17,6 +17,7 @@ import { richTextAsMarkdown } from "./articleText";
 import { toolSpec, type ToolName, type ToolSpec } from "./catalog";
 import { inert } from "./inert";
 import { quoted } from "./quoted";
+import { AUTHOR_KEY, checkOutward, checkStatement, classifiedFields, screen, TrustRefusal, Withheld, type TrustSettings } from "./trust";
 
 export type AgentAccess = "off" | "read" | "stage" | "write";
 export const ACCESS_MODES: readonly AgentAccess[] = ["off", "read", "stage", "write"];
@@ -40,6 +41,8 @@ export interface AgentOrg {
   access: AgentAccess;
   schema: AgentSchema;
   knowledgeSobject: string;
+  /** Lockdown and classified fields (trust.ts); both off when left out. */
+  trust?: Partial<TrustSettings>;
 }
 
 export type Scalar = string | number | boolean | null;
@@ -73,8 +76,8 @@ export interface ToolAnswer {
   structured?: { org: string; totalSize: number; rows: Row[] };
 }
 
-/** A tool's own answer: its words, and — for rows — the same rows as data. */
-type ToolRun = string | { body: string; structured: NonNullable<ToolAnswer["structured"]> };
+/** A tool's own answer: its words, and — for rows — the same rows as data; notes are the server's words on what was withheld. */
+type ToolRun = string | { body: string; structured?: NonNullable<ToolAnswer["structured"]>; notes?: string[] };
 
 /** A bad argument: named, with what was expected. */
 export class ToolInputError extends Error {
@@ -105,12 +108,14 @@ export async function runTool(name: ToolName | string, input: unknown, org: Agen
   try {
     const args = asInput(input);
     const run = await TOOL_RUNS[spec.name](args, org, host);
-    return typeof run === "string" ? { text: fenced(header(org), run, host.budget) } : { text: fenced(header(org), run.body, host.budget), structured: run.structured };
+    if (typeof run === "string") return { text: fenced(header(org), run, host.budget) };
+    return { text: fenced([header(org), ...(run.notes ?? [])].join("\n"), run.body, host.budget), ...(run.structured ? { structured: run.structured } : {}) };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    const what = err instanceof ToolInputError ? "Bad input" : "Failed";
-    // The org's own words (a refusal quoting a value) are its data too; bad input is the server's.
-    return { text: err instanceof ToolInputError ? bounded(`${header(org)}\n${what}: ${message}`, host.budget) : fenced(`${header(org)}\n${what}: the org answered`, message, host.budget), isError: true };
+    // The org's own words (a refusal quoting a value) are its data too; bad input and the trust rules are the server's.
+    if (err instanceof ToolInputError) return { text: bounded(`${header(org)}\nBad input: ${message}`, host.budget), isError: true };
+    if (err instanceof TrustRefusal) return { text: bounded(`${header(org)}\nRefused: ${message}`, host.budget), isError: true };
+    return { text: fenced(`${header(org)}\nFailed: the org answered`, message, host.budget), isError: true };
   }
 }
 
@@ -221,7 +226,9 @@ async function checkedChanges(input: Input, org: AgentOrg): Promise<ProposedChan
     const fields = fieldValues(change.fields, `${where}.fields`);
     if (operation !== "delete" && !Object.keys(fields).length) throw new ToolInputError(`${where}: a${operation === "update" ? "n update" : " create"} needs fields`);
     if (operation === "delete" && Object.keys(fields).length) throw new ToolInputError(`${where}: a delete takes no fields`);
-    checked.push({ operation, object: d.name, ...(id ? { id } : {}), fields: operation === "delete" ? {} : checkFields(d, fields, operation, where) });
+    const values = operation === "delete" ? {} : checkFields(d, fields, operation, where);
+    checkOutward(org, d.name, values, `${where}.fields`);
+    checked.push({ operation, object: d.name, ...(id ? { id } : {}), fields: values });
   }
   return checked;
 }
@@ -265,6 +272,7 @@ const MAX_CELL = 200;
 /** One value as a table cell: inert text on one line (see inert.ts), long text cut. */
 export function cell(value: unknown): string {
   if (value === null || value === undefined) return "";
+  if (value instanceof Withheld) return value.toString();
   if (typeof value === "object") {
     const nested = value as { totalSize?: unknown; records?: unknown };
     if (Array.isArray(nested.records)) return `[${String(nested.totalSize ?? nested.records.length)} rows]`;
@@ -310,8 +318,9 @@ async function describe(input: Input, org: AgentOrg): Promise<string> {
     return `${lines.length} queryable objects (API name — label). Describe one with { "object": "<API name>" }.\n${lines.join("\n")}`;
   }
   const d = await describeOrExplain(org, objectName, "object");
+  const { fields: classified } = await classifiedFields(org.crm, d.name);
   const lines = [`${d.name} — ${inert(d.label)}: ${d.fields.length} fields${d.createable === false ? " (records cannot be created)" : ""}`, "Fields (API name: type, label, marks):"];
-  for (const f of d.fields) lines.push(`- ${fieldLine(f)}`);
+  for (const f of d.fields) lines.push(`- ${fieldLine(f, classified.get(f.name.toLowerCase()), org.trust?.revealClassified === true)}`);
   const children = (d.childRelationships ?? []).filter((c) => c.relationshipName);
   if (children.length) {
     lines.push("Child relationships (use in a subquery: SELECT …, (SELECT … FROM <relationship>) FROM …):");
@@ -320,13 +329,14 @@ async function describe(input: Input, org: AgentOrg): Promise<string> {
   return lines.join("\n");
 }
 
-function fieldLine(f: FieldDescribe): string {
+function fieldLine(f: FieldDescribe, classified: string | undefined, revealed: boolean): string {
   const type = f.type === "reference" ? `reference → ${(f.referenceTo ?? []).join(", ")}${f.relationshipName ? ` (as ${f.relationshipName})` : ""}` : isRichText(f) ? "rich text" : f.length && ["string", "textarea", "email", "url", "phone"].includes(f.type) ? `${f.type}(${f.length})` : f.type;
   const marks = [
     f.nillable === false && f.createable && !f.defaultedOnCreate && f.type !== "boolean" ? "required" : "",
     !f.updateable && !f.createable ? "read-only" : "",
     f.externalId ? "external ID" : "",
     f.unique ? "unique" : "",
+    classified ? `${classified} (${revealed ? "shown: a person revealed classified fields" : "withheld from agents"})` : "",
   ].filter(Boolean);
   const values = (f.picklistValues ?? []).filter((p) => p.active !== false).map((p) => inert(p.value));
   const picklist = values.length ? `; values: ${values.slice(0, 40).join(", ")}${values.length > 40 ? `, … (${values.length} in all)` : ""}` : "";
@@ -340,7 +350,8 @@ async function query(input: Input, org: AgentOrg, host: AgentHost): Promise<Tool
   const limit = whole(input, "limit", 50, 2000);
   if (sosl) {
     if (!/^\s*FIND\s/i.test(sosl)) throw new ToolInputError("sosl must be a FIND statement");
-    const { searchRecords } = await org.crm.search(readOnly(sosl, "sosl"));
+    const found = await screen(org, (await org.crm.search(readOnly(sosl, "sosl"))).searchRecords);
+    const searchRecords = found.rows;
     const byType = new Map<string, Row[]>();
     for (const r of searchRecords) {
       const type = String((r.attributes as { type?: unknown } | undefined)?.type ?? "Record");
@@ -353,23 +364,25 @@ async function query(input: Input, org: AgentOrg, host: AgentHost): Promise<Tool
       room -= t.text.length;
       parts.push(`${type} (${rows.length}${t.shown < rows.length ? `, ${t.shown} shown` : ""}):\n${t.text}`);
     }
-    return parts.join("\n\n");
+    return { body: parts.join("\n\n"), notes: found.notes };
   }
   if (!/^\s*SELECT\s/i.test(soql!)) throw new ToolInputError("soql must be a SELECT statement (crm_query only reads)");
-  let page = await org.crm.soqlQuery(readOnly(soql!, "soql"));
+  await checkStatement(readOnly(soql!, "soql"), org);
+  let page = await org.crm.soqlQuery(soql!);
   const rows: Row[] = [...page.records];
   while (rows.length < limit && !page.done && page.nextRecordsUrl) {
     page = await org.crm.soqlQuery(page.nextRecordsUrl, { nextRecordsUrl: true });
     rows.push(...page.records);
   }
-  const t = table(rows.slice(0, limit), roomFor(host));
+  const screened = await screen(org, rows.slice(0, limit));
+  const t = table(screened.rows, roomFor(host));
   const total = page.totalSize;
   const more = total - t.shown;
   const note = more > 0
     ? `\n${t.shown} of ${total} rows shown; ${more} more. Narrow the query (a WHERE filter, fewer fields, ORDER BY with LIMIT) or raise limit (up to 2000; the answer still holds about ${host.budget} characters).`
     : "";
-  const shown = rows.slice(0, t.shown).map(({ attributes: _attributes, ...values }) => values);
-  return { body: `totalSize: ${total}\n${t.text}${note}`, structured: { org: org.name, totalSize: total, rows: shown } };
+  const shown = screened.rows.slice(0, t.shown).map(({ attributes: _attributes, ...values }) => values);
+  return { body: `totalSize: ${total}\n${t.text}${note}`, structured: { org: org.name, totalSize: total, rows: shown }, notes: screened.notes };
 }
 
 async function explain(input: Input, org: AgentOrg): Promise<string> {
@@ -392,14 +405,15 @@ async function userLanguage(org: AgentOrg): Promise<string> {
 
 const ARTICLE_FIELDS = ["Id", "KnowledgeArticleId", "ArticleNumber", "Title", "UrlName", "Summary"];
 
-async function searchKnowledge(input: Input, org: AgentOrg, host: AgentHost): Promise<string> {
+async function searchKnowledge(input: Input, org: AgentOrg, host: AgentHost): Promise<ToolRun> {
   const words = text(input, "text");
   if (words.replace(/[*?\s]/g, "").length < 2) throw new ToolInputError("text must hold at least two letters or digits to search for");
   const language = knowledgeLanguage(input) ?? (await userLanguage(org));
   const limit = whole(input, "limit", 10, 50);
   const sobject = org.knowledgeSobject;
   const sosl = `FIND {${escapeSoslTerm(words)}} IN ALL FIELDS RETURNING ${sobject}(${ARTICLE_FIELDS.join(", ")} WHERE PublishStatus = 'Online' AND Language = ${soqlLiteral(language)} LIMIT ${limit}) WITH SNIPPET (target_length=160)`;
-  const { searchRecords } = await org.crm.search(sosl);
+  const found = await screen(org, (await org.crm.search(sosl)).searchRecords);
+  const searchRecords = found.rows;
   if (!searchRecords.length) return `No published ${language} article matches "${words}". Try other words, or another language.`;
   const base = await org.crm.apiPath().then(() => org.crm.baseUrl ?? "");
   const lines = [`${searchRecords.length} published article${searchRecords.length === 1 ? "" : "s"} in ${language} match "${words}":`];
@@ -412,7 +426,7 @@ async function searchKnowledge(input: Input, org: AgentOrg, host: AgentHost): Pr
       `  ${base}/lightning/r/${sobject}/${String(r.Id)}/view`,
     ].join("\n"));
   }
-  return bounded(lines.join("\n"), roomFor(host));
+  return { body: bounded(lines.join("\n"), roomFor(host)), notes: found.notes };
 }
 
 /** A search snippet as one line, its <mark> highlights as Markdown bold and any other markup dropped. */
@@ -420,7 +434,7 @@ function plainSnippet(html: string): string {
   return cell(richTextAsMarkdown(html.replace(/<mark>/gi, "<b>").replace(/<\/mark>/gi, "</b>")));
 }
 
-async function getArticle(input: Input, org: AgentOrg, host: AgentHost): Promise<string> {
+async function getArticle(input: Input, org: AgentOrg, host: AgentHost): Promise<ToolRun> {
   const given = ["id", "articleNumber", "urlName"].filter((k) => input[k] !== undefined);
   if (given.length !== 1) throw new ToolInputError("give exactly one of id, articleNumber or urlName");
   const sobject = org.knowledgeSobject;
@@ -440,17 +454,20 @@ async function getArticle(input: Input, org: AgentOrg, host: AgentHost): Promise
     version = (await org.crm.soqlQuery(`${select} WHERE ${where} AND Language = ${soqlLiteral(language)} AND PublishStatus IN ('Online', 'Draft') ORDER BY PublishStatus DESC, VersionNumber DESC LIMIT 2`)).records[0];
   }
   if (!version) return `No article${language ? ` in ${language}` : ""} matches ${given[0]} ${quoted(input[given[0]!])} (published or draft).`;
+  const screened = await screen(org, [version]);
+  version = screened.rows[0]!;
   const lines = [`# ${cell(version.Title)}`, `ID ${String(version.Id)} · article ${cell(version.ArticleNumber)} · ${cell(version.PublishStatus)} · version ${cell(version.VersionNumber)} · ${cell(version.Language)} · URL name ${cell(version.UrlName)}`];
   for (const f of shown) {
     if (["Id", "Title", "ArticleNumber", "PublishStatus", "VersionNumber", "Language", "UrlName", "KnowledgeArticleId"].includes(f.name)) continue;
     const value = version[f.name];
     if (value === null || value === undefined || value === "") continue;
-    lines.push("", `## ${inert(f.label)} (${f.name})`, isRichText(f) ? richTextAsMarkdown(String(value)) : inert(value));
+    lines.push("", `## ${inert(f.label)} (${f.name})`, value instanceof Withheld ? value.toString() : isRichText(f) ? richTextAsMarkdown(String(value)) : inert(value));
   }
-  return bounded(lines.join("\n"), roomFor(host));
+  if (version[AUTHOR_KEY]) lines.splice(2, 0, `Written by: ${cell(version[AUTHOR_KEY])}`);
+  return { body: bounded(lines.join("\n"), roomFor(host)), notes: screened.notes };
 }
 
-async function getRecord(input: Input, org: AgentOrg): Promise<string> {
+async function getRecord(input: Input, org: AgentOrg): Promise<ToolRun> {
   const object = apiName(input, "object");
   const id = recordId(input.id, "id");
   let fields: string[] | undefined;
@@ -458,10 +475,11 @@ async function getRecord(input: Input, org: AgentOrg): Promise<string> {
     if (!Array.isArray(input.fields) || !input.fields.length || input.fields.some((f) => typeof f !== "string" || !/^[A-Za-z][\w.]*$/.test(f))) throw new ToolInputError("fields must be a non-empty list of field API names");
     fields = input.fields as string[];
   }
-  const record = flatten(await org.crm.getSobjectRecord(object, id, fields ? { fields } : {}));
+  const screened = await screen(org, [await org.crm.getSobjectRecord(object, id, fields ? { fields } : {})]);
+  const record = flatten(screened.rows[0]!);
   const lines = [`${object} ${id}`];
   for (const [field, value] of Object.entries(record)) if (fields || (value !== null && value !== "")) lines.push(`${field}: ${cell(value)}`);
-  return lines.join("\n");
+  return { body: lines.join("\n"), notes: screened.notes };
 }
 
 async function draftArticle(input: Input, org: AgentOrg): Promise<string> {
@@ -474,12 +492,14 @@ async function draftArticle(input: Input, org: AgentOrg): Promise<string> {
   if (input.id === undefined) {
     if (!fields.Title || !fields.UrlName) throw new ToolInputError("a new article needs title and urlName (give id to edit an existing article as a draft)");
     const values = checkFields(d, fields, "create", "fields");
+    checkOutward(org, sobject, values, "fields");
     const id = await knowledge.createArticle(values, { sobject });
     return `Created a draft article (not published): ${id} "${String(values.Title)}". A person publishes it.\n${await articleLink(org, id)}`;
   }
   const given = recordId(input.id, "id");
   if (!Object.keys(fields).length) throw new ToolInputError("an edit needs title, urlName or fields to change");
   const values = checkFields(d, fields, "update", "fields");
+  checkOutward(org, sobject, values, "fields");
   const { records } = await org.crm.soqlQuery(`SELECT Id, KnowledgeArticleId, PublishStatus, Title FROM ${sobject} WHERE (Id = ${soqlLiteral(given)} OR KnowledgeArticleId = ${soqlLiteral(given)}) AND PublishStatus IN ('Online', 'Draft') ORDER BY PublishStatus ASC LIMIT 2`);
   // 'Draft' sorts first: an article with a draft is edited there; a published one gets a new draft.
   const version = records[0];

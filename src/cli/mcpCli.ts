@@ -19,6 +19,7 @@ export const MCP_HELP = `crm-explorer-mcp — CRM Explorer's agent tools for one
 
 Usage: crm-explorer-mcp [--helper <file>] [--access read|stage|write] [--allow-production]
                         [--journal <file>] [--budget <characters>] [--knowledge-object <name>]
+                        [--lockdown] [--reveal-classified]
 
   --access            read (default): describe, query, search and read only
                       stage: also propose change sets (crm_propose_changes); nothing is written
@@ -27,6 +28,9 @@ Usage: crm-explorer-mcp [--helper <file>] [--access read|stage|write] [--allow-p
   --journal <file>    append every write the org accepts (JSON lines, with the values replaced)
   --budget <n>        most characters in one tool answer (default ${DEFAULT_BUDGET})
   --knowledge-object  the knowledge article type (default ${DEFAULT_KNOWLEDGE_SOBJECT})
+  --lockdown          withhold the text of records written outside the company (guests,
+                      portal users, web forms, e-mails)
+  --reveal-classified show fields the org classifies as sensitive (withheld by default)
 
 ${CREDENTIALS_HELP}`;
 
@@ -36,7 +40,7 @@ const ACCESS: readonly AgentAccess[] = ["read", "stage", "write"];
 export async function runMcpCli(ctx: CliContext, transport: () => Promise<Transport>): Promise<number> {
   let crm: Crm | undefined;
   try {
-    const args = parseArgs(ctx.argv, { flags: ["allow-production", "help"], values: ["helper", "access", "journal", "budget", "knowledge-object"] }, "crm-explorer-mcp");
+    const args = parseArgs(ctx.argv, { flags: ["allow-production", "help", "lockdown", "reveal-classified"], values: ["helper", "access", "journal", "budget", "knowledge-object"] }, "crm-explorer-mcp");
     if (flag(args, "help")) {
       // Asked for, help is the answer (stdout), as for the other tools: no server runs.
       ctx.out(MCP_HELP);
@@ -56,13 +60,14 @@ export async function runMcpCli(ctx: CliContext, transport: () => Promise<Transp
     // Every write this server sends is an agent's.
     safety.tag({ by: "agent" });
     const kind = await crm.getOrgKind().catch(() => "unknown" as const);
-    const org: AgentOrg = { crm, name: new URL(crm.instanceUrl!).host, kind, access, schema: clientSchema(crm), knowledgeSobject };
+    const org: AgentOrg = { crm, name: new URL(crm.instanceUrl!).host, kind, access, schema: clientSchema(crm), knowledgeSobject, trust: { lockdown: flag(args, "lockdown"), revealClassified: flag(args, "reveal-classified") } };
     const server = crmMcpServer({ org, budget, allowProduction, version: "0.1.0", applying: (applying) => safety.tag({ by: "agent", ...(applying ? { changeSet: applying.changeSet, before: Object.fromEntries(applying.before) } : {}) }) });
     const client = crm;
     const closed = new Promise<void>((resolve) => (server.onclose = () => resolve()));
     const channel = await transport();
     await server.connect(channel);
-    ctx.err(`crm-explorer-mcp: serving ${org.name} (${kind}) with ${access} access${allowProduction ? ", production writes allowed" : ""}`);
+    const trustWords = [org.trust?.lockdown ? "lockdown" : "", org.trust?.revealClassified ? "classified fields shown" : ""].filter(Boolean).map((w) => `, ${w}`).join("");
+    ctx.err(`crm-explorer-mcp: serving ${org.name} (${kind}) with ${access} access${allowProduction ? ", production writes allowed" : ""}${trustWords}`);
     await closed;
     client.close();
     // Never a silent end: stdin closing is the session's normal end; anything else is a failure, said as such.

@@ -47,6 +47,10 @@ export interface ExtensionSettings extends ClientSettings, FlowSettings {
   agentAccess: Record<string, string>;
   /** Most characters in one answer of an agent tool. */
   agentResultBudget: number;
+  /** Agents are not shown text written by people outside the company (user settings only). */
+  agentLockdown: boolean;
+  /** Orgs, by name, whose classified fields agents are shown (user settings only). */
+  agentRevealClassified: Record<string, boolean>;
 }
 
 export function readSettings(): ExtensionSettings {
@@ -75,6 +79,8 @@ export function readSettings(): ExtensionSettings {
     soqlLibraryFolder: c.get<string>("soql.libraryFolder", "queries"),
     // Only the user's own settings decide what agents may do: a workspace's .vscode/settings.json cannot grant it.
     agentAccess: c.inspect<Record<string, string>>("agent.access")?.globalValue ?? {},
+    agentLockdown: c.inspect<boolean>("agent.lockdown")?.globalValue === true,
+    agentRevealClassified: c.inspect<Record<string, boolean>>("agent.revealClassified")?.globalValue ?? {},
     agentResultBudget: Math.min(Math.max(Math.round(c.get<number>("agent.resultBudget", 16_000)), 2_000), 200_000),
   };
 }

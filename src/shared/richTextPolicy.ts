@@ -11,6 +11,12 @@ export const RICH_TEXT_POLICY = {
   FORBID_ATTR: ["style", "srcset"],
 };
 
+/**
+ * What a converter without DOMPurify drops with its contents (the agent's Markdown): the policy's forbidden
+ * elements and those DOMPurify removes by default because they run or hide content.
+ */
+export const DROPPED_ELEMENTS: readonly string[] = ["script", "noscript", "template", "frameset", "applet", ...RICH_TEXT_POLICY.FORBID_TAGS];
+
 /** The only image sources shown: data URIs (the host inlines the org's or the folder's images); anything else would be a request. */
 export const SHOWN_IMAGE = /^data:image\/(png|jpe?g|gif|webp|bmp);base64,/i;
 

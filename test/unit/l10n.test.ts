@@ -15,7 +15,7 @@ import path from "node:path";
 const ENGLISH_ROOMS = [
   path.join("src", "client"), path.join("src", "demo-org"), path.join("src", "cli"),
   // The agent's tools speak to a model, in English like the client; their VS Code adapter speaks to people.
-  ...["catalog", "tools", "changeSets", "mcpServer", "mcpProtocol", "mcpHttp", "articleText", "quoted", "stdioTransport", "inert"].map((f) => path.join("src", "agent", `${f}.ts`)),
+  ...["catalog", "tools", "changeSets", "mcpServer", "mcpProtocol", "mcpHttp", "articleText", "quoted", "stdioTransport", "inert", "trust"].map((f) => path.join("src", "agent", `${f}.ts`)),
 ];
 function sourceFiles(dir = "src"): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

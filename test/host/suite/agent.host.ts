@@ -3,7 +3,7 @@
  * extension test mode its dialogs answer themselves, so the confirmation each call shows is a journey's to read
  * and answer (test/host/journeys/agent.test.ts). Here: every tool answers naming the org; a proposal in `read`
  * is refused with nothing sent; in `stage` it opens as staged edits and sends nothing; a draft is written and
- * recorded in Write History as the agent's.
+ * recorded in Write History as the agent's; the trust settings (classified fields, lockdown) reach the tools.
  */
 import * as assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -57,6 +57,21 @@ export function registerAgentTests(): void {
       assert.match(answers.search, /published articles? in en_US match "router"/);
       assert.match(answers.article, /# Pair a home router/);
       assert.match(answers.record, /LastName: /);
+    });
+
+    test("the user's trust settings reach the tools: classified fields withheld unless revealed for this org; lockdown withholds text whose author is unknown", async () => {
+      const crm = vscode.workspace.getConfiguration("crm");
+      try {
+        assert.match(await call("crm_query", { soql: "SELECT LastName, Birthdate FROM Contact WHERE Email != null", limit: 1 }), /\| \[withheld: classified Restricted; PII, GDPR\]\n/);
+        await crm.update("agent.revealClassified", { [ORG.toLowerCase()]: true }, vscode.ConfigurationTarget.Global);
+        assert.match(await call("crm_query", { soql: "SELECT LastName, Birthdate FROM Contact WHERE Email != null", limit: 1 }), /\| \d{4}-\d{2}-\d{2}\n/);
+        await crm.update("agent.lockdown", true, vscode.ConfigurationTarget.Global);
+        const grouped = await call("crm_query", { soql: "SELECT Subject, COUNT(Id) FROM Case GROUP BY Subject LIMIT 1" });
+        assert.match(grouped, /\nLockdown: the text of 1 record written by people outside the company \(or whose author is unknown\) is withheld\./);
+      } finally {
+        await crm.update("agent.revealClassified", undefined, vscode.ConfigurationTarget.Global);
+        await crm.update("agent.lockdown", undefined, vscode.ConfigurationTarget.Global);
+      }
     });
 
     test("in read access a proposal and a draft are refused without asking, and nothing is sent", async () => {

@@ -12,7 +12,8 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { startEmulator, type Emulator } from "../../../src/demo-org";
-import { fencedData } from "../../helpers/agentAnswers";
+import { addHostileCorpus, HOSTILE_TEXTS } from "../../../src/demo-org/hostileCorpus";
+import { assertInertAnswer, fencedData } from "../../helpers/agentAnswers";
 import { useEmulator, writesSeen } from "../../helpers/emulator";
 
 const root = path.resolve(__dirname, "../../..");
@@ -148,4 +149,28 @@ test("bad usage exits 2 with the argument named, before signing in", async () =>
   assert.match((await run(["--budget", "12"])).err, /--budget must be a whole number of characters from 2000 to 200000, got '12'/);
   assert.match((await run(["--acess", "read"])).err, /has no option --acess/);
   assert.match((await run([])).err, /This command needs an org/);
+});
+
+test("the hostile corpus over stdio: classified fields and, with --lockdown, outsiders' text withheld; every answer inert; --reveal-classified shows them", async () => {
+  const emu = await startEmulator({ port: 0, seed: "demo" });
+  try {
+    const corpus = addHostileCorpus(emu.seeded);
+    const { client } = await connect(emu, ["--lockdown"]);
+    const answers: [string, string][] = [];
+    const ask = async (name: string, args: Record<string, unknown>) => answers.push([`${name} ${JSON.stringify(args).slice(0, 80)}`, textOf(await client.callTool({ name, arguments: args }))]);
+    await ask("crm_query", { soql: `SELECT Id, Subject, Description, Origin FROM Case WHERE Id IN ('${[...corpus.ids.Case].join("', '")}')`, limit: 100 });
+    await ask("crm_query", { soql: "SELECT Id, LastName, Birthdate FROM Contact WHERE Email != null LIMIT 5" });
+    for (const id of corpus.ids.FeedItem) await ask("crm_get_record", { object: "FeedItem", id });
+    for (const id of corpus.ids.Knowledge__kav) await ask("crm_get_article", { id });
+    for (const [what, text] of answers) assertInertAnswer(text, what);
+    const [cases, contacts] = answers.map(([, text]) => text);
+    for (const text of HOSTILE_TEXTS) assert.ok(!fencedData(cases!).data.includes(text.slice(0, 16)), `no outsider's text over stdio: ${text.slice(0, 16)}`);
+    assert.match(cases!, /\nLockdown: the text of 50 records written by people outside the company/);
+    assert.match(fencedData(contacts!).data, /\| \[withheld: classified Restricted; PII, GDPR\]$/m);
+    const revealed = await connect(emu, ["--reveal-classified"]);
+    const shown = textOf(await revealed.client.callTool({ name: "crm_query", arguments: { soql: "SELECT Id, Birthdate FROM Contact WHERE Email != null LIMIT 5" } }));
+    assert.match(fencedData(shown).data, /\| \d{4}-\d{2}-\d{2}$/m);
+  } finally {
+    await emu.close();
+  }
 });

@@ -11,15 +11,16 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { TOOLS, instructionsFor } from "../../../src/agent/catalog";
 import { serveMcpOnLoopback, type LoopbackMcp } from "../../../src/agent/mcpHttp";
 import { clientSchema, runTool, type AgentOrg } from "../../../src/agent/tools";
-import { fencedData } from "../../helpers/agentAnswers";
+import { addHostileCorpus, HOSTILE_TEXTS } from "../../../src/demo-org/hostileCorpus";
+import { assertInertAnswer, fencedData } from "../../helpers/agentAnswers";
 import { demoClient, useEmulator } from "../../helpers/emulator";
 
 const demo = useEmulator();
 const KEY = "k".repeat(43);
 
-async function served(): Promise<{ loopback: LoopbackMcp; calls: string[] }> {
+async function served(trust: AgentOrg["trust"] = {}): Promise<{ loopback: LoopbackMcp; calls: string[] }> {
   const crm = await demoClient(demo());
-  const org: AgentOrg = { crm, name: "Demo", kind: "developer", access: "read", schema: clientSchema(crm), knowledgeSobject: "Knowledge__kav" };
+  const org: AgentOrg = { crm, name: "Demo", kind: "developer", access: "read", schema: clientSchema(crm), knowledgeSobject: "Knowledge__kav", trust };
   const calls: string[] = [];
   const loopback = await serveMcpOnLoopback({
     key: KEY,
@@ -94,4 +95,17 @@ test("without the right key, from a page in a browser, on another path or with a
   assert.equal(ok.status, 200);
   assert.match(ok.body, /"serverInfo":\{"name":"crm-explorer"/);
   assert.deepEqual(calls, []);
+});
+
+test("the hostile corpus over loopback HTTP under lockdown: outsiders' posts withheld, every answer inert", async (t) => {
+  const corpus = addHostileCorpus(demo().seeded);
+  const { loopback } = await served({ lockdown: true });
+  t.after(() => loopback.close());
+  const client = await connect(`${loopback.origin}/mcp/demo`, { Authorization: `Bearer ${KEY}` });
+  t.after(() => client.close());
+  const answer = await client.callTool({ name: "crm_query", arguments: { soql: `SELECT Id, Body, Type FROM FeedItem WHERE Id IN ('${corpus.ids.FeedItem.join("', '")}')`, limit: 50 } });
+  const text = (answer.content as { text: string }[])[0]!.text;
+  assertInertAnswer(text, "feed posts over HTTP");
+  const rows = fencedData(text).data.split("\n").slice(2);
+  assert.equal(rows.filter((r) => r.endsWith(" | [withheld: written by a guest user] | TextPost | guest user")).length, HOSTILE_TEXTS.length, text);
 });

@@ -5,13 +5,12 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import MarkdownIt from "markdown-it";
 import type { Crm } from "../../../src/client";
 import { richTextAsMarkdown } from "../../../src/agent/articleText";
 import { ChangeSets } from "../../../src/agent/changeSets";
 import { TOOLS } from "../../../src/agent/catalog";
 import { clientSchema, runTool, type AgentAccess, type AgentHost, type AgentOrg } from "../../../src/agent/tools";
-import { fencedData } from "../../helpers/agentAnswers";
+import { assertInertMarkdown, fencedData } from "../../helpers/agentAnswers";
 import { demoClient, useEmulator, writesSeen } from "../../helpers/emulator";
 
 const demo = useEmulator();
@@ -89,14 +88,6 @@ test("crm_search_knowledge: published articles in the user's language with numbe
   const badLanguage = await runTool("crm_search_knowledge", { text: "router", language: "en-US'; --" }, o, host());
   assert.match(badLanguage.text, /language must be a knowledge language code/);
 });
-
-/** The answer as a CommonMark renderer shows it: no element but Markdown's own, no link but an https one, no image. */
-function assertInertMarkdown(markdown: string, what: string): void {
-  const rendered = new MarkdownIt("commonmark", { html: true }).render(markdown);
-  const tags = [...rendered.matchAll(/<([a-z][a-z0-9]*)\b/gi)].map((m) => m[1]!.toLowerCase());
-  assert.deepEqual(tags.filter((t) => !["p", "h1", "h2", "h3", "ul", "ol", "li", "strong", "em", "code", "pre", "blockquote", "hr", "br", "a"].includes(t)), [], `${what}: ${rendered}`);
-  for (const href of rendered.matchAll(/<a href="([^"]*)"/g)) assert.match(href[1]!, /^https:\/\//, `${what}: a link to ${href[1]}`);
-}
 
 test("crm_get_article reads by number or URL name as Markdown; hostile bodies come out without active content", async () => {
   const o = await org();

@@ -10,6 +10,7 @@ import { type Ctx, type OrgState, type Reply, type Route, CursorStore } from "./
 import { dataRoutes, versionList, SUPPORTED_VERSIONS } from "./data";
 import { knowledgeHooks, knowledgeRoutes } from "./knowledge";
 import { OAuthServer } from "./oauth";
+import { addHostileCorpus, type HostileCorpus } from "./hostileCorpus";
 import { DEMO, seedOrg, type SeedName, type Seeded } from "./seed";
 import { ApiError } from "./soql";
 
@@ -378,13 +379,21 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     return send(res, { status: 404, body: { error: "not_found", error_description: "unknown OAuth endpoint" } }, logged, false);
   }
 
-  /** For other processes (the host tests, the CLI, benches): POST /__emulator/faults {name, value}; GET /__emulator/requests?path=. */
+  let corpus: HostileCorpus | undefined;
+
+  /** For other processes (the host tests, the CLI, benches): POST /__emulator/faults {name, value}; GET /__emulator/requests?path=; POST /__emulator/corpus. */
   function control(parsed: URL, raw: Buffer, res: ServerResponse) {
     try {
       if (parsed.pathname === "/__emulator/requests") {
         // How many requests (optionally to one path) the org has seen: lets other processes check "no network".
         const only = parsed.searchParams.get("path");
         res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ count: requests.filter((r) => !only || r.path === only).length, total: served.total, writes: served.writes }));
+        return;
+      }
+      if (parsed.pathname === "/__emulator/corpus") {
+        // The hostile corpus (hostileCorpus.ts), added once: what strangers write, for tests of what agents are shown.
+        corpus ??= addHostileCorpus(seeded);
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(corpus));
         return;
       }
       if (parsed.pathname === "/__emulator/faults") {

@@ -3,13 +3,16 @@
  * extension test mode its dialogs answer themselves, so the confirmation each call shows is a journey's to read
  * and answer (test/host/journeys/agent.test.ts). Here: every tool answers naming the org; a proposal in `read`
  * is refused with nothing sent; in `stage` it opens as staged edits and sends nothing; a draft is written and
- * recorded in Write History as the agent's; the trust settings (classified fields, lockdown) reach the tools.
+ * recorded in Write History as the agent's; the trust settings (classified fields, lockdown) reach the tools; the
+ * emulator's hostile corpus comes out inert and fenced.
  */
 import * as assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import * as vscode from "vscode";
 import type { McpDefinition, McpDefinitionProvider } from "../../../src/agent/mcpProvider";
+import { HOSTILE_TEXTS, type HostileCorpus } from "../../../src/demo-org/hostileCorpus";
+import { assertInertAnswer } from "../../helpers/agentAnswers";
 import { api, demoConnection, emulatorUrl, requestCount } from "./env";
 
 const ORG = "Host agent";
@@ -162,6 +165,36 @@ export function registerAgentTests(): void {
         }
       } finally {
         registration.dispose();
+      }
+    });
+
+    test("the hostile corpus through vscode.lm.invokeTool: 200 records, articles and posts written mostly by outsiders, every answer inert and fenced; under lockdown their text is withheld", async function () {
+      // Some fifty tool calls over 200 records, each a few requests: more than mocha's 30 s on a busy machine.
+      this.timeout(180_000);
+      const corpus = (await (await fetch(`${emulatorUrl()}/__emulator/corpus`, { method: "POST" })).json()) as HostileCorpus;
+      const crm = vscode.workspace.getConfiguration("crm");
+      const ask = async (articles: boolean) => {
+        const answers: [string, string][] = [];
+        for (const [object, fields] of [["Case", "Subject, Description, Origin"], ["Contact", "LastName, Title"], ["Account", "Name, Description"], ["FeedItem", "Body"], ["FeedComment", "CommentBody"], ["Invoice__c", "Name"], ["Knowledge__kav", "Title, Summary"]] as const) {
+          const ids = corpus.ids[object];
+          answers.push([`${object} rows`, await call("crm_query", { soql: `SELECT Id, ${fields} FROM ${object} WHERE Id IN ('${ids.join("', '")}')`, limit: 200 })]);
+          answers.push([`${object} ${ids[0]}`, await call("crm_get_record", { object, id: ids[0] })]);
+        }
+        if (articles) for (const id of corpus.ids.Knowledge__kav) answers.push([`article ${id}`, await call("crm_get_article", { id })]);
+        for (const [what, text] of answers) assertInertAnswer(text, what);
+        return answers;
+      };
+      assert.equal(Object.values(corpus.ids).reduce((n, ids) => n + ids.length, 0), 200);
+      const open = await ask(true);
+      assert.match(open.find(([what]) => what === "Case rows")![1], /\| Web \| web form\n/);
+      try {
+        await crm.update("agent.lockdown", true, vscode.ConfigurationTarget.Global);
+        const locked = await ask(false);
+        const cases = locked.find(([what]) => what === "Case rows")![1];
+        assert.match(cases, /\nLockdown: the text of 50 records written by people outside the company/);
+        for (const text of HOSTILE_TEXTS) assert.ok(!cases.includes(text.slice(0, 16)), `no outsider's text: ${text.slice(0, 16)}`);
+      } finally {
+        await crm.update("agent.lockdown", undefined, vscode.ConfigurationTarget.Global);
       }
     });
   });

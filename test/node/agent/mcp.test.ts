@@ -162,6 +162,8 @@ test("the hostile corpus over stdio: classified fields and, with --lockdown, out
     await ask("crm_query", { soql: "SELECT Id, LastName, Birthdate FROM Contact WHERE Email != null LIMIT 5" });
     for (const id of corpus.ids.FeedItem) await ask("crm_get_record", { object: "FeedItem", id });
     for (const id of corpus.ids.Knowledge__kav) await ask("crm_get_article", { id });
+    await ask("crm_search_knowledge", { text: "corpus article", limit: 25 });
+    await ask("crm_query", { sosl: "FIND {Corpus} RETURNING Case(Subject, Description), Account(Name, Description), Contact(LastName, Title)" });
     for (const [what, text] of answers) assertInertAnswer(text, what);
     const [cases, contacts] = answers.map(([, text]) => text);
     for (const text of HOSTILE_TEXTS) assert.ok(!fencedData(cases!).data.includes(text.slice(0, 16)), `no outsider's text over stdio: ${text.slice(0, 16)}`);

@@ -189,13 +189,16 @@ class Tool {
     this.journal({ tool: "crm-data revert", kind: "migration revert", org: target.orgId, instanceUrl: target.instanceUrl, run: run.id, runFile, deleted: result.deleted, restored: result.restored, conflicts: result.conflicts.length, failures: result.failures.length });
     if (this.format === "json") this.say(JSON.stringify(result, null, 2));
     else {
-      const nothingLeft = !result.deleted && !result.restored && !result.conflicts.length && !result.failures.length;
+      const nothingLeft = !result.deleted && !result.restored && !result.conflicts.length && !result.failures.length && !result.unknown.length;
       if (nothingLeft && result.alreadyReverted) this.say(`Run ${run.id} is already reverted: its ${result.alreadyReverted} records are as they were before it.`);
       else this.say(`Reverted run ${run.id}: ${result.deleted} deleted, ${result.restored} restored${result.alreadyReverted ? ` (${result.alreadyReverted} were already as before)` : ""}.`);
+      const { inserted, updated } = result.reconciled;
+      if (inserted || updated) this.say(`Of these, ${inserted} inserted and ${updated} updated records were found in the org from a chunk the run never heard back about.`);
+      this.sayCapped(result.unknown.map((u) => `${inline(u)}: may be left in the target`), "--format json lists them all");
       this.sayCapped(result.conflicts.map((c) => `${inline(c.object)} ${inline(c.id)} ${c.why ?? `changed since the run${c.fields.length ? ` (${c.fields.join(", ")})` : " (deleted)"}`}: left as it is`), "--format json lists them all");
       this.sayCapped(result.failures.map((f) => `${inline(f.object)} ${inline(f.id)}: ${inline(f.message)}`), "--format json lists them all");
     }
-    return result.conflicts.length || result.failures.length ? EXIT.findings : EXIT.clean;
+    return result.conflicts.length || result.failures.length || result.unknown.length ? EXIT.findings : EXIT.clean;
   }
 }
 

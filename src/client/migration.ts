@@ -107,10 +107,27 @@ export interface UpdatedRecord {
   after: Record<string, string | null>;
 }
 
+/**
+ * A chunk being written, saved before it is sent (write-ahead): if the run dies before the org answers, resume and
+ * revert find what the org did — the records the run's user created since with these match keys, the records
+ * whose values are now what was being written — and make them the run's own.
+ */
+export interface PendingWrite {
+  /** When the chunk went out: the records it created are no older. */
+  since: string;
+  /** The match fields, and the match keys (digests) of the rows being inserted. */
+  match: string[];
+  inserts: string[];
+  /** The records being updated: their values before and what is being written. */
+  updates: UpdatedRecord[];
+}
+
 export interface ObjectOutcome {
   object: string;
   inserted: string[];
   updated: UpdatedRecord[];
+  /** A chunk sent and not yet answered (see PendingWrite). */
+  pending?: PendingWrite;
   unchanged: number;
   failed: number;
   /** Rows refused by the target (or by the dry run's checks), by source ID: at most 1,000 kept. */
@@ -145,6 +162,10 @@ export interface RevertResult {
   /** Records changed in the target since the run: not restored, named with the fields that moved. */
   conflicts: { object: string; id: string; fields: string[]; why?: string }[];
   failures: { object: string; id: string; message: string }[];
+  /** Writes of a chunk the run never heard back about, found in the org and reverted with the rest (see reconcile). */
+  reconciled: { inserted: number; updated: number };
+  /** What could not be known, and so may be left in the target: the revert is not complete while this holds anything. */
+  unknown: string[];
 }
 
 const DEFAULT_BULK_THRESHOLD = 2_000;
@@ -417,7 +438,7 @@ class ObjectPass {
   private readonly uniqueValues = new Map<string, Map<string, { target?: string; source?: string }>>();
   /** The fields whose values the target holds once (unique or external IDs), that the plan writes and does not match by. */
   private readonly uniqueFields: FieldDescribe[];
-  private inserts: { sourceId: string; fields: Row }[] = [];
+  private inserts: { sourceId: string; hash: string; fields: Row }[] = [];
   private updates: { sourceId: string; id: string; before: Row; after: Row }[] = [];
   private written = 0;
 
@@ -575,7 +596,7 @@ class ObjectPass {
       this.ids?.set(id15(sourceId), NEW);
       return;
     }
-    this.inserts.push({ sourceId, fields });
+    this.inserts.push({ sourceId, hash: hash!, fields });
     if (this.inserts.length >= this.ctx.chunkRows) await this.flushInserts();
   }
 
@@ -623,6 +644,7 @@ class ObjectPass {
       pending.set(s, [...(pending.get(s) ?? []), b.sourceId]);
     }
     const rows = batch.map((b) => Object.fromEntries(columns.map((c) => [c, b.fields[c] ?? undefined])));
+    await this.ctx.writeAhead(this.outcome, { since: new Date().toISOString(), match: this.step.plan.match, inserts: batch.map((b) => b.hash), updates: [] });
     await this.write("insert", rows, (kind, result) => {
       const s = signature(columns.map((c) => result[c]));
       const sourceId = pending.get(s)?.shift() ?? "";
@@ -639,6 +661,7 @@ class ObjectPass {
     if (!batch.length) return;
     this.ctx.checkCancelled();
     const byId = new Map(batch.map((b) => [id15(b.id), b]));
+    await this.ctx.writeAhead(this.outcome, { since: new Date().toISOString(), match: this.step.plan.match, inserts: [], updates: batch.map((b) => ({ id: b.id, before: b.before, after: b.after })) });
     await this.write("update", batch.map((b) => ({ Id: b.id, ...b.after })), (kind, result) => {
       const b = byId.get(id15(result.Id ?? result.sf__Id ?? ""));
       if (!b) return;
@@ -655,6 +678,7 @@ class ObjectPass {
     });
     this.written += result.rows;
     if (!this.outcome.via.includes(result.via)) this.outcome.via.push(result.via);
+    delete this.outcome.pending;
     await this.ctx.saved();
   }
 
@@ -743,6 +767,12 @@ class PassContext {
   async saved(): Promise<void> {
     if (this.run) await this.options.onRecord?.(this.run);
   }
+
+  /** Saves what a chunk is about to write before it is sent (see PendingWrite). */
+  async writeAhead(outcome: ObjectOutcome, pending: PendingWrite): Promise<void> {
+    outcome.pending = pending;
+    await this.saved();
+  }
 }
 
 async function passes(source: Crm, target: Crm, plan: MigrationPlan, options: RunOptions, run?: MigrationRun): Promise<MigrationReport> {
@@ -806,6 +836,7 @@ async function secondPass(ctx: PassContext, report: MigrationReport): Promise<vo
       ctx.checkCancelled();
       const chunk = rows.slice(i, i + ctx.chunkRows);
       const byId = new Map(chunk.map((r) => [id15(r.id), r]));
+      await ctx.writeAhead(outcome, { since: new Date().toISOString(), match: step.plan.match, inserts: [], updates: chunk.filter((r) => r.existing).map((r) => ({ id: r.id, before: r.before, after: r.after })) });
       const result = await ingest(ctx.target, { object, operation: "update" }, chunk.map((r) => ({ Id: r.id, ...r.after })), {
         collectionsBelow: ctx.options.bulkThreshold ?? DEFAULT_BULK_THRESHOLD, poll: ctx.options.poll,
         onProgress: (p) => ctx.progress({ phase: "second pass", object, done: i + (p.processed ?? 0), total: rows.length }),
@@ -822,6 +853,7 @@ async function secondPass(ctx: PassContext, report: MigrationReport): Promise<vo
         },
       });
       if (!outcome.via.includes(result.via)) outcome.via.push(result.via);
+      delete outcome.pending;
       await ctx.saved();
     }
   }
@@ -876,6 +908,8 @@ export async function run(source: Crm, plan: PlanInput | string, target: Crm, op
     ? { ...resume, state: "running", objects: resume.objects.map((o) => ({ ...o, inserted: [...o.inserted], updated: [...o.updated], failures: [], failed: 0 })) }
     : { id: `run-${new Date().toISOString().replace(/[:.]/g, "-")}-${createHash("sha1").update(`${Math.random()}`).digest("hex").slice(0, 6)}`, planDigest: digestOfPlan, source: orgOf(source), target: orgOf(target), startedAt: new Date().toISOString(), state: "running", objects: [], requests: 0 };
   delete record.error;
+  // A chunk the last run sent and never heard back about: what the org did with it becomes this run's own first.
+  if (resume) await reconcile(target, record, options.signal);
   const counted = (info: { method: string }) => void (info.method && record.requests++);
   target.on("request", counted);
   try {
@@ -903,7 +937,8 @@ export async function revert(target: Crm, runRecord: MigrationRun, options: Migr
   if (!runRecord || typeof runRecord !== "object" || !Array.isArray(runRecord.objects)) throw new TypeError("revert takes the record a migration run resolved with (its objects, inserted and updated)");
   await connected(target);
   if (runRecord.target.orgId && target.orgId && id15(runRecord.target.orgId) !== id15(target.orgId)) throw new MigrationPlanError(`That run wrote to another org (${runRecord.target.instanceUrl ?? runRecord.target.orgId}): revert it there`, "");
-  const result: RevertResult = { deleted: 0, restored: 0, alreadyReverted: 0, conflicts: [], failures: [] };
+  const found = await reconcile(target, runRecord, options.signal);
+  const result: RevertResult = { deleted: 0, restored: 0, alreadyReverted: 0, conflicts: [], failures: [], reconciled: { inserted: found.inserted, updated: found.updated }, unknown: found.unknown };
   const deletes = runRecord.objects.reduce((n, o) => n + o.inserted.length, 0);
   const restores = runRecord.objects.reduce((n, o) => n + o.updated.length, 0);
   const collectionsBelow = options.bulkThreshold ?? DEFAULT_BULK_THRESHOLD;
@@ -913,12 +948,7 @@ export async function revert(target: Crm, runRecord: MigrationRun, options: Migr
       const restore: Record<string, unknown>[] = [];
       for (let i = 0; i < outcome.updated.length; i += COLLECTION_LIMIT) {
         const chunk = outcome.updated.slice(i, i + COLLECTION_LIMIT);
-        const fields = [...new Set(chunk.flatMap((u) => Object.keys(u.after)))];
-        const current = new Map<string, Row>();
-        const columns = ["Id", ...fields];
-        for await (const r of target.queryIterator(`SELECT ${columns.join(", ")} FROM ${outcome.object} WHERE Id IN (${chunk.map((u) => soqlLiteral(u.id)).join(", ")})`, { signal: options.signal })) {
-          current.set(id15(String(r.Id)), flatten(r, columns));
-        }
+        const current = await currentValues(target, outcome.object, chunk, options.signal);
         for (const u of chunk) {
           const now = current.get(id15(u.id));
           const moved = now ? Object.keys(u.after).filter((f) => !sameLoose(now[f.toLowerCase()] ?? null, u.after[f] ?? null)) : Object.keys(u.after);
@@ -940,9 +970,12 @@ export async function revert(target: Crm, runRecord: MigrationRun, options: Migr
       if (restore.length) await ingest(target, { object: outcome.object, operation: "update" }, restore, { collectionsBelow, poll: options.poll, onResult: (k, r) => record(k, r, () => result.restored++) });
       // Deleted only when the org says the run's user created it: an ID that names anyone else's record (a record
       // file from elsewhere, a mistake) is named and left as it is.
-      const theirs = runRecord.target.userId ? await createdBy(target, outcome.object, outcome.inserted, runRecord.target.userId, options.signal) : undefined;
-      const doomed = theirs ? outcome.inserted.filter((id) => !theirs.others.has(id15(id))) : outcome.inserted;
-      for (const id of outcome.inserted.filter((i) => theirs?.others.has(id15(i)))) result.conflicts.push({ object: outcome.object, id, fields: [], why: "not created by the run's user" });
+      const theirs = runRecord.target.userId ? await createdBy(target, outcome.object, outcome.inserted, runRecord, options.signal) : undefined;
+      const doomed = theirs ? outcome.inserted.filter((id) => !theirs.has(id15(id))) : outcome.inserted;
+      for (const id of outcome.inserted) {
+        const why = theirs?.get(id15(id));
+        if (why) result.conflicts.push({ object: outcome.object, id, fields: [], why });
+      }
       if (doomed.length) {
         await ingest(target, { object: outcome.object, operation: "delete" }, doomed.map((Id) => ({ Id })), {
           collectionsBelow, poll: options.poll, onResult: deleted,
@@ -954,16 +987,87 @@ export async function revert(target: Crm, runRecord: MigrationRun, options: Migr
   return result;
 }
 
-/** Of these IDs, those the org holds as created by someone other than `userId` (IDs it does not hold are not named). */
-async function createdBy(crm: Crm, object: string, ids: string[], userId: string, signal?: AbortSignal): Promise<{ others: Set<string> }> {
-  const others = new Set<string>();
+/** How far the org's clock may stand from this machine's when a record's CreatedDate is compared with a run's times. */
+const CLOCK_SKEW_MS = 15 * 60_000;
+
+/**
+ * Makes a chunk that was sent and never answered (the run died, or its answer was lost) the run's own, as the
+ * org holds it: records the run's user created since the chunk went out with one of its match keys are inserted
+ * records of the run; records whose values are now what was being written are updated records (with their values
+ * before); a record still as it was was not written, and the resumed run writes it again. Says what it found.
+ */
+export async function reconcile(target: Crm, runRecord: MigrationRun, signal?: AbortSignal): Promise<{ inserted: number; updated: number; unknown: string[] }> {
+  const found = { inserted: 0, updated: 0, unknown: [] as string[] };
+  for (const outcome of runRecord.objects) {
+    const pending = outcome.pending;
+    if (!pending) continue;
+    if (pending.inserts.length) {
+      if (!runRecord.target.userId) {
+        found.unknown.push(`${outcome.object}: ${pending.inserts.length} rows were being inserted, and the run's record does not say which user wrote them`);
+        continue;
+      }
+      const keys = new Set(pending.inserts);
+      const known = new Set(outcome.inserted.map(id15));
+      const columns = ["Id", ...pending.match];
+      const since = new Date(Date.parse(pending.since) - CLOCK_SKEW_MS).toISOString();
+      const soql = `SELECT ${columns.join(", ")} FROM ${outcome.object} WHERE CreatedById = ${soqlLiteral(runRecord.target.userId)} AND CreatedDate >= ${since.replace(/\.\d{3}Z$/, "Z")}`;
+      for await (const r of target.queryIterator(soql, { signal })) {
+        const row = flatten(r, columns);
+        const key = matchKey(pending.match.map((m) => row[m.toLowerCase()] ?? null));
+        if (key === undefined || !keys.has(digest(key)) || known.has(id15(row.id!))) continue;
+        outcome.inserted.push(row.id!);
+        known.add(id15(row.id!));
+        found.inserted++;
+      }
+    }
+    for (let i = 0; i < pending.updates.length; i += COLLECTION_LIMIT) {
+      const chunk = pending.updates.slice(i, i + COLLECTION_LIMIT);
+      const current = await currentValues(target, outcome.object, chunk, signal);
+      for (const u of chunk) {
+        const now = current.get(id15(u.id));
+        // Still as it was: the update never landed. Anything else is the run's write (or a change since, which revert names).
+        if (now && Object.keys(u.after).every((f) => sameLoose(now[f.toLowerCase()] ?? null, u.before[f] ?? null))) continue;
+        const kept = outcome.updated.find((x) => id15(x.id) === id15(u.id));
+        if (kept) {
+          for (const [k, v] of Object.entries(u.before)) if (!(k in kept.before)) kept.before[k] = v;
+          Object.assign(kept.after, u.after);
+        } else outcome.updated.push({ id: u.id, before: { ...u.before }, after: { ...u.after } });
+        found.updated++;
+      }
+    }
+    delete outcome.pending;
+  }
+  return found;
+}
+
+/** The current values of the fields the run wrote, by 15-character ID. */
+async function currentValues(target: Crm, object: string, records: UpdatedRecord[], signal?: AbortSignal): Promise<Map<string, Row>> {
+  const fields = [...new Set(records.flatMap((u) => Object.keys(u.after)))];
+  const columns = ["Id", ...fields];
+  const current = new Map<string, Row>();
+  for await (const r of target.queryIterator(`SELECT ${columns.join(", ")} FROM ${object} WHERE Id IN (${records.map((u) => soqlLiteral(u.id)).join(", ")})`, { signal })) {
+    current.set(id15(String(r.Id)), flatten(r, columns));
+  }
+  return current;
+}
+
+/**
+ * Of these IDs, those the org holds as not the run's creation, and why: created by someone other than the run's
+ * user, or outside the run's time (IDs the org does not hold are not named).
+ */
+async function createdBy(crm: Crm, object: string, ids: string[], runRecord: MigrationRun, signal?: AbortSignal): Promise<Map<string, string>> {
+  const others = new Map<string, string>();
+  const began = Date.parse(runRecord.startedAt) - CLOCK_SKEW_MS;
+  const ended = runRecord.finishedAt ? Date.parse(runRecord.finishedAt) + CLOCK_SKEW_MS : Infinity;
   for (let i = 0; i < ids.length; i += COLLECTION_LIMIT) {
     const chunk = ids.slice(i, i + COLLECTION_LIMIT);
-    for await (const r of crm.queryIterator(`SELECT Id, CreatedById FROM ${object} WHERE Id IN (${chunk.map(soqlLiteral).join(", ")})`, { signal })) {
-      if (!sameRecordId(String(r.CreatedById), userId)) others.add(id15(String(r.Id)));
+    for await (const r of crm.queryIterator(`SELECT Id, CreatedById, CreatedDate FROM ${object} WHERE Id IN (${chunk.map(soqlLiteral).join(", ")})`, { signal })) {
+      const created = Date.parse(String(r.CreatedDate).replace(/\+0000$/, "Z"));
+      if (!sameRecordId(String(r.CreatedById), runRecord.target.userId!)) others.set(id15(String(r.Id)), "not created by the run's user");
+      else if (!(created >= began && created <= ended)) others.set(id15(String(r.Id)), "created outside the run's time");
     }
   }
-  return { others };
+  return others;
 }
 
 /** Whether a value read now is the one the run wrote (text from REST against text the run sent). */

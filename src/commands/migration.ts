@@ -306,8 +306,9 @@ export function migrationCommands(deps: MigrationDeps, reports: MigrationReports
     journal.recordMigration({ key: target.record.key, alias: target.record.alias }, vscode.l10n.t("revert the migration of {0}: {1} deleted, {2} restored", formatTime(kept.run.startedAt), formatCount(result.deleted), formatCount(result.restored)), []);
     const left = result.conflicts.length ? ` ${vscode.l10n.t("Left as they are, changed since the run: {0}.", result.conflicts.slice(0, 5).map((c) => `${c.object} ${c.id}`).join(", "))}` : "";
     const failed = result.failures.length ? ` ${vscode.l10n.t("Refused by the org: {0}.", result.failures.slice(0, 5).map((f) => `${f.object} ${f.id} (${f.message})`).join(", "))}` : "";
-    const said = vscode.l10n.t("Reverted the migration into {0}: {1} deleted, {2} restored.", target.record.alias, formatCount(result.deleted), formatCount(result.restored)) + left + failed;
-    void (left || failed ? vscode.window.showWarningMessage(said) : vscode.window.showInformationMessage(said));
+    const unknown = result.unknown.length ? ` ${vscode.l10n.t("May be left in the org: {0}.", result.unknown.slice(0, 3).join("; "))}` : "";
+    const said = vscode.l10n.t("Reverted the migration into {0}: {1} deleted, {2} restored.", target.record.alias, formatCount(result.deleted), formatCount(result.restored)) + left + failed + unknown;
+    void (left || failed || unknown ? vscode.window.showWarningMessage(said) : vscode.window.showInformationMessage(said));
   }
 
   /** The dry run, then its totals with a way on to the run. */

@@ -117,6 +117,11 @@ export interface Emulator {
   /** Demo sign-in facts plus the key pair for the JWT bearer flow. */
   credentials: typeof DEMO & { loginUrl: string; jwtPrivateKeyPem: string; siteId: string };
   apiUsage: { used: number; max: number };
+  /**
+   * Called when a data API request that changes something has been carried out, before its answer goes out:
+   * a test kills the client that sent it here (a run that dies with its write applied and unanswered).
+   */
+  afterWrite?: (write: { method: string; path: string }) => void | Promise<void>;
 }
 
 const DATA_PREFIX = /^\/services\/data\/v(\d+\.\d)(\/.*)?$/;
@@ -317,6 +322,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       const user = seeded.store.find(session.userId)!.rec;
       const ctx: Ctx = { method, path, version, query: parsed.searchParams, headers: req.headers, body, session, user, org, store: seeded.store };
       const reply = await dispatch(ctx);
+      if (method !== "GET" && method !== "HEAD") await emulator.afterWrite?.({ method, path });
       if (faults.gatewayTimeoutAfterWrite > 0 && method !== "GET" && method !== "HEAD") {
         faults.gatewayTimeoutAfterWrite--;
         return send(res, { status: 504, body: "<html><body><h1>504 Gateway Time-out</h1></body></html>", headers: { "content-type": "text/html" } }, logged, false);

@@ -128,7 +128,7 @@ test("a run moves three objects with their lookups re-pointed, owners by usernam
   assert.equal(result.deleted, run.objects.reduce((n, o) => n + o.inserted.length, 0));
   assert.equal(await snapshot(tgt), before, "the target is as it was");
   const twice = await tgt.migration.revert(run, { poll });
-  assert.deepEqual(twice, { deleted: 0, restored: 0, alreadyReverted: result.deleted + result.restored, conflicts: [], failures: [] }, "a second revert finds every record as it was before: nothing sent, nothing failed");
+  assert.deepEqual(twice, { deleted: 0, restored: 0, alreadyReverted: result.deleted + result.restored, conflicts: [], failures: [], reconciled: { inserted: 0, updated: 0 }, unknown: [] }, "a second revert finds every record as it was before: nothing sent, nothing failed");
   await tgt.deleteSobjectRecord("Account", existing.id);
 });
 
@@ -280,19 +280,27 @@ test("accounts the target refuses (a unique value it already holds) hold back th
   await Promise.all(planted.map((p) => tgt.deleteSobjectRecord("Account", p.id)));
 });
 
-test("a revert deletes only records the org says the run's user created: another's record in the list is named and left", async () => {
+test("a revert deletes only records the org says the run's user created during the run: another's record, or one made before it, is named and left", async () => {
   const [src, tgt] = await Promise.all([demoClient(source()), demoClient(target())]);
   const plan = { objects: [{ object: "Account", where: "Industry = 'Technology'", match: ["Name"], fields: { include: ["Name"] } }] };
   const run = await src.migration.run(plan, tgt, { poll });
   assert.equal(run.target.userId, tgt.userId, "the run names the user it wrote as");
   // Someone else's account, its ID in the list (a record from elsewhere, or a mistake).
   const theirs = target().seeded.store.insert("Account", { Name: "Someone else's" }, "005000000000099AAA");
-  const listed = { ...run, objects: [{ ...run.objects[0]!, inserted: [...run.objects[0]!.inserted, String(theirs.Id)] }] };
+  // The run's user's own account, made a day before the run: not the run's either.
+  const older = target().seeded.store.insert("Account", { Name: "Made the day before" }, String(tgt.userId));
+  older.CreatedDate = new Date(Date.parse(run.startedAt) - 86_400_000).toISOString().replace("Z", "+0000");
+  const listed = { ...run, objects: [{ ...run.objects[0]!, inserted: [...run.objects[0]!.inserted, String(theirs.Id), String(older.Id)] }] };
   const result = await tgt.migration.revert(listed, { poll });
-  assert.deepEqual(result.conflicts, [{ object: "Account", id: String(theirs.Id), fields: [], why: "not created by the run's user" }]);
+  assert.deepEqual(result.conflicts, [
+    { object: "Account", id: String(theirs.Id), fields: [], why: "not created by the run's user" },
+    { object: "Account", id: String(older.Id), fields: [], why: "created outside the run's time" },
+  ]);
   assert.equal(result.deleted, run.objects[0]!.inserted.length, "the run's own records are deleted");
   assert.ok(target().seeded.store.liveRecords("Account").some((a) => a.Id === theirs.Id), "the other record stays");
+  assert.ok(target().seeded.store.liveRecords("Account").some((a) => a.Id === older.Id), "the older record stays");
   await tgt.deleteSobjectRecord("Account", String(theirs.Id));
+  await tgt.deleteSobjectRecord("Account", String(older.Id));
 });
 
 test("a revert leaves a record changed since the run as it is, and names it", async () => {

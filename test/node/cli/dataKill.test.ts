@@ -1,0 +1,140 @@
+/**
+ * `crm-data migrate --apply` killed with SIGKILL at a chosen write — the org has carried it out, the answer never
+ * reaches the run — then reverted or resumed, and the target compared with its state before, row by row. The run's
+ * record says before each chunk what it is about to write (write-ahead), so revert and resume find what the org
+ * did with a chunk nobody heard back about.
+ */
+import { test, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { runDataCli } from "../../../src/cli/dataCli";
+import { startEmulator, type Emulator } from "../../../src/demo-org";
+import { useEmulator } from "../../helpers/emulator";
+
+const root = path.resolve(__dirname, "../../..");
+/** tsx's loader by its file: the run's working folder is the workspace, where no tsx is installed. */
+const TSX = pathToFileURL(path.join(root, "node_modules", "tsx", "dist", "loader.mjs")).href;
+const source = useEmulator({ seed: "demo" });
+const dirs: string[] = [];
+const config = mkdtempSync(path.join(tmpdir(), "crm-data-config-"));
+after(async () => {
+  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+  rmSync(config, { recursive: true, force: true });
+});
+
+// Every account and contact (Collections below 100,000 rows: each write request carries 200 rows).
+const PLAN = `objects:
+  - object: Account
+    match: [Name]
+  - object: Contact
+    match: [Email]
+`;
+
+/** An empty target holding 20 of the source's accounts by name with other phones: the run inserts 280 accounts and updates those 20. */
+async function targetOrg(): Promise<Emulator> {
+  const emu = await startEmulator({ port: 0, seed: "empty" });
+  const admin = emu.seeded.adminId;
+  for (const account of source().seeded.store.liveRecords("Account").slice(0, 20)) emu.seeded.store.insert("Account", { Name: account.Name, Phone: "+1 000 0000" }, admin);
+  return emu;
+}
+
+async function workspace(target: Emulator): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), "crm-data-kill-"));
+  dirs.push(dir);
+  const helper = (emu: Emulator) => JSON.stringify({ connection: { endpoint_url: emu.credentials.loginUrl, client_id: emu.credentials.clientId, client_secret: emu.credentials.clientSecret, username: emu.credentials.username, password: emu.credentials.password, security_token: emu.credentials.securityToken } });
+  await writeFile(path.join(dir, "prod.json"), helper(source()));
+  await writeFile(path.join(dir, "sandbox.json"), helper(target));
+  await writeFile(path.join(dir, "all.migration.yaml"), PLAN);
+  return dir;
+}
+
+/** The target's accounts and contacts as rows to compare: everything a run could have inserted, changed or deleted. */
+function state(emu: Emulator): string[] {
+  const store = emu.seeded.store;
+  return [
+    ...store.liveRecords("Account").map((a) => `Account ${a.Id} ${String(a.Name)} ${String(a.Phone)} ${String(a.ParentId)}`),
+    ...store.liveRecords("Contact").map((c) => `Contact ${c.Id} ${String(c.Email)} ${String(c.AccountId)}`),
+  ].sort();
+}
+
+const MIGRATE = ["migrate", "--plan", "all.migration.yaml", "--from", "prod.json", "--to", "sandbox.json", "--apply", "--bulk-threshold", "100000"];
+
+/** crm-data as a person runs it, in a process of its own, killed (SIGKILL) once the org has carried out its `at`-th record write. */
+async function killedAt(target: Emulator, dir: string, at: number, extra: string[] = []): Promise<void> {
+  const child = spawn(process.execPath, ["--import", TSX, path.join(root, "src/cli/crm-data.ts"), ...MIGRATE, ...extra], { cwd: dir, env: { PATH: process.env.PATH ?? "", XDG_CONFIG_HOME: config }, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+  let seen = 0;
+  target.afterWrite = async ({ path: written }) => {
+    if (!/\/composite\/sobjects/.test(written) || ++seen !== at) return;
+    child.kill("SIGKILL");
+    await once(child, "exit");
+  };
+  const [code, signal] = await once(child, "exit") as [number | null, string | null];
+  target.afterWrite = undefined;
+  assert.equal(signal, "SIGKILL", `the run was killed at write ${at} (it ended with ${code} after ${seen} writes: ${stderr})`);
+}
+
+async function cli(dir: string, argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runDataCli({ argv, env: { XDG_CONFIG_HOME: config }, cwd: dir, out: (t) => out.push(t), err: (t) => err.push(t) });
+  return { code, out: out.join("\n"), err: err.join("\n") };
+}
+
+for (const [at, what] of [
+  [1, "the first 200 accounts inserted and unanswered"],
+  [3, "every account inserted, the 20 updates applied and unanswered"],
+  [4, "the accounts done, the first 200 contacts inserted and unanswered"],
+] as const) {
+  test(`killed at write ${at} (${what}): revert leaves the target exactly as it was`, async (t) => {
+    const target = await targetOrg();
+    t.after(() => target.close());
+    const dir = await workspace(target);
+    const before = state(target);
+    await killedAt(target, dir, at, ["--run", "all.run.json"]);
+    assert.notDeepEqual(state(target), before, "the killed run wrote something");
+    const record = JSON.parse(await readFile(path.join(dir, "all.run.json"), "utf8")) as { state: string; objects: { pending?: unknown }[] };
+    assert.equal(record.state, "running", "the record was last saved by the run itself, before the kill");
+    assert.ok(record.objects.some((o) => o.pending), "it holds the chunk that was being written");
+    const reverted = await cli(dir, ["revert", "--run", "all.run.json", "--to", "sandbox.json"]);
+    assert.equal(reverted.code, 0, reverted.out + reverted.err);
+    assert.match(reverted.out, /were found in the org from a chunk the run never heard back about/);
+    assert.deepEqual(state(target), before, "every row as it was before the run");
+  });
+}
+
+test("killed at write 2, then resumed: every record once, lookups right; one revert leaves the target as it was", async (t) => {
+  const target = await targetOrg();
+  t.after(() => target.close());
+  const dir = await workspace(target);
+  const before = state(target);
+  await killedAt(target, dir, 2, ["--run", "all.run.json"]);
+  const resumed = await cli(dir, [...MIGRATE, "--resume", "all.run.json", "--run", "all.run.json"]);
+  assert.equal(resumed.code, 0, resumed.out + resumed.err);
+  const store = target.seeded.store;
+  const names = store.liveRecords("Account").map((a) => String(a.Name));
+  assert.equal(names.length, 300, "300 accounts");
+  assert.equal(new Set(names).size, 300, "none twice");
+  const emails = store.liveRecords("Contact").map((c) => String(c.Email));
+  assert.equal(emails.length, 320);
+  assert.equal(new Set(emails).size, 320);
+  const byName = new Map(store.liveRecords("Account").map((a) => [a.Id, String(a.Name)]));
+  const sourceAccount = new Map(source().seeded.store.liveRecords("Account").map((a) => [a.Id, String(a.Name)]));
+  for (const c of source().seeded.store.liveRecords("Contact")) {
+    const moved = store.liveRecords("Contact").find((x) => x.Email === c.Email)!;
+    assert.equal(moved.AccountId ? byName.get(String(moved.AccountId)) : null, c.AccountId ? sourceAccount.get(String(c.AccountId)) : null, `${String(c.Email)}'s account`);
+  }
+  const record = JSON.parse(await readFile(path.join(dir, "all.run.json"), "utf8")) as { state: string; objects: { object: string; inserted: string[]; updated: unknown[] }[] };
+  assert.equal(record.state, "complete");
+  assert.deepEqual(record.objects.map((o) => [o.object, o.inserted.length]), [["Account", 280], ["Contact", 320]], "the run owns every record it inserted, the killed chunk's included");
+  const reverted = await cli(dir, ["revert", "--run", "all.run.json", "--to", "sandbox.json"]);
+  assert.equal(reverted.code, 0, reverted.out + reverted.err);
+  assert.deepEqual(state(target), before);
+});

@@ -970,10 +970,15 @@ export async function revert(target: Crm, runRecord: MigrationRun, options: Migr
       if (restore.length) await ingest(target, { object: outcome.object, operation: "update" }, restore, { collectionsBelow, poll: options.poll, onResult: (k, r) => record(k, r, () => result.restored++) });
       // Deleted only when the org says the run's user created it: an ID that names anyone else's record (a record
       // file from elsewhere, a mistake) is named and left as it is.
-      const theirs = runRecord.target.userId ? await createdBy(target, outcome.object, outcome.inserted, runRecord, options.signal) : undefined;
-      const doomed = theirs ? outcome.inserted.filter((id) => !theirs.has(id15(id))) : outcome.inserted;
+      const theirs = runRecord.target.userId ? await createdBy(target, outcome.object, outcome.inserted, runRecord, options.signal) : new Map<string, string>();
+      const mine = outcome.inserted.filter((id) => !theirs.has(id15(id)));
+      // A parent goes only when nothing the run did not create points to it: deleting it would take those along.
+      const pointed = await pointedAtByOthers(target, outcome.object, mine, runRecord, options.signal);
+      for (const [id, why] of pointed.held) theirs.set(id, why);
+      result.unknown.push(...pointed.unchecked);
+      const doomed = outcome.inserted.filter((id) => !theirs.has(id15(id)));
       for (const id of outcome.inserted) {
-        const why = theirs?.get(id15(id));
+        const why = theirs.get(id15(id));
         if (why) result.conflicts.push({ object: outcome.object, id, fields: [], why });
       }
       if (doomed.length) {
@@ -1038,6 +1043,47 @@ export async function reconcile(target: Crm, runRecord: MigrationRun, signal?: A
     delete outcome.pending;
   }
   return found;
+}
+
+/** Records an org keeps about a record by itself (its history, sharing, feed, change events): never someone's data. */
+const BOOKKEEPING = /(History|Share|Feed|ChangeEvent)$/;
+
+/**
+ * Of records the run would delete, those that records it did not create point to — through a relationship whose
+ * children an org deletes with the parent (an account's contacts), or from an object the run wrote — and why.
+ * A child the run's user made while the run went on is the run's doing (a trigger's, say), not someone else's.
+ */
+async function pointedAtByOthers(crm: Crm, object: string, ids: string[], runRecord: MigrationRun, signal?: AbortSignal): Promise<{ held: Map<string, string>; unchecked: string[] }> {
+  const held = new Map<string, string>();
+  const unchecked: string[] = [];
+  if (!ids.length) return { held, unchecked };
+  const runObjects = new Set(runRecord.objects.map((o) => o.object.toLowerCase()));
+  const runs = new Set(runRecord.objects.flatMap((o) => o.inserted.map(id15)));
+  const described = await crm.getSobject(object, { describe: true });
+  const ours = (r: Record<string, unknown>) => {
+    if (runs.has(id15(String(r.Id)))) return true;
+    const created = Date.parse(String(r.CreatedDate).replace(/\+0000$/, "Z"));
+    const duringRun = created >= Date.parse(runRecord.startedAt) - CLOCK_SKEW_MS && created <= (runRecord.finishedAt ? Date.parse(runRecord.finishedAt) + CLOCK_SKEW_MS : Infinity);
+    return !!runRecord.target.userId && sameRecordId(String(r.CreatedById), runRecord.target.userId) && duringRun;
+  };
+  for (const child of described.childRelationships ?? []) {
+    if (!child.field || BOOKKEEPING.test(child.childSObject) || !(child.cascadeDelete || runObjects.has(child.childSObject.toLowerCase()))) continue;
+    try {
+      for (let i = 0; i < ids.length; i += COLLECTION_LIMIT) {
+        const chunk = ids.slice(i, i + COLLECTION_LIMIT);
+        for await (const r of crm.queryIterator(`SELECT Id, ${child.field}, CreatedById, CreatedDate FROM ${child.childSObject} WHERE ${child.field} IN (${chunk.map(soqlLiteral).join(", ")})`, { signal })) {
+          if (ours(r)) continue;
+          const parent = id15(String(r[child.field]));
+          if (!held.has(parent)) held.set(parent, `records the run did not create point to it (${child.childSObject} ${String(r.Id)}${child.cascadeDelete ? ", which the org would delete with it" : ""})`);
+        }
+      }
+    } catch (err) {
+      if (signal?.aborted) throw err;
+      // Children the API cannot read by this field cannot be checked: where the org deletes them with the parent, that is said.
+      if (child.cascadeDelete) unchecked.push(`${object}: its ${child.childSObject} records (${child.field}) could not be read (${(err as Error).message.split("\n")[0]}); the org deletes them with the records the revert deleted`);
+    }
+  }
+  return { held, unchecked };
 }
 
 /** The current values of the fields the run wrote, by 15-character ID. */

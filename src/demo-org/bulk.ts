@@ -217,6 +217,7 @@ export function bulkRoutes(options: { latencyMs: number; hooks: WriteHooks; faul
         if (job.operation === "hardDelete") ctx.store.table(def.name).delete(rec.Id);
         else rec.IsDeleted = true;
         ctx.store.touch(rec, ctx.user.Id);
+        ctx.store.cascade(def, rec, ctx.user.Id);
         return { recordId: rec.Id, created: false };
       }
       default:

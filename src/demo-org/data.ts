@@ -187,6 +187,7 @@ function deleteRecord(ctx: Ctx, def: ObjectDef, rec: Rec, hooks: WriteHooks): vo
   hooks.remove?.[def.name]?.(ctx, rec);
   rec.IsDeleted = true;
   ctx.store.touch(rec, ctx.user.Id);
+  ctx.store.cascade(def, rec, ctx.user.Id);
 }
 
 function createRecord(ctx: Ctx, def: ObjectDef, hooks: WriteHooks): Reply {

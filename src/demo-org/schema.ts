@@ -22,6 +22,8 @@ export interface FieldDef {
   autoNumber?: boolean;
   defaultValue?: unknown;
   inlineHelpText?: string;
+  /** Deleting the parent deletes the records whose field points to it (an account's contacts). */
+  cascadeDelete?: boolean;
   /** How the org classifies the field (FieldDefinition's SecurityClassification and ComplianceGroup). */
   classification?: { level?: string; compliance?: string[] };
 }
@@ -131,7 +133,7 @@ export function defineObjects(specs: ObjectSpec[], now: number): Map<string, Obj
           childSObject: def.name,
           field: field.name,
           relationshipName: childName,
-          cascadeDelete: false,
+          cascadeDelete: field.cascadeDelete ?? false,
         });
       }
     }

@@ -79,7 +79,9 @@ export function baseSpecs(): ObjectSpec[] {
       name: "Contact", keyPrefix: "003", feedEnabled: true,
       fields: [
         str("FirstName"), str("LastName", { nillable: false }), str("Name", { nameField: true, createable: false, updateable: false }), { name: "Email", type: "email" },
-        { name: "Phone", type: "phone" }, str("Title"), ref("AccountId", ["Account"], "Account"),
+        { name: "Phone", type: "phone" }, str("Title"),
+        // As in an org, deleting an account deletes its contacts.
+        ref("AccountId", ["Account"], "Account", { cascadeDelete: true }),
         // Classified as an admin classifies personal data (Setup → Data Classification): agents are not shown it by default.
         { name: "Birthdate", type: "date", classification: { level: "Restricted", compliance: ["PII", "GDPR"] } },
         pick("LeadSource", ["Web", "Phone Inquiry", "Partner Referral", "Other"]),

@@ -177,6 +177,20 @@ export class Store {
     return rows;
   }
 
+  /** Deletes what an org deletes with a record: the live records of cascading child relationships, theirs in turn. */
+  cascade(def: ObjectDef, rec: Rec, userId: string): void {
+    for (const child of def.childRelationships.filter((c) => c.cascadeDelete)) {
+      const childDef = this.object(child.childSObject);
+      if (!childDef) continue;
+      for (const row of this.liveRecords(child.childSObject)) {
+        if (String(row[child.field] ?? "").slice(0, 15) !== rec.Id.slice(0, 15)) continue;
+        row.IsDeleted = true;
+        this.touch(row, userId);
+        this.cascade(childDef, row, userId);
+      }
+    }
+  }
+
   liveRecords(objectName: string, includeDeleted = false): Rec[] {
     const generated = this.generated.get(objectName.toLowerCase());
     if (generated) return this.generatedRows(objectName, 0, generated.count);

@@ -1,6 +1,7 @@
 /**
- * `crm-data migrate --apply` killed with SIGKILL at a chosen write — the org has carried it out, the answer never
- * reaches the run — then reverted or resumed, and the target compared with its state before, row by row. The run's
+ * `crm-data migrate --apply` (and `crm-data revert`) killed with SIGKILL at a chosen write — the org has carried it
+ * out, the answer never reaches the run — then reverted or resumed, and the target compared with its state before,
+ * row by row. The run's
  * record says before each chunk what it is about to write (write-ahead), so revert and resume find what the org
  * did with a chunk nobody heard back about.
  */
@@ -66,8 +67,8 @@ function state(emu: Emulator): string[] {
 const MIGRATE = ["migrate", "--plan", "all.migration.yaml", "--from", "prod.json", "--to", "sandbox.json", "--apply", "--bulk-threshold", "100000"];
 
 /** crm-data as a person runs it, in a process of its own, killed (SIGKILL) once the org has carried out its `at`-th record write. */
-async function killedAt(target: Emulator, dir: string, at: number, extra: string[] = []): Promise<void> {
-  const child = spawn(process.execPath, ["--import", TSX, path.join(root, "src/cli/crm-data.ts"), ...MIGRATE, ...extra], { cwd: dir, env: { PATH: process.env.PATH ?? "", XDG_CONFIG_HOME: config }, stdio: ["ignore", "ignore", "pipe"] });
+async function killedAt(target: Emulator, dir: string, at: number, argv: string[]): Promise<void> {
+  const child = spawn(process.execPath, ["--import", TSX, path.join(root, "src/cli/crm-data.ts"), ...argv], { cwd: dir, env: { PATH: process.env.PATH ?? "", XDG_CONFIG_HOME: config }, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
   let seen = 0;
@@ -98,7 +99,7 @@ for (const [at, what] of [
     t.after(() => target.close());
     const dir = await workspace(target);
     const before = state(target);
-    await killedAt(target, dir, at, ["--run", "all.run.json"]);
+    await killedAt(target, dir, at, [...MIGRATE, "--run", "all.run.json"]);
     assert.notDeepEqual(state(target), before, "the killed run wrote something");
     const record = JSON.parse(await readFile(path.join(dir, "all.run.json"), "utf8")) as { state: string; objects: { pending?: unknown }[] };
     assert.equal(record.state, "running", "the record was last saved by the run itself, before the kill");
@@ -115,7 +116,7 @@ test("killed at write 2, then resumed: every record once, lookups right; one rev
   t.after(() => target.close());
   const dir = await workspace(target);
   const before = state(target);
-  await killedAt(target, dir, 2, ["--run", "all.run.json"]);
+  await killedAt(target, dir, 2, [...MIGRATE, "--run", "all.run.json"]);
   const resumed = await cli(dir, [...MIGRATE, "--resume", "all.run.json", "--run", "all.run.json"]);
   assert.equal(resumed.code, 0, resumed.out + resumed.err);
   const store = target.seeded.store;
@@ -136,5 +137,21 @@ test("killed at write 2, then resumed: every record once, lookups right; one rev
   assert.deepEqual(record.objects.map((o) => [o.object, o.inserted.length]), [["Account", 280], ["Contact", 320]], "the run owns every record it inserted, the killed chunk's included");
   const reverted = await cli(dir, ["revert", "--run", "all.run.json", "--to", "sandbox.json"]);
   assert.equal(reverted.code, 0, reverted.out + reverted.err);
+  assert.deepEqual(state(target), before);
+});
+
+test("a revert killed half way, run again: the target exactly as it was, the records the first one deleted counted as reverted", async (t) => {
+  const target = await targetOrg();
+  t.after(() => target.close());
+  const dir = await workspace(target);
+  const before = state(target);
+  const applied = await cli(dir, [...MIGRATE, "--run", "all.run.json"]);
+  assert.equal(applied.code, 0, applied.out + applied.err);
+  // Contacts go first (reverse order): killed once the org has deleted the first 200 of them.
+  await killedAt(target, dir, 1, ["revert", "--run", "all.run.json", "--to", "sandbox.json"]);
+  assert.equal(target.seeded.store.liveRecords("Contact").length, 120, "the killed revert deleted 200 contacts");
+  const again = await cli(dir, ["revert", "--run", "all.run.json", "--to", "sandbox.json"]);
+  assert.equal(again.code, 0, again.out + again.err);
+  assert.match(again.out, /\(200 were already as before\)/);
   assert.deepEqual(state(target), before);
 });

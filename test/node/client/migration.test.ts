@@ -303,6 +303,24 @@ test("a revert deletes only records the org says the run's user created during t
   await tgt.deleteSobjectRecord("Account", String(older.Id));
 });
 
+test("a revert leaves an account a contact it did not create points to — the org would delete that contact with it — and names it", async () => {
+  const [src, tgt] = await Promise.all([demoClient(source()), demoClient(target())]);
+  const before = await snapshot(tgt);
+  const plan = { objects: [{ object: "Account", where: "Industry = 'Technology'", match: ["Name"], fields: { include: ["Name"] } }] };
+  const run = await src.migration.run(plan, tgt, { poll });
+  const [held, ...rest] = run.objects[0]!.inserted;
+  // Someone else adds a contact under one of the run's accounts after the run.
+  const theirs = target().seeded.store.insert("Contact", { LastName: "Added later", AccountId: held }, "005000000000099AAA");
+  const result = await tgt.migration.revert(run, { poll });
+  assert.equal(result.conflicts.length, 1);
+  assert.deepEqual(result.conflicts[0], { object: "Account", id: held, fields: [], why: `records the run did not create point to it (Contact ${String(theirs.Id)}, which the org would delete with it)` });
+  assert.equal(result.deleted, rest.length, "the run's other accounts are deleted");
+  assert.ok(target().seeded.store.find(String(theirs.Id)), "their contact is still there");
+  await tgt.deleteSobjectRecord("Account", held!);
+  assert.equal(target().seeded.store.find(String(theirs.Id)), undefined, "as in an org, deleting the account deletes its contacts");
+  assert.equal(await snapshot(tgt), before);
+});
+
 test("a revert leaves a record changed since the run as it is, and names it", async () => {
   const [src, tgt] = await Promise.all([demoClient(source()), demoClient(target())]);
   const plan = { objects: [{ object: "Account", where: "Industry = 'Technology'", match: ["Name"], fields: { include: ["Name", "Phone"] } }] };

@@ -21,9 +21,10 @@ import type { Crm } from "./crm";
 import { isRequiredOnCreate, type FieldDescribe, type SObjectDescribe } from "./describe";
 import { CancelledError, MigrationPlanError } from "./errors";
 import { valueProblem, valueProblemText } from "./fieldValues";
-import { isRecordId, sameRecordId } from "./ids";
+import { sameRecordId } from "./ids";
 import { checkPlan, parsePlan, planDigest, transformed, type MigrationPlan, type PlanInput, type PlanObject } from "./migrationPlan";
 import { plugIn, type Bound } from "./plugins";
+import { sameValue } from "./sameValue";
 import { soqlLiteral } from "./soql-text";
 
 export { parsePlan, checkPlan, planDigest, mask, type MigrationPlan, type PlanInput, type PlanObject, type Transform } from "./migrationPlan";
@@ -409,17 +410,6 @@ function matchKey(values: (string | null)[]): string | undefined {
   return JSON.stringify(values.map((v) => (v === null ? null : v.trim().toLowerCase())));
 }
 
-/** Whether two texts of a field hold the same value (numbers and datetimes may be written differently). */
-function same(field: FieldDescribe | undefined, a: string | null, b: string | null): boolean {
-  if (a === b) return true;
-  if (a === null || b === null) return false;
-  if (field && ["int", "double", "currency", "percent"].includes(field.type)) return Number(a) === Number(b);
-  if (field?.type === "datetime") return Date.parse(a.replace(/\+0000$/, "Z")) === Date.parse(b.replace(/\+0000$/, "Z"));
-  if (field && (field.type === "reference" || field.type === "id")) return sameRecordId(a, b);
-  if (field?.type === "boolean") return a.toLowerCase() === b.toLowerCase();
-  return false;
-}
-
 const digest = (text: string) => createHash("sha1").update(text).digest("base64").slice(0, 20);
 
 interface Existing {
@@ -570,7 +560,7 @@ class ObjectPass {
       const before: Row = {};
       for (const [name, value] of Object.entries(fields)) {
         const current = existing.values[name.toLowerCase()] ?? null;
-        if (!same(fieldNamed(step.target, name), current, value ?? null)) {
+        if (!sameValue(current, value ?? null, fieldNamed(step.target, name)?.type)) {
           after[name] = value ?? null;
           before[name] = current;
         }
@@ -822,7 +812,7 @@ async function secondPass(ctx: PassContext, report: MigrationReport): Promise<vo
         objectReport.unresolvedLookups++;
         continue;
       }
-      if (d.before !== undefined && parent !== NEW && same(lookup.describe, d.before, parent)) continue;
+      if (d.before !== undefined && parent !== NEW && sameValue(d.before, parent, lookup.describe.type)) continue;
       objectReport.secondPass++;
       const found = rows.find((r) => r.id === id);
       if (found) {
@@ -951,8 +941,8 @@ export async function revert(target: Crm, runRecord: MigrationRun, options: Migr
         const current = await currentValues(target, outcome.object, chunk, options.signal);
         for (const u of chunk) {
           const now = current.get(id15(u.id));
-          const moved = now ? Object.keys(u.after).filter((f) => !sameLoose(now[f.toLowerCase()] ?? null, u.after[f] ?? null)) : Object.keys(u.after);
-          if (now && moved.length && Object.keys(u.after).every((f) => sameLoose(now[f.toLowerCase()] ?? null, u.before[f] ?? null))) result.alreadyReverted++;
+          const moved = now ? Object.keys(u.after).filter((f) => !sameValue(now[f.toLowerCase()] ?? null, u.after[f] ?? null)) : Object.keys(u.after);
+          if (now && moved.length && Object.keys(u.after).every((f) => sameValue(now[f.toLowerCase()] ?? null, u.before[f] ?? null))) result.alreadyReverted++;
           else if (!now || moved.length) result.conflicts.push({ object: outcome.object, id: u.id, fields: now ? moved : [] });
           else restore.push({ Id: u.id, ...u.before });
         }
@@ -1031,7 +1021,7 @@ export async function reconcile(target: Crm, runRecord: MigrationRun, signal?: A
       for (const u of chunk) {
         const now = current.get(id15(u.id));
         // Still as it was: the update never landed. Anything else is the run's write (or a change since, which revert names).
-        if (now && Object.keys(u.after).every((f) => sameLoose(now[f.toLowerCase()] ?? null, u.before[f] ?? null))) continue;
+        if (now && Object.keys(u.after).every((f) => sameValue(now[f.toLowerCase()] ?? null, u.before[f] ?? null))) continue;
         const kept = outcome.updated.find((x) => id15(x.id) === id15(u.id));
         if (kept) {
           for (const [k, v] of Object.entries(u.before)) if (!(k in kept.before)) kept.before[k] = v;
@@ -1114,16 +1104,6 @@ async function createdBy(crm: Crm, object: string, ids: string[], runRecord: Mig
     }
   }
   return others;
-}
-
-/** Whether a value read now is the one the run wrote (text from REST against text the run sent). */
-function sameLoose(now: string | null, written: string | null): boolean {
-  if (now === written) return true;
-  if (now === null || written === null) return false;
-  if (isRecordId(now) && isRecordId(written)) return sameRecordId(now, written);
-  if (/^-?[\d.]+$/.test(now) && /^-?[\d.]+$/.test(written)) return Number(now) === Number(written);
-  if (/^\d{4}-\d{2}-\d{2}T/.test(now) && /^\d{4}-\d{2}-\d{2}T/.test(written)) return Date.parse(now.replace(/\+0000$/, "Z")) === Date.parse(written.replace(/\+0000$/, "Z"));
-  return now.toLowerCase() === written.toLowerCase() && /^(true|false)$/i.test(now);
 }
 
 /** The report as Markdown: a table per plan, then each object's problems (the first 20), for a person to read before the run. */

@@ -7,6 +7,7 @@
  * No VS Code here: tested in Node; the extension keeps it in its global storage.
  */
 import type { CompletedWrite } from "../client";
+import { sameValue } from "../client/sameValue";
 import type { WriteAuthor } from "./authorship";
 import type { ChangeKind, OrgChange } from "./changes";
 import { describeWrite } from "./writeGuard";
@@ -181,12 +182,4 @@ export function revertPlan(entry: JournalEntry, current: Map<string, Json>): { r
 function valueOf(record: Json, field: string): unknown {
   const k = Object.keys(record).find((key) => key.toLowerCase() === field.toLowerCase());
   return k === undefined ? undefined : record[k];
-}
-
-function sameValue(a: unknown, b: unknown): boolean {
-  if ((a ?? null) === (b ?? null)) return true;
-  if (typeof a === "number" || typeof b === "number") return Number(a) === Number(b);
-  // Datetimes come back in the org's own form (…000+0000) whatever form was written.
-  if (typeof a === "string" && typeof b === "string" && /^\d{4}-\d{2}-\d{2}T/.test(a) && /^\d{4}-\d{2}-\d{2}T/.test(b)) return Date.parse(a.replace(/\+0000$/, "Z")) === Date.parse(b.replace(/\+0000$/, "Z"));
-  return false;
 }

@@ -9,6 +9,7 @@
 import * as l10n from "@vscode/l10n";
 import type { SaveResult } from "../client";
 import { COLLECTION_LIMIT } from "../client/constants";
+import { sameValue } from "../client/sameValue";
 import { editorFor, parseCellInput, parseTsv } from "../shared/cellInput";
 import { valueAt, type Cell, type CellMark, type CellRange, type ResultRow, type ResultTable, type RowMark } from "../shared/resultTable";
 
@@ -61,7 +62,6 @@ export function recordRef(record: Json): { type: string; id?: string } | undefin
   return { type: attributes.type, ...(id ? { id } : {}) };
 }
 
-const sameValue = (a: unknown, b: unknown) => (a ?? null) === (b ?? null) || (typeof a === "number" && typeof b === "number" && Math.abs(a - b) < 1e-9);
 const quote = (id: string) => `'${id.replace(/[^a-zA-Z0-9]/g, "")}'`;
 
 export class GridEdits {

@@ -1,12 +1,15 @@
 /**
  * One rule, one place: the record-ID rule and the production rule are each one function, and every surface that
  * decides by them decides the same — a grid cell, a panel message, a field value, a crm: path; VS Code's write
- * guard, the command-line tools' guard, the agent's default access.
+ * guard, the command-line tools' guard, the agent's default access. One same-value rule behind every "changed
+ * since?" check.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { isRecordId, productionLike, type FieldDescribe, type OrgKind } from "../../../src/client";
+import path from "node:path";
 import { canonicalRecordId } from "../../../src/client/ids";
+import { sameValue } from "../../../src/client/sameValue";
 import { valueProblem } from "../../../src/client/fieldValues";
 import { parseCellInput } from "../../../src/shared/cellInput";
 import { recordId } from "../../../src/webviews/protocol/common";
@@ -46,4 +49,28 @@ test("the production rule decides the same in VS Code's write guard, the tools' 
     if (kind !== "unknown") assert.equal(guardsWrites({ kind }), production, `VS Code's guard: ${kind}`);
     if (kind !== undefined) assert.equal(defaultAccess(kind) === "read", production, `agent's default access: ${kind}`);
   }
+});
+
+test("one same-value rule: the org's forms of a value are that value, with the field's type or without it", () => {
+  const same: [unknown, unknown, string | undefined][] = [
+    [null, "", undefined], [undefined, null, "string"],
+    [12.5, "12.50", undefined], ["12.5", "12.50", "currency"], [0.1 + 0.2, 0.3, undefined],
+    ["2024-01-02T10:00:00.000+0000", "2024-01-02T10:00:00Z", undefined], ["2024-01-02T11:00:00.000+0100", "2024-01-02T10:00:00.000Z", "datetime"],
+    ["001000000000001", "001000000000001AAA", undefined], ["001000000000001", "001000000000001AAA", "reference"],
+    [true, "true", undefined], ["TRUE", "true", "boolean"],
+  ];
+  const different: [unknown, unknown, string | undefined][] = [
+    [null, "x", undefined], ["007", "7", "string"], ["a", "A", undefined], [12.5, "12.6", undefined],
+    ["2024-01-02T10:00:00Z", "2024-01-02T10:00:01Z", "datetime"], ["001000000000001AAA", "001000000000002AAA", undefined], [false, "true", undefined],
+  ];
+  for (const [a, b, type] of same) assert.ok(sameValue(a, b, type) && sameValue(b, a, type), `${JSON.stringify(a)} is ${JSON.stringify(b)} (${type ?? "no type"})`);
+  for (const [a, b, type] of different) assert.ok(!sameValue(a, b, type) && !sameValue(b, a, type), `${JSON.stringify(a)} is not ${JSON.stringify(b)} (${type ?? "no type"})`);
+});
+
+test("the same-value rule is said once: no other module of the product defines its own", async () => {
+  const { readdir, readFile } = await import("node:fs/promises");
+  const files = (await readdir("src", { recursive: true })).filter((f) => f.endsWith(".ts") && f !== path.join("client", "sameValue.ts"));
+  const twins: string[] = [];
+  for (const f of files) if (/\b(?:function|const)\s+same(?:Value|Loose)\b/.test(await readFile(path.join("src", f), "utf8"))) twins.push(f);
+  assert.deepEqual(twins, []);
 });

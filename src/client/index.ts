@@ -19,6 +19,7 @@ export {
 } from "./auth";
 export { CrmError, MissingRequiredDataError, DataMismatchError, InvalidURLError, InvalidFieldError, APIRequestError, AuthenticationError, NetworkError, InvalidResponseError, CancelledError, BulkJobError, IngestCountError, MigrationPlanError, type ApiErrorEntry } from "./errors";
 export { get18CharId, isRecordId, sameRecordId } from "./ids";
+export { PlugInNotLoadedError } from "./plugins";
 export { deprecated, type DeprecationOptions } from "./deprecated";
 export { soqlLiteral, escapeSoslTerm } from "./soql-text";
 export { DEFAULT_TIMEOUT_MS, DEFAULT_KNOWLEDGE_SOBJECT, COLLECTION_LIMIT, ARTICLE_SORT_FIELDS, type ArticleSortField, type SortOrder } from "./constants";

@@ -113,7 +113,7 @@ export interface UpdatedRecord {
  * revert find what the org did — the records the run's user created since with these match keys, the records
  * whose values are now what was being written — and make them the run's own.
  */
-export interface PendingWrite {
+export interface PendingChunk {
   /** When the chunk went out: the records it created are no older. */
   since: string;
   /** The match fields, and the match keys (digests) of the rows being inserted. */
@@ -127,8 +127,8 @@ export interface ObjectOutcome {
   object: string;
   inserted: string[];
   updated: UpdatedRecord[];
-  /** A chunk sent and not yet answered (see PendingWrite). */
-  pending?: PendingWrite;
+  /** A chunk sent and not yet answered (see PendingChunk). */
+  pending?: PendingChunk;
   unchanged: number;
   failed: number;
   /** Rows refused by the target (or by the dry run's checks), by source ID: at most 1,000 kept. */
@@ -758,8 +758,8 @@ class PassContext {
     if (this.run) await this.options.onRecord?.(this.run);
   }
 
-  /** Saves what a chunk is about to write before it is sent (see PendingWrite). */
-  async writeAhead(outcome: ObjectOutcome, pending: PendingWrite): Promise<void> {
+  /** Saves what a chunk is about to write before it is sent (see PendingChunk). */
+  async writeAhead(outcome: ObjectOutcome, pending: PendingChunk): Promise<void> {
     outcome.pending = pending;
     await this.saved();
   }

@@ -52,8 +52,25 @@ export function plugIn<M extends object>(name: string, api: M): void {
   if (clientPrototype) install(clientPrototype, name, api);
 }
 
+/** Groups that come with an entry of their own, and the import that adds each. */
+const OWN_ENTRIES: Record<string, string> = { bulk: "crm-explorer/client/bulk", knowledgeFolder: "crm-explorer/client/knowledge-folder", migration: "crm-explorer/client/migration" };
+
+/** A group used before its entry was imported: said, with the import that adds it, instead of `undefined`. */
+export class PlugInNotLoadedError extends Error {
+  override name = "PlugInNotLoadedError";
+}
+
 /** Called once by the core with its class: the groups loaded so far, and every one loaded later, become its properties. */
 export function acceptPlugIns(prototype: object): void {
   clientPrototype = prototype;
+  for (const [name, entry] of Object.entries(OWN_ENTRIES)) {
+    if (groups.has(name)) continue;
+    Object.defineProperty(prototype, name, {
+      configurable: true,
+      get() {
+        throw new PlugInNotLoadedError(`crm.${name} is not loaded: import "${entry}" once, and every client has it`);
+      },
+    });
+  }
   for (const [name, api] of groups) install(prototype, name, api);
 }

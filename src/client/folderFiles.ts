@@ -384,6 +384,52 @@ export async function keepPushed(io: FolderIO, name: string, entry: ManifestArti
   await guardFolder(io).write(`${PUSHED_DIR}/${name}.json`, utf8(JSON.stringify(entry)));
 }
 
+/**
+ * Where a push says, before an article's writes, that it is about to write it (as whom, since when): a push
+ * killed inside an article — a draft made, its answer never heard — leaves it, and the next push takes that
+ * article's drafts by this user since then as its own instead of as a change made in the org.
+ */
+export const PENDING_DIR = ".crm-knowledge-pending";
+
+export interface PendingPush {
+  /** When the article's writes began. */
+  since: string;
+  /** The user the push wrote as. */
+  userId: string;
+}
+
+export async function keepPending(io: FolderIO, name: string, pending: PendingPush): Promise<void> {
+  if (!isArticleFolderName(name)) throw new TypeError(`'${name}' is not an article folder's name`);
+  await guardFolder(io).write(`${PENDING_DIR}/${name}.json`, utf8(JSON.stringify(pending)));
+}
+
+export async function dropPending(io: FolderIO, name: string): Promise<void> {
+  const guarded = guardFolder(io);
+  if (!(await guarded.stat(`${PENDING_DIR}/${name}.json`))) return;
+  await guarded.remove(`${PENDING_DIR}/${name}.json`);
+  if (!(await guarded.list(PENDING_DIR)).length) await guarded.remove(PENDING_DIR).catch(() => undefined);
+}
+
+/** The articles a push began and never finished, by folder name; a record that is not one is left out (it excuses nothing). */
+export async function readPending(io: FolderIO): Promise<Map<string, PendingPush>> {
+  const guarded = guardFolder(io);
+  const pending = new Map<string, PendingPush>();
+  if ((await guarded.stat(PENDING_DIR))?.type !== "directory") return pending;
+  for (const f of await guarded.list(PENDING_DIR)) {
+    const name = f.name.slice(0, -".json".length);
+    if (f.type !== "file" || !f.name.endsWith(".json") || !isArticleFolderName(name)) continue;
+    let data: unknown;
+    try {
+      data = JSON.parse(new TextDecoder().decode((await guarded.read(`${PENDING_DIR}/${f.name}`))!));
+    } catch {
+      continue;
+    }
+    const p = data as PendingPush;
+    if (p && typeof p === "object" && typeof p.since === "string" && Number.isFinite(Date.parse(p.since)) && isRecordId(p.userId)) pending.set(name, { since: p.since, userId: p.userId });
+  }
+  return pending;
+}
+
 async function pushedRecords(io: FolderIO): Promise<[string, unknown][]> {
   const guarded = guardFolder(io);
   if ((await guarded.stat(PUSHED_DIR))?.type !== "directory") return [];

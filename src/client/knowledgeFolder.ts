@@ -7,10 +7,10 @@ import { DEFAULT_KNOWLEDGE_SOBJECT } from "./constants";
 import type { Crm } from "./crm";
 import { isRequiredOnCreate, isRichText, type FieldDescribe, type SObjectDescribe } from "./describe";
 import { CrmError } from "./errors";
-import { requireSobjectName } from "./ids";
+import { requireSobjectName, sameRecordId } from "./ids";
 import {
   type FolderIO, type FolderManifest, type LocalArticle, type ManifestArticle, type PulledVersion, FolderContentError, IMAGES_DIR, IMAGE_TYPES, MAX_IMAGE_BYTES, folderImageSources, withImageInline,
-  type RecordedField, blockHashes, changedFiles, checkRelativePath, encodeText, guardFolder, hashArticleFiles, keepPushed, pathNameProblem, readLocalArticle, readManifest, versionFiles, writeManifest,
+  type RecordedField, type PendingPush, blockHashes, changedFiles, checkRelativePath, dropPending, encodeText, guardFolder, hashArticleFiles, keepPending, keepPushed, pathNameProblem, readLocalArticle, readManifest, readPending, versionFiles, writeManifest,
 } from "./folderFiles";
 import { createArticle, createDraftFromOnlineArticle, createDraftFromOnlineTranslation, deleteArticleDraft, deleteTranslation, getDataCategoryGroups, publishMultipleArticles, publishTranslations, submitForTranslation, updateArticle, type DataCategory } from "./knowledge";
 import { soqlLiteral } from "./soql-text";
@@ -312,14 +312,23 @@ const localState = (changed: string[] | undefined): LocalState => (!changed ? "n
 /** Each pulled article's current versions in the org (master and translations), by KnowledgeArticleId. */
 async function orgVersions(crm: Crm, sobject: string, articleIds: string[]): Promise<Map<string, Row[]>> {
   const rows = await inChunks(articleIds, async (list) =>
-    (await crm.queryAll<Row>(`SELECT Id, KnowledgeArticleId, IsMasterLanguage, Language, PublishStatus, VersionNumber, LastModifiedDate, UrlName FROM ${sobject} WHERE KnowledgeArticleId IN (${list}) AND PublishStatus IN ('Draft', 'Online')`)).records);
+    (await crm.queryAll<Row>(`SELECT Id, KnowledgeArticleId, IsMasterLanguage, Language, PublishStatus, VersionNumber, LastModifiedDate, LastModifiedById, UrlName FROM ${sobject} WHERE KnowledgeArticleId IN (${list}) AND PublishStatus IN ('Draft', 'Online')`)).records);
   return groupBy(rows, (r) => String(r.KnowledgeArticleId));
 }
 
-function orgMovedOn(entry: ManifestArticle, rows: Row[] | undefined): OrgState {
+/** How far the org's clock may stand from this machine's when a draft's time is compared with a push's. */
+const CLOCK_SKEW_MS = 15 * 60_000;
+
+/**
+ * Whether the org moved on since the pull. A draft that a push killed inside this article made or edited — by the
+ * push's user, since it began (its pending record) — is the push's own, not a change made in the org.
+ */
+function orgMovedOn(entry: ManifestArticle, rows: Row[] | undefined, pending?: PendingPush): OrgState {
   const master = current((rows ?? []).filter((r) => r.IsMasterLanguage !== false));
   if (!master) return "gone";
-  const same = (was: PulledVersion | undefined, now: Row | undefined) => (!was && !now) || (!!was && !!now && was.versionId === now.Id && was.lastModifiedDate === now.LastModifiedDate);
+  const pushedByUs = (now: Row | undefined) => !!pending && !!now && now.PublishStatus === "Draft" && sameRecordId(String(now.LastModifiedById), pending.userId)
+    && Date.parse(String(now.LastModifiedDate).replace(/\+0000$/, "Z")) >= Date.parse(pending.since) - CLOCK_SKEW_MS;
+  const same = (was: PulledVersion | undefined, now: Row | undefined) => (!was && !now) || (!!was && !!now && was.versionId === now.Id && was.lastModifiedDate === now.LastModifiedDate) || pushedByUs(now);
   if (!same(entry, master)) return "changed";
   const translations = groupBy((rows ?? []).filter((r) => r.IsMasterLanguage === false), (r) => String(r.Language));
   const languages = new Set([...Object.keys(entry.translations ?? {}), ...translations.keys()]);
@@ -344,11 +353,12 @@ export async function folderStatus(folder: FolderIO, options: { crm?: Crm; signa
       versions = await orgVersions(options.crm, manifest.sobject, names.map((n) => manifest.articles[n]?.knowledgeArticleId).filter((id): id is string => !!id));
     }
   }
+  const pending = await readPending(io);
   return {
     manifest,
     articles: local.map(([name, state]) => {
       const entry = manifest?.articles[name];
-      const org: OrgState = entry && versions ? orgMovedOn(entry, versions.get(entry.knowledgeArticleId)) : "unknown";
+      const org: OrgState = entry && versions ? orgMovedOn(entry, versions.get(entry.knowledgeArticleId), pending.get(name)) : "unknown";
       return { name, local: state, org, conflict: isConflict(state, org) };
     }),
   };
@@ -420,6 +430,7 @@ export async function planPush(crm: Crm, folder: FolderIO, options: PushOptions 
     const matched = [...new Set(byUrl.values())];
     for (const [id, rows2] of matched.length ? await orgVersions(crm, sobject, matched) : []) byId.set(id, rows2);
   }
+  const pending = await readPending(io);
   const entries = chosen.map((a): PushPlanEntry => {
     const local = locals.get(a.name);
     if (!local) return { name: a.name, title: a.name, action: "nothing", reason: "unchanged since the pull", translations: [] };
@@ -427,7 +438,7 @@ export async function planPush(crm: Crm, folder: FolderIO, options: PushOptions 
     const articleId = entry?.knowledgeArticleId ?? byUrl.get(lower(String(local.fields.UrlName ?? a.name)));
     const rows = articleId ? byId.get(articleId) ?? [] : [];
     const master = current(rows.filter((r) => r.IsMasterLanguage !== false));
-    const conflict = entry ? ({ changed: "changed in the org since the pull", gone: "no longer in the org as a draft or published article", unchanged: undefined, unknown: undefined } as const)[orgMovedOn(entry, rows)] : undefined;
+    const conflict = entry ? ({ changed: "changed in the org since the pull", gone: "no longer in the org as a draft or published article", unchanged: undefined, unknown: undefined } as const)[orgMovedOn(entry, rows, pending.get(a.name))] : undefined;
     // Into the pulled org only the versions whose files changed are written; elsewhere, all of them.
     const edited = entry ? changes.get(a.name) : undefined;
     const touches = (language: string, version: { richText: Record<string, string> }) => !edited || edited.some((file) =>
@@ -547,11 +558,14 @@ export async function pushFolder(crm: Crm, folder: FolderIO, options: PushRunOpt
         continue;
       }
       options.onProgress?.(done, work.length, entry.title);
+      // Into the pulled org, the article's writes are announced before they are sent, and its new record kept once
+      // they are done: a push killed inside the article, or after it, finds its own writes as its own.
+      const recorded = plan.sameOrg && !!manifest;
+      if (recorded) await keepPending(io, entry.name, { since: new Date().toISOString(), userId: crm.userId! });
       try {
         const pushed = await pushArticle(push, entry, result);
         pushedDrafts.set(entry.name, pushed);
-        // Into the pulled org, the article's new record is kept at once: a push killed after this finds it.
-        if (plan.sameOrg && manifest) {
+        if (recorded) {
           const entries = await pushedEntries(crm, io, manifest, sobject, new Map([[entry.name, pushed]]));
           for (const [name, record] of entries) await keepPushed(io, name, record);
         }
@@ -559,6 +573,8 @@ export async function pushFolder(crm: Crm, folder: FolderIO, options: PushRunOpt
         result.outcome = "failed";
         result.message = (err as Error).message;
       }
+      // Pushed and kept, or failed and taken back: either way nothing of it is pending.
+      if (recorded) await dropPending(io, entry.name);
     }
     const toPublish = new Map([...pushedDrafts].filter(([name]) => options.publish === true || (Array.isArray(options.publish) && options.publish.includes(name))));
     if (toPublish.size) await publishPassing(crm, sobject, results, toPublish, options.requiredFields, describe);

@@ -6,7 +6,9 @@
  */
 import * as l10n from "@vscode/l10n";
 import { canonicalRecordId, RECORD_ID } from "../client/ids";
-import type { Cell } from "./resultTable";
+
+/** A value one cell holds and an editor edits (a child subquery's cell is not edited in place). */
+export type CellValue = string | number | boolean | null;
 
 export type EditorKind = "text" | "textarea" | "number" | "checkbox" | "date" | "datetime" | "picklist" | "multipicklist" | "reference";
 
@@ -62,9 +64,9 @@ export function editorFor(field: EditableField, prefixes: string[] = []): CellEd
   return undefined;
 }
 
-export type Parsed = { ok: true; value: Exclude<Cell, object> } | { ok: false; error: string };
+export type Parsed = { ok: true; value: CellValue } | { ok: false; error: string };
 
-const ok = (value: Exclude<Cell, object>): Parsed => ({ ok: true, value });
+const ok = (value: CellValue): Parsed => ({ ok: true, value });
 const refuse = (error: string): Parsed => ({ ok: false, error });
 
 function validDate(y: number, m: number, d: number): boolean {
@@ -142,7 +144,7 @@ export function parseCellInput(raw: string, editor: CellEditor): Parsed {
 }
 
 /** The text a value shows in an editor (datetimes as the person's local time in a datetime-local input). */
-export function editText(value: Cell | undefined): string {
+export function editText(value: CellValue | object | undefined): string {
   if (value === null || value === undefined || typeof value === "object") return "";
   return String(value);
 }

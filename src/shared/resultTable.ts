@@ -4,13 +4,14 @@
  * over the fetched rows) and windows of that view. The extension host keeps this; the webview asks for
  * windows. Pure: tested in Node, and loaded in the browser by the grid benchmark.
  */
+import type { CellEditor, CellValue } from "./cellInput";
 
 /** A child subquery's result in a parent row: how many child rows were fetched, and whether more exist. */
 export interface ChildCell {
   children: number;
   more: boolean;
 }
-export type Cell = string | number | boolean | null | ChildCell;
+export type Cell = CellValue | ChildCell;
 
 export interface ResultColumn {
   /** The path in the record, as the API spells it (`Owner.Name`, `Contacts`, `expr0`). */
@@ -71,7 +72,6 @@ export interface CellRange {
   columns: number[];
 }
 
-import type { CellEditor } from "./cellInput";
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => !!v && typeof v === "object" && !Array.isArray(v);

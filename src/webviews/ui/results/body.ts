@@ -1,11 +1,12 @@
-/** The grid's rows: asking the host for windows of them, drawing the rows on screen (only those whose data changed are drawn again), widths, moving the selection. */
+/** The grid's rows: asking the host for windows of them, fitting the widths, drawing the rows on screen (only those whose data changed are drawn again). */
 import * as l10n from "@vscode/l10n";
 import { el } from "../dom";
 import { type ResultRow } from "../../../shared/resultTable";
 import { childBlock, toggleChildren } from "./children";
-import { ROW_HEIGHT, BLOCK, MAX_BLOCKS, OVERSCAN, GUTTER, type Grid, labelOf, current, activeAt, rowTop, rowAt, totalHeight, rowOf, isSelected, cellId, ranges, sameRow } from "./model";
-import { headerCells } from "./columns";
-import { app, send, page } from "./page";
+import { BLOCK, MAX_BLOCKS, OVERSCAN, type Grid, labelOf, activeAt, rowTop, rowAt, totalHeight, rowOf, isSelected, cellId, sameRow } from "./model";
+import { applyWidths, frozenLefts } from "./columns";
+import { drawsWith, schedule } from "./drawing";
+import { send, page } from "./page";
 import { count, rowsText, stateLabel } from "./text";
 
 export function request(g: Grid, first: number, last: number): void {
@@ -60,36 +61,6 @@ export function receive(g: Grid, start: number, rows: ResultRow[]): void {
 }
 
 // ---- drawing ---------------------------------------------------------------------------------
-
-let frame = 0;
-
-export function schedule(): void {
-  if (!frame) frame = requestAnimationFrame(() => ((frame = 0), draw()));
-}
-
-/** Left offsets of the frozen columns (they stick beside the row numbers while the rest scrolls). */
-export function frozenLefts(g: Grid): number[] {
-  const lefts: number[] = [];
-  let left = GUTTER;
-  for (let pos = 0; pos < Math.min(g.summary.layout.frozen, g.visible.length); pos++) {
-    lefts.push(left);
-    left += g.widths[g.visible[pos]!]!;
-  }
-  return lefts;
-}
-
-export function applyWidths(g: Grid): void {
-  // CSSOM custom property, not a style attribute: the CSP allows no inline styles.
-  const widths = g.visible.map((c) => g.widths[c]!);
-  app.style.setProperty("--columns", `${GUTTER}px ${widths.map((w) => `${w}px`).join(" ")}`);
-  app.style.setProperty("--grid-width", `${GUTTER + widths.reduce((a, b) => a + b, 0)}px`);
-  // Frozen columns stick at offsets that follow the widths before them (moved in place: a drag holds its handle).
-  const lefts = frozenLefts(g);
-  for (const cell of app.querySelectorAll<HTMLElement>(".cell.frozen")) {
-    const pos = Number(cell.getAttribute("aria-colindex")) - 2;
-    if (lefts[pos] !== undefined) cell.style.left = `${lefts[pos]}px`;
-  }
-}
 
 const ROW_ICONS: Record<string, string> = { inserted: "add", saved: "check", refused: "error", conflict: "warning", deleted: "trash", toDelete: "trash" };
 
@@ -197,54 +168,5 @@ export function draw(): void {
   else page.scroller.removeAttribute("aria-activedescendant");
 }
 
-/** Throws away the drawn rows (after a selection, expansion or data change) and draws again; the header too when columns changed. */
-export function redraw(columnsChanged = false): void {
-  const g = page.grid;
-  if (!g) return;
-  g.editing?.close();
-  for (const node of g.rendered.values()) node.remove();
-  g.rendered.clear();
-  if (columnsChanged && page.header) page.header.replaceChildren(...headerCells(g));
-  schedule();
-}
-
-// ---- interaction -----------------------------------------------------------------------------
-
-export function moveTo(g: Grid, row: number, pos: number, mode: { extend?: boolean; add?: boolean } = {}): void {
-  const rows = g.summary.viewSize, cols = g.visible.length;
-  const active = { row: Math.max(0, Math.min(rows - 1, row)), pos: Math.max(0, Math.min(cols - 1, pos)) };
-  if (mode.extend) current(g).active = active;
-  else if (mode.add) g.selections.push({ anchor: active, active });
-  else g.selections = [{ anchor: active, active }];
-  // Keep the active cell on screen.
-  const top = rowTop(g, active.row);
-  if (top < page.scroller!.scrollTop + ROW_HEIGHT) page.scroller!.scrollTop = Math.max(0, top - ROW_HEIGHT);
-  else if (top + ROW_HEIGHT > page.scroller!.scrollTop + page.scroller!.clientHeight) page.scroller!.scrollTop = top + 2 * ROW_HEIGHT - page.scroller!.clientHeight;
-  paintSelection(g);
-  schedule();
-  statsSoon(g);
-}
-
-/** Marks the selected and the active cell on the rows drawn (without rebuilding them: a click must land on the node it pressed). */
-export function paintSelection(g: Grid): void {
-  const active = activeAt(g);
-  for (const [v, node] of g.rendered) {
-    for (const cell of node.querySelectorAll<HTMLElement>(":scope > [role=gridcell]")) {
-      const pos = Number(cell.dataset.pos);
-      cell.classList.toggle("selected", isSelected(g, v, pos));
-      const isActive = v === active.row && pos === active.pos;
-      cell.classList.toggle("active", isActive);
-      if (isActive) cell.setAttribute("aria-selected", "true");
-      else cell.removeAttribute("aria-selected");
-    }
-  }
-  const activeCell = document.getElementById(cellId(active.row, g.visible[active.pos] ?? 0));
-  if (activeCell) page.scroller?.setAttribute("aria-activedescendant", activeCell.id);
-}
-
-let statsTimer = 0;
-/** Asks for the selection's figures once the selection settles (a drag moves it many times). */
-export function statsSoon(g: Grid): void {
-  clearTimeout(statsTimer);
-  statsTimer = window.setTimeout(() => page.grid === g && send({ type: "stats", ranges: ranges(g) }), 120);
-}
+// The frames every module asks for (drawing.ts) draw the rows here.
+drawsWith(draw);

@@ -3,7 +3,7 @@ import * as l10n from "@vscode/l10n";
 import { el } from "../dom";
 import { type CellEditor } from "../../../shared/cellInput";
 import { type ChildPath, type ResultRow } from "../../../shared/resultTable";
-import { redraw } from "./body";
+import { redraw } from "./drawing";
 import { openEditor } from "./editors";
 import { type Expansion, type Grid, labelOf, childHeight, rowOf } from "./model";
 import { send } from "./page";

@@ -1,11 +1,36 @@
-/** The header: sort, resize, and the column menu (hide, move, freeze), remembered per statement by the host. */
+/** The columns: their widths, and the header — sort, resize, and the column menu (hide, move, freeze), remembered per statement by the host. */
 import * as l10n from "@vscode/l10n";
 import { el } from "../dom";
 import { type ColumnLayout } from "../../protocol/results";
 import { type ResultColumn } from "../../../shared/resultTable";
-import { frozenLefts, applyWidths } from "./body";
-import { type Grid, labelOf, columnAt } from "./model";
-import { send } from "./page";
+import { GUTTER, type Grid, labelOf, columnAt } from "./model";
+import { app, send } from "./page";
+
+// ---- widths ----------------------------------------------------------------------------------
+
+/** Left offsets of the frozen columns (they stick beside the row numbers while the rest scrolls). */
+export function frozenLefts(g: Grid): number[] {
+  const lefts: number[] = [];
+  let left = GUTTER;
+  for (let pos = 0; pos < Math.min(g.summary.layout.frozen, g.visible.length); pos++) {
+    lefts.push(left);
+    left += g.widths[g.visible[pos]!]!;
+  }
+  return lefts;
+}
+
+export function applyWidths(g: Grid): void {
+  // CSSOM custom property, not a style attribute: the CSP allows no inline styles.
+  const widths = g.visible.map((c) => g.widths[c]!);
+  app.style.setProperty("--columns", `${GUTTER}px ${widths.map((w) => `${w}px`).join(" ")}`);
+  app.style.setProperty("--grid-width", `${GUTTER + widths.reduce((a, b) => a + b, 0)}px`);
+  // Frozen columns stick at offsets that follow the widths before them (moved in place: a drag holds its handle).
+  const lefts = frozenLefts(g);
+  for (const cell of app.querySelectorAll<HTMLElement>(".cell.frozen")) {
+    const pos = Number(cell.getAttribute("aria-colindex")) - 2;
+    if (lefts[pos] !== undefined) cell.style.left = `${lefts[pos]}px`;
+  }
+}
 
 // ---- columns: sort, resize, hide, move, freeze ---------------------------------------------
 

@@ -3,7 +3,8 @@ import * as l10n from "@vscode/l10n";
 import { el } from "../dom";
 import { parseCellInput, type CellEditor } from "../../../shared/cellInput";
 import { type Cell } from "../../../shared/resultTable";
-import { schedule, draw, moveTo } from "./body";
+import { drawNow, schedule } from "./drawing";
+import { moveTo } from "./selection";
 import { type At, type Grid, columnAt, rowOf, cellId, ranges } from "./model";
 import { send, page } from "./page";
 
@@ -92,7 +93,7 @@ export function startEdit(g: Grid, v: number, pos: number, typed?: string, error
   }
   g.editing?.close();
   // The row may be waiting for its frame (the active cell just moved onto it): draw it now.
-  if (!document.getElementById(cellId(v, c))) draw();
+  if (!document.getElementById(cellId(v, c))) drawNow();
   const cellNode = document.getElementById(cellId(v, c));
   if (!cellNode) return;
   openEditor(g, {

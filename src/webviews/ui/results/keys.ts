@@ -1,5 +1,5 @@
 /** The grid's keyboard: moving and extending the selection, editing, opening, and where a mouse event landed. */
-import { moveTo, paintSelection, statsSoon } from "./body";
+import { moveTo, paintSelection, statsSoon } from "./selection";
 import { toggleChildren } from "./children";
 import { editable, startEdit, clearSelection } from "./editors";
 import { ROW_HEIGHT, type At, type Grid, activeAt, columnAt, rowOf } from "./model";

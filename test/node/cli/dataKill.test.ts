@@ -93,6 +93,7 @@ for (const [at, what] of [
   [1, "the first 200 accounts inserted and unanswered"],
   [3, "every account inserted, the 20 updates applied and unanswered"],
   [4, "the accounts done, the first 200 contacts inserted and unanswered"],
+  [6, "every record written, the second pass's parent lookups applied and unanswered"],
 ] as const) {
   test(`killed at write ${at} (${what}): revert leaves the target exactly as it was`, async (t) => {
     const target = await targetOrg();

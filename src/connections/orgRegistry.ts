@@ -86,6 +86,14 @@ export class OrgRegistry {
     return key && this.get(key) ? key : this.list()[0]?.key;
   }
 
+  /**
+   * The orgs as views show them, as one text that changes when they change: everything of each org but when it was
+   * last used (renewed as queries run), and the active one. A view that rebuilds on it is not rebuilt under a click.
+   */
+  shownState(): string {
+    return JSON.stringify([this.activeKey, this.list().map(({ lastUsedAt: _lastUsed, ...shown }) => shown)]);
+  }
+
   async setActive(key: string): Promise<void> {
     if (!this.get(key)) throw new RangeError(l10n.t("No org has the key {0}", key));
     await this.state.update(ACTIVE_KEY, key);

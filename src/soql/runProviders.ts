@@ -25,8 +25,16 @@ export class SoqlDocumentOrgs implements vscode.Disposable {
 
   constructor(private readonly manager: OrgManager, store: vscode.Memento) {
     this.pins = new DocumentPins(store);
+    let orgs = manager.registry.shownState();
     this.subscriptions = [
-      manager.registry.onDidChange(() => this.changed.fire()),
+      // The lenses, the status bar and the describes follow the orgs and the active one, not the "last used"
+      // time a query's answer renews: a lens rebuilt while a person clicks it loses the click.
+      manager.registry.onDidChange(() => {
+        const now = manager.registry.shownState();
+        if (now === orgs) return;
+        orgs = now;
+        this.changed.fire();
+      }),
       vscode.workspace.onDidCloseTextDocument(async (d) => {
         if (d.uri.scheme !== "untitled") return;
         await this.pins.forget(d.uri.toString());

@@ -371,3 +371,20 @@ test("Salesforce CLI import: an old CLI's org display token is used; a redacting
   const refusing = fakeSf(dir, "sf-refusing", { accessToken: "[REDACTED] Use 'sf org auth show-access-token' to view" }, "refuses");
   await assert.rejects(displayCliOrg("ada@acme.com", refusing), /would not give the access token of ada@acme\.com \(sf org auth show-access-token failed: No authorization information found.*\)\. Run 'sf org login web/);
 });
+
+test("the orgs as views show them change with a name, a kind or the active org, not with the last-used time a query renews", async () => {
+  const { manager, registry } = setup();
+  const first = await manager.add({ method: "password", alias: "Demo", connection: passwordConnection() });
+  const second = await manager.add({ method: "password", alias: "Other", connection: passwordConnection() });
+  const shown = registry.shownState();
+  await registry.update(first.key, { lastUsedAt: new Date(Date.now() + 60_000).toISOString() });
+  assert.equal(registry.shownState(), shown, "a query renewing the last-used time changes nothing shown (a lens is not rebuilt under a click)");
+  await registry.rename(first.key, "Demo renamed");
+  const renamed = registry.shownState();
+  assert.notEqual(renamed, shown);
+  await registry.update(first.key, { kind: "production" });
+  assert.notEqual(registry.shownState(), renamed);
+  const kinded = registry.shownState();
+  await registry.setActive(second.key);
+  assert.notEqual(registry.shownState(), kinded);
+});

@@ -8,6 +8,7 @@ import type { Crm } from "./crm";
 import { isRequiredOnCreate, isRichText, type FieldDescribe, type SObjectDescribe } from "./describe";
 import { CrmError } from "./errors";
 import { requireSobjectName, sameRecordId } from "./ids";
+import { withinSkew } from "./orgTime";
 import {
   type FolderIO, type FolderManifest, type LocalArticle, type ManifestArticle, type PulledVersion, FolderContentError, IMAGES_DIR, IMAGE_TYPES, MAX_IMAGE_BYTES, folderImageSources, withImageInline,
   type RecordedField, type PendingPush, blockHashes, changedFiles, checkRelativePath, dropPending, encodeText, guardFolder, hashArticleFiles, keepPending, keepPushed, pathNameProblem, readLocalArticle, readManifest, readPending, versionFiles, writeManifest,
@@ -316,9 +317,6 @@ async function orgVersions(crm: Crm, sobject: string, articleIds: string[]): Pro
   return groupBy(rows, (r) => String(r.KnowledgeArticleId));
 }
 
-/** How far the org's clock may stand from this machine's when a draft's time is compared with a push's. */
-const CLOCK_SKEW_MS = 15 * 60_000;
-
 /**
  * Whether the org moved on since the pull. A draft that a push killed inside this article made or edited — by the
  * push's user, since it began (its pending record) — is the push's own, not a change made in the org.
@@ -327,7 +325,7 @@ function orgMovedOn(entry: ManifestArticle, rows: Row[] | undefined, pending?: P
   const master = current((rows ?? []).filter((r) => r.IsMasterLanguage !== false));
   if (!master) return "gone";
   const pushedByUs = (now: Row | undefined) => !!pending && !!now && now.PublishStatus === "Draft" && sameRecordId(String(now.LastModifiedById), pending.userId)
-    && Date.parse(String(now.LastModifiedDate).replace(/\+0000$/, "Z")) >= Date.parse(pending.since) - CLOCK_SKEW_MS;
+    && withinSkew(now.LastModifiedDate, pending.since);
   const same = (was: PulledVersion | undefined, now: Row | undefined) => (!was && !now) || (!!was && !!now && was.versionId === now.Id && was.lastModifiedDate === now.LastModifiedDate) || pushedByUs(now);
   if (!same(entry, master)) return "changed";
   const translations = groupBy((rows ?? []).filter((r) => r.IsMasterLanguage === false), (r) => String(r.Language));

@@ -24,6 +24,7 @@ import { valueProblem, valueProblemText } from "./fieldValues";
 import { sameRecordId } from "./ids";
 import { checkPlan, parsePlan, planDigest, transformed, type MigrationPlan, type PlanInput, type PlanObject } from "./migrationPlan";
 import { plugIn, type Bound } from "./plugins";
+import { CLOCK_SKEW_MS, withinSkew } from "./orgTime";
 import { sameValue } from "./sameValue";
 import { soqlLiteral } from "./soql-text";
 
@@ -982,9 +983,6 @@ export async function revert(target: Crm, runRecord: MigrationRun, options: Migr
   return result;
 }
 
-/** How far the org's clock may stand from this machine's when a record's CreatedDate is compared with a run's times. */
-const CLOCK_SKEW_MS = 15 * 60_000;
-
 /**
  * Makes a chunk that was sent and never answered (the run died, or its answer was lost) the run's own, as the
  * org holds it: records the run's user created since the chunk went out with one of its match keys are inserted
@@ -1052,9 +1050,7 @@ async function pointedAtByOthers(crm: Crm, object: string, ids: string[], runRec
   const described = await crm.getSobject(object, { describe: true });
   const ours = (r: Record<string, unknown>) => {
     if (runs.has(id15(String(r.Id)))) return true;
-    const created = Date.parse(String(r.CreatedDate).replace(/\+0000$/, "Z"));
-    const duringRun = created >= Date.parse(runRecord.startedAt) - CLOCK_SKEW_MS && created <= (runRecord.finishedAt ? Date.parse(runRecord.finishedAt) + CLOCK_SKEW_MS : Infinity);
-    return !!runRecord.target.userId && sameRecordId(String(r.CreatedById), runRecord.target.userId) && duringRun;
+    return !!runRecord.target.userId && sameRecordId(String(r.CreatedById), runRecord.target.userId) && duringRun(r, runRecord);
   };
   for (const child of described.childRelationships ?? []) {
     if (!child.field || BOOKKEEPING.test(child.childSObject) || !(child.cascadeDelete || runObjects.has(child.childSObject.toLowerCase()))) continue;
@@ -1087,20 +1083,20 @@ async function currentValues(target: Crm, object: string, records: UpdatedRecord
   return current;
 }
 
+/** Whether the org made a record while the run went on (a run still going, or killed, has no end). */
+const duringRun = (r: Record<string, unknown>, runRecord: MigrationRun) => withinSkew(r.CreatedDate, runRecord.startedAt, runRecord.finishedAt);
+
 /**
  * Of these IDs, those the org holds as not the run's creation, and why: created by someone other than the run's
  * user, or outside the run's time (IDs the org does not hold are not named).
  */
 async function createdBy(crm: Crm, object: string, ids: string[], runRecord: MigrationRun, signal?: AbortSignal): Promise<Map<string, string>> {
   const others = new Map<string, string>();
-  const began = Date.parse(runRecord.startedAt) - CLOCK_SKEW_MS;
-  const ended = runRecord.finishedAt ? Date.parse(runRecord.finishedAt) + CLOCK_SKEW_MS : Infinity;
   for (let i = 0; i < ids.length; i += COLLECTION_LIMIT) {
     const chunk = ids.slice(i, i + COLLECTION_LIMIT);
     for await (const r of crm.queryIterator(`SELECT Id, CreatedById, CreatedDate FROM ${object} WHERE Id IN (${chunk.map(soqlLiteral).join(", ")})`, { signal })) {
-      const created = Date.parse(String(r.CreatedDate).replace(/\+0000$/, "Z"));
       if (!sameRecordId(String(r.CreatedById), runRecord.target.userId!)) others.set(id15(String(r.Id)), "not created by the run's user");
-      else if (!(created >= began && created <= ended)) others.set(id15(String(r.Id)), "created outside the run's time");
+      else if (!duringRun(r, runRecord)) others.set(id15(String(r.Id)), "created outside the run's time");
     }
   }
   return others;

@@ -7,6 +7,7 @@
  * values' own shapes do.
  */
 import { isRecordId, sameRecordId } from "./ids";
+import { orgInstant } from "./orgTime";
 
 const NUMBER_TYPES = new Set(["int", "double", "currency", "percent", "long"]);
 const DATETIME = /^\d{4}-\d{2}-\d{2}T/;
@@ -19,7 +20,7 @@ export function sameValue(a: unknown, b: unknown, type?: string): boolean {
   if (x === null || y === null) return false;
   if (type !== undefined) {
     if (NUMBER_TYPES.has(type)) return sameNumber(x, y);
-    if (type === "datetime") return sameInstant(String(x), String(y));
+    if (type === "datetime") return sameInstant(x, y);
     if (type === "reference" || type === "id") return sameRecordId(String(x), String(y));
     if (type === "boolean") return String(x).toLowerCase() === String(y).toLowerCase();
     return String(x) === String(y);
@@ -42,8 +43,7 @@ function sameNumber(a: unknown, b: unknown): boolean {
   return Number.isFinite(x) && Number.isFinite(y) && Math.abs(x - y) < 1e-9;
 }
 
-function sameInstant(a: string, b: string): boolean {
-  const x = Date.parse(a.replace(/([+-]\d{2})(\d{2})$/, "$1:$2"));
-  const y = Date.parse(b.replace(/([+-]\d{2})(\d{2})$/, "$1:$2"));
-  return Number.isFinite(x) && x === y;
+function sameInstant(a: unknown, b: unknown): boolean {
+  const x = orgInstant(a);
+  return Number.isFinite(x) && x === orgInstant(b);
 }

@@ -403,11 +403,11 @@ export async function keepPending(io: FolderIO, name: string, pending: PendingPu
   await guardFolder(io).write(`${PENDING_DIR}/${name}.json`, utf8(JSON.stringify(pending)));
 }
 
+/** Removes an article's pending record (keepPending wrote it), and the folder of them once it is empty. */
 export async function dropPending(io: FolderIO, name: string): Promise<void> {
   const guarded = guardFolder(io);
-  if (!(await guarded.stat(`${PENDING_DIR}/${name}.json`))) return;
   await guarded.remove(`${PENDING_DIR}/${name}.json`);
-  if (!(await guarded.list(PENDING_DIR)).length) await guarded.remove(PENDING_DIR).catch(() => undefined);
+  await guarded.remove(PENDING_DIR).catch(() => undefined); // left while another article's record is in it
 }
 
 /** The articles a push began and never finished, by folder name; a record that is not one is left out (it excuses nothing). */

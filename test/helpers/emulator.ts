@@ -1,5 +1,10 @@
 /** Test helpers: an emulator per test file (stopped by the file that started it) and demo clients. */
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import path from "node:path";
 import { after, before } from "node:test";
+import { pathToFileURL } from "node:url";
 import { Crm, type CrmOptions } from "../../src/client";
 import { startEmulator, type Emulator, type EmulatorOptions, type LoggedRequest } from "../../src/demo-org";
 
@@ -112,3 +117,26 @@ export async function sentDuring(emu: Emulator, work: () => Promise<unknown>, la
 
 /** The writes the emulator has answered so far (requests other than GET, the sign-in not counted): "nothing was sent" is this number unchanged. */
 export const writesSeen = (emu: Emulator) => emu.requests.filter((r) => r.method !== "GET" && !r.path.includes("/oauth2/")).length;
+
+const root = path.resolve(__dirname, "../..");
+/** tsx's loader by its file, for a child process whose working folder has no tsx installed. */
+export const TSX_LOADER = pathToFileURL(path.join(root, "node_modules", "tsx", "dist", "loader.mjs")).href;
+
+/**
+ * One of our command-line tools (`src/cli/<tool>.ts`) run as a person runs it, in a process of its own, killed with
+ * SIGKILL once the org has carried out its `at`-th write that `counts` — before that write's answer goes out.
+ */
+export async function killedAtWrite(emu: Emulator, run: { tool: string; argv: string[]; cwd: string; env?: Record<string, string>; at: number; counts?: (path: string) => boolean }): Promise<void> {
+  const child = spawn(process.execPath, ["--import", TSX_LOADER, path.join(root, "src", "cli", `${run.tool}.ts`), ...run.argv], { cwd: run.cwd, env: { PATH: process.env.PATH ?? "", ...run.env }, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+  let seen = 0;
+  emu.afterWrite = async ({ path: written }) => {
+    if (!(run.counts?.(written) ?? true) || ++seen !== run.at) return;
+    child.kill("SIGKILL");
+    await once(child, "exit");
+  };
+  const [code, signal] = (await once(child, "exit")) as [number | null, string | null];
+  emu.afterWrite = undefined;
+  assert.equal(signal, "SIGKILL", `${run.tool} was killed at write ${run.at} (it ended with ${code} after ${seen} writes: ${stderr})`);
+}

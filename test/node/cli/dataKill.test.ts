@@ -7,20 +7,14 @@
  */
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { runDataCli } from "../../../src/cli/dataCli";
 import { startEmulator, type Emulator } from "../../../src/demo-org";
-import { useEmulator } from "../../helpers/emulator";
+import { killedAtWrite, useEmulator } from "../../helpers/emulator";
 
-const root = path.resolve(__dirname, "../../..");
-/** tsx's loader by its file: the run's working folder is the workspace, where no tsx is installed. */
-const TSX = pathToFileURL(path.join(root, "node_modules", "tsx", "dist", "loader.mjs")).href;
 const source = useEmulator({ seed: "demo" });
 const dirs: string[] = [];
 const config = mkdtempSync(path.join(tmpdir(), "crm-data-config-"));
@@ -66,21 +60,9 @@ function state(emu: Emulator): string[] {
 
 const MIGRATE = ["migrate", "--plan", "all.migration.yaml", "--from", "prod.json", "--to", "sandbox.json", "--apply", "--bulk-threshold", "100000"];
 
-/** crm-data as a person runs it, in a process of its own, killed (SIGKILL) once the org has carried out its `at`-th record write. */
-async function killedAt(target: Emulator, dir: string, at: number, argv: string[]): Promise<void> {
-  const child = spawn(process.execPath, ["--import", TSX, path.join(root, "src/cli/crm-data.ts"), ...argv], { cwd: dir, env: { PATH: process.env.PATH ?? "", XDG_CONFIG_HOME: config }, stdio: ["ignore", "ignore", "pipe"] });
-  let stderr = "";
-  child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
-  let seen = 0;
-  target.afterWrite = async ({ path: written }) => {
-    if (!/\/composite\/sobjects/.test(written) || ++seen !== at) return;
-    child.kill("SIGKILL");
-    await once(child, "exit");
-  };
-  const [code, signal] = await once(child, "exit") as [number | null, string | null];
-  target.afterWrite = undefined;
-  assert.equal(signal, "SIGKILL", `the run was killed at write ${at} (it ended with ${code} after ${seen} writes: ${stderr})`);
-}
+/** crm-data killed once the org has carried out its `at`-th record write (sObject Collections: 200 rows each). */
+const killedAt = (target: Emulator, dir: string, at: number, argv: string[]) =>
+  killedAtWrite(target, { tool: "crm-data", argv, cwd: dir, env: { XDG_CONFIG_HOME: config }, at, counts: (written) => /\/composite\/sobjects/.test(written) });
 
 async function cli(dir: string, argv: string[]) {
   const out: string[] = [];

@@ -5,18 +5,13 @@
  */
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { runKnowledgeCli } from "../../../src/cli/knowledgeCli";
 import { startEmulator, type Emulator } from "../../../src/demo-org";
-import { advanceClock } from "../../helpers/emulator";
+import { advanceClock, killedAtWrite } from "../../helpers/emulator";
 
-const root = path.resolve(__dirname, "../../..");
-const TSX = pathToFileURL(path.join(root, "node_modules", "tsx", "dist", "loader.mjs")).href;
 const dirs: string[] = [];
 after(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
 
@@ -45,21 +40,8 @@ async function edited(emu: Emulator): Promise<string> {
   return dir;
 }
 
-/** The push in a process of its own, killed once the org has carried out its `at`-th write. */
-async function killedAt(emu: Emulator, dir: string, at: number): Promise<void> {
-  const child = spawn(process.execPath, ["--import", TSX, path.join(root, "src/cli/crm-knowledge.ts"), "push", "kb", "--apply", "--helper", "helper.json"], { cwd: dir, env: { PATH: process.env.PATH ?? "" }, stdio: ["ignore", "ignore", "pipe"] });
-  let stderr = "";
-  child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
-  let seen = 0;
-  emu.afterWrite = async () => {
-    if (++seen !== at) return;
-    child.kill("SIGKILL");
-    await once(child, "exit");
-  };
-  const [code, signal] = await once(child, "exit") as [number | null, string | null];
-  emu.afterWrite = undefined;
-  assert.equal(signal, "SIGKILL", `the push was killed at write ${at} (it ended with ${code} after ${seen} writes: ${stderr})`);
-}
+/** The push killed once the org has carried out its `at`-th write. */
+const killedAt = (emu: Emulator, dir: string, at: number) => killedAtWrite(emu, { tool: "crm-knowledge", argv: ["push", "kb", "--apply", "--helper", "helper.json"], cwd: dir, at });
 
 for (const at of [1, 2, 3, 4]) {
   test(`a push killed at write ${at}, run again, finishes without overwriting: each article's draft holds the folder's summary once`, async (t) => {

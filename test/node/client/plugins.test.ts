@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { TSX_LOADER } from "../../helpers/emulator";
 
 const root = path.resolve(__dirname, "../../..");
 const entry = (file: string) => JSON.stringify(pathToFileURL(path.join(root, "src", "client", file)).href);
@@ -26,7 +27,7 @@ test("crm.bulk before its entry is imported names the import; after it, the grou
     await import(${entry("bulk.ts")});
     said.push(typeof crm.bulk.ingest, typeof new Crm().bulk.ingest);
     console.log(JSON.stringify(said));`;
-  const out = execFileSync(process.execPath, ["--import", pathToFileURL(path.join(root, "node_modules", "tsx", "dist", "loader.mjs")).href, "--input-type=module", "-e", script], { encoding: "utf8" });
+  const out = execFileSync(process.execPath, ["--import", TSX_LOADER, "--input-type=module", "-e", script], { encoding: "utf8" });
   assert.deepEqual(JSON.parse(out), [
     'PlugInNotLoadedError: crm.bulk is not loaded: import "crm-explorer/client/bulk" once, and every client has it',
     'PlugInNotLoadedError: crm.knowledgeFolder is not loaded: import "crm-explorer/client/knowledge-folder" once, and every client has it',

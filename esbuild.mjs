@@ -3,7 +3,7 @@
 //   node esbuild.mjs --dev      development (sourcemaps, not minified)
 //   node esbuild.mjs --watch    development, rebuilding on change
 import * as esbuild from "esbuild";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
 
@@ -127,8 +127,25 @@ async function clientGroups() {
   }));
 }
 
+/**
+ * Writes a file whole or not at all: a temporary file beside it, renamed over it. Tests and tools run dist/ while
+ * another build writes it (a test that rebuilds, a developer's second terminal); a reader sees the old file or the
+ * new one, never half a bundle. A file whose bytes are unchanged is left alone.
+ */
+function writeWhole(file, contents) {
+  const bytes = typeof contents === "string" ? Buffer.from(contents) : Buffer.from(contents.buffer, contents.byteOffset, contents.byteLength);
+  const existing = existsSync(file) ? statSync(file) : undefined;
+  if (existing && existing.size === bytes.length && readFileSync(file).equals(bytes)) return;
+  mkdirSync(path.dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}.tmp`;
+  // A tool's bundle starts with "#!" and runs by its name, executable as esbuild itself would have written it.
+  const executable = bytes.subarray(0, 2).toString() === "#!";
+  writeFileSync(temporary, bytes, { mode: existing?.mode ?? (executable ? 0o777 : 0o666) });
+  renameSync(temporary, file);
+}
+
 function writeEsmWrappers() {
-  for (const name of Object.values(clientEntries)) writeFileSync(`dist/${name}.mjs`, `// The ES module face of ${name}.js: the same module, so the same classes.\nexport * from "./${name}.js";\n`);
+  for (const name of Object.values(clientEntries)) writeWhole(`dist/${name}.mjs`, `// The ES module face of ${name}.js: the same module, so the same classes.\nexport * from "./${name}.js";\n`);
 }
 
 /** A file a bundle requires at run time from beside itself (loaded on first use), not inlined. */
@@ -213,8 +230,7 @@ const groups = [
 /** The codicon font and its stylesheet, served to the webviews from dist/ (node_modules is not packaged). */
 function copyCodicons() {
   const source = path.dirname(createRequire(import.meta.url).resolve("@vscode/codicons/dist/codicon.css"));
-  mkdirSync("dist/webview/codicons", { recursive: true });
-  for (const file of ["codicon.css", "codicon.ttf"]) copyFileSync(path.join(source, file), path.join("dist/webview/codicons", file));
+  for (const file of ["codicon.css", "codicon.ttf"]) writeWhole(path.join("dist/webview/codicons", file), readFileSync(path.join(source, file)));
 }
 
 function report(results) {
@@ -233,7 +249,7 @@ function report(results) {
   }
   // The README's bundle figures come from here (scripts/figures.mjs), and its test checks them against this.
   if (production) {
-    writeFileSync("dist/sizes.json", JSON.stringify(sizes, null, 2) + "\n");
+    writeWhole("dist/sizes.json", JSON.stringify(sizes, null, 2) + "\n");
     writeNotices(results);
   }
   return overBudget;
@@ -279,8 +295,8 @@ function writeNotices(results) {
         : [`The package ships no licence file; its manifest declares ${manifest.license}${author ? `, by ${author}` : ""}.`];
       return `## ${manifest.name} ${manifest.version}\n\nLicence: ${manifest.license ?? "see below"}\n\n${texts.join("\n\n")}\n`;
     });
-  writeFileSync("dist/shipped-packages.json", JSON.stringify([...packages.keys()].sort(), null, 2) + "\n");
-  writeFileSync("THIRD-PARTY-NOTICES.md", `# Third-party notices\n\nCRM Explorer ships code from these packages in its bundles: the extension's (and the codicon font beside its panels) and the npm package's (the library, the command-line tools and the jsdom they render rich text with). Written by the production build from what the bundles hold.\n\n${sections.join("\n")}`);
+  writeWhole("dist/shipped-packages.json", JSON.stringify([...packages.keys()].sort(), null, 2) + "\n");
+  writeWhole("THIRD-PARTY-NOTICES.md", `# Third-party notices\n\nCRM Explorer ships code from these packages in its bundles: the extension's (and the codicon font beside its panels) and the npm package's (the library, the command-line tools and the jsdom they render rich text with). Written by the production build from what the bundles hold.\n\n${sections.join("\n")}`);
 }
 
 copyCodicons();
@@ -292,7 +308,8 @@ if (watch) {
   writeEsmWrappers();
   console.log("watching for changes…");
 } else {
-  const results = await Promise.all(groups.map((g) => esbuild.build(g)));
+  const results = await Promise.all(groups.map((g) => esbuild.build({ ...g, write: false })));
+  for (const result of results) for (const out of result.outputFiles) writeWhole(path.relative(".", out.path), out.contents);
   writeEsmWrappers();
   console.log(`bundle sizes (${production ? "production" : "development"}):`);
   if (report(results)) {

@@ -142,6 +142,17 @@ export async function waitForJob(crm: Crm, jobId: string, kind: BulkJobKind, opt
   }
 }
 
+/**
+ * Brings an ingest job to an end: one still open or running is aborted at the org (the rows it processed stay
+ * written, as the org keeps them) and its final state returned. One that already ended is only read.
+ */
+export async function stopJob(crm: Crm, jobId: string): Promise<BulkJobInfo> {
+  const job = await getJob(crm, jobId, "ingest");
+  if (job.state === "JobComplete" || job.state === "Failed" || job.state === "Aborted") return job;
+  // It may end between the read and the abort: the org then refuses the abort, and the job is read again.
+  return (await abortJob(crm, jobId, "ingest").catch(() => undefined)) ?? getJob(crm, jobId, "ingest");
+}
+
 function requirePageSize(value: number | undefined): number {
   const size = value ?? DEFAULT_PAGE_SIZE;
   if (!Number.isInteger(size) || size < 1) throw new RangeError(`pageSize must be a whole number of rows of 1 or more, got ${String(value)}`);
@@ -260,6 +271,12 @@ export interface IngestOptions {
    * is awaited before the next row is read.
    */
   onResult?(kind: IngestResultKind, row: BulkRow): void | Promise<void>;
+  /**
+   * Each Bulk job as soon as the org has created it, before any row is uploaded; a promise it returns is awaited.
+   * A caller that keeps a write-ahead record saves the ID here: a job goes on at the org when its caller dies, and
+   * whoever picks up the pieces must stop it (or wait for it) before reading what it wrote.
+   */
+  onJob?(jobId: string): void | Promise<void>;
   /**
    * Writes the results as CSV while they are read: `<resultFiles>.success.csv` and `<resultFiles>.failed.csv`
    * always, `<resultFiles>.unprocessed.csv` when the org left rows unprocessed.
@@ -532,6 +549,7 @@ async function viaBulk(crm: Crm, job: IngestJobSpec, header: string, records: As
       result.jobIds.push(jobId);
       const jobPath = await jobsPath(crm, "ingest", `/${jobId}`);
       try {
+        await options.onJob?.(jobId);
         const data = { stream: () => createReadStream(upload.file), bytes: upload.bytes };
         await crm.request("PUT", `${jobPath}/batches`, undefined, { rawBody: { data, contentType: "text/csv" }, write: "confirmed", retryable: false, signal: options.signal, timeoutMs: uploadTimeout(upload.bytes) });
         await crm.request("PATCH", jobPath, { state: "UploadComplete" }, { write: "confirmed", signal: options.signal });
@@ -650,7 +668,7 @@ async function viaCollections(crm: Crm, job: IngestJobSpec, header: string, reco
 }
 
 /** The functions this module adds to every client as `crm.bulk`. */
-const api = { getJob, jobs, abortJob, deleteJob, waitForJob, createQueryJob, query, queryCsv, ingest };
+const api = { getJob, jobs, abortJob, stopJob, deleteJob, waitForJob, createQueryJob, query, queryCsv, ingest };
 plugIn("bulk", api);
 declare module "./crm" {
   interface Crm {

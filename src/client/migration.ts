@@ -16,7 +16,7 @@
  * the records that other objects point at (their ID maps), never with whole rows.
  */
 import { createHash } from "node:crypto";
-import { ingest, query as bulkQuery, type BulkRow, type PollOptions } from "./bulk";
+import { ingest, query as bulkQuery, stopJob, type BulkRow, type IngestOptions, type PollOptions } from "./bulk";
 import type { Crm } from "./crm";
 import { isRequiredOnCreate, type FieldDescribe, type SObjectDescribe } from "./describe";
 import { CancelledError, MigrationPlanError } from "./errors";
@@ -122,6 +122,8 @@ export interface PendingChunk {
   inserts: string[];
   /** The records being updated: their values before and what is being written. */
   updates: UpdatedRecord[];
+  /** The Bulk jobs the chunk went out in, each saved as soon as the org created it: stopped before the org is read. */
+  jobs?: string[];
 }
 
 export interface ObjectOutcome {
@@ -664,7 +666,7 @@ class ObjectPass {
   private async write(operation: "insert" | "update", rows: Record<string, unknown>[], onResult: (kind: string, row: BulkRow) => void): Promise<void> {
     const threshold = this.ctx.options.bulkThreshold ?? DEFAULT_BULK_THRESHOLD;
     const result = await ingest(this.ctx.target, { object: this.step.object, operation }, rows, {
-      collectionsBelow: threshold, poll: this.ctx.options.poll, onResult,
+      collectionsBelow: threshold, poll: this.ctx.options.poll, onResult, onJob: this.ctx.jobNoter(this.outcome),
       onProgress: (p) => this.ctx.progress({ phase: "write", object: this.step.object, done: this.written + (p.processed ?? 0), total: this.report.insert + this.report.update }),
     });
     this.written += result.rows;
@@ -764,6 +766,15 @@ class PassContext {
     outcome.pending = pending;
     await this.saved();
   }
+
+  /** Adds each Bulk job of the pending chunk to the record, saved before any of its rows is uploaded. */
+  jobNoter(outcome: ObjectOutcome): IngestOptions["onJob"] {
+    return async (jobId) => {
+      if (!outcome.pending) return;
+      outcome.pending.jobs = [...(outcome.pending.jobs ?? []), jobId];
+      await this.saved();
+    };
+  }
 }
 
 async function passes(source: Crm, target: Crm, plan: MigrationPlan, options: RunOptions, run?: MigrationRun): Promise<MigrationReport> {
@@ -829,7 +840,7 @@ async function secondPass(ctx: PassContext, report: MigrationReport): Promise<vo
       const byId = new Map(chunk.map((r) => [id15(r.id), r]));
       await ctx.writeAhead(outcome, { since: new Date().toISOString(), match: step.plan.match, inserts: [], updates: chunk.filter((r) => r.existing).map((r) => ({ id: r.id, before: r.before, after: r.after })) });
       const result = await ingest(ctx.target, { object, operation: "update" }, chunk.map((r) => ({ Id: r.id, ...r.after })), {
-        collectionsBelow: ctx.options.bulkThreshold ?? DEFAULT_BULK_THRESHOLD, poll: ctx.options.poll,
+        collectionsBelow: ctx.options.bulkThreshold ?? DEFAULT_BULK_THRESHOLD, poll: ctx.options.poll, onJob: ctx.jobNoter(outcome),
         onProgress: (p) => ctx.progress({ phase: "second pass", object, done: i + (p.processed ?? 0), total: rows.length }),
         onResult: (kind, result) => {
           const r = byId.get(id15(result.Id ?? result.sf__Id ?? ""));
@@ -994,6 +1005,8 @@ export async function reconcile(target: Crm, runRecord: MigrationRun, signal?: A
   for (const outcome of runRecord.objects) {
     const pending = outcome.pending;
     if (!pending) continue;
+    // A job of the chunk may still be writing at the org: it is stopped first, so what is read below is all it wrote.
+    for (const jobId of pending.jobs ?? []) await stopJob(target, jobId);
     if (pending.inserts.length) {
       if (!runRecord.target.userId) {
         found.unknown.push(`${outcome.object}: ${pending.inserts.length} rows were being inserted, and the run's record does not say which user wrote them`);

@@ -299,6 +299,12 @@ export function bulkRoutes(options: { latencyMs: number; hooks: WriteHooks; faul
       job.state = "UploadComplete";
       job.startedAt = Date.now();
       job.ctx = ctx;
+      // An org processes a job whether or not anyone asks about it (a client that died included).
+      const processInBackground = () => {
+        advance(job);
+        if (job.state === "UploadComplete" || job.state === "InProgress") setTimeout(processInBackground, Math.max(1, options.latencyMs)).unref();
+      };
+      setTimeout(processInBackground, Math.max(1, options.latencyMs)).unref();
     } else throw new ApiError(400, "INVALIDJOBSTATE", `Invalid state change to ${String(state)}`);
     job.systemModstamp = sfDateTime(Date.now());
     return json(200, jobInfo(job));

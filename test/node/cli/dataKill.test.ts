@@ -13,7 +13,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { runDataCli } from "../../../src/cli/dataCli";
 import { startEmulator, type Emulator } from "../../../src/demo-org";
-import { killedAtWrite, useEmulator } from "../../helpers/emulator";
+import { jobs } from "../../../src/client/bulk";
+import { demoClient, killedAtWrite, useEmulator } from "../../helpers/emulator";
 
 const source = useEmulator({ seed: "demo" });
 const dirs: string[] = [];
@@ -136,5 +137,56 @@ test("a revert killed half way, run again: the target exactly as it was, the rec
   const again = await cli(dir, ["revert", "--run", "all.run.json", "--to", "sandbox.json"]);
   assert.equal(again.code, 0, again.out + again.err);
   assert.match(again.out, /\(200 were already as before\)/);
+  assert.deepEqual(state(target), before);
+});
+
+/** The same run through Bulk API jobs (every chunk of 100 rows or more): the accounts' insert job, the contacts'. */
+const MIGRATE_BULK = [...MIGRATE.slice(0, -1), "100"];
+/** crm-data killed once the org has accepted the `at`-th job's UploadComplete: the job goes on at the org without it. */
+const killedWithJobInFlight = (target: Emulator, dir: string, at: number, argv: string[]) =>
+  killedAtWrite(target, { tool: "crm-data", argv, cwd: dir, env: { XDG_CONFIG_HOME: config }, at, counts: (written) => /\/jobs\/ingest\/750\w+$/.test(written) });
+
+/** Waits until no ingest job is still uploading-complete or in progress at the org (the org's own pace, no guess at a time). */
+async function jobsEnded(target: Emulator): Promise<void> {
+  const crm = await demoClient(target);
+  try {
+    while ((await jobs(crm, "ingest")).some((j) => j.state === "UploadComplete" || j.state === "InProgress")) await new Promise((r) => setTimeout(r, 50));
+  } finally {
+    crm.close();
+  }
+}
+
+for (const at of [1, 2]) {
+  test(`killed with Bulk job ${at} in flight at the org: revert stops it, and once every job has ended the target is exactly as it was`, async (t) => {
+    const target = await targetOrg();
+    t.after(() => target.close());
+    const dir = await workspace(target);
+    const before = state(target);
+    await killedWithJobInFlight(target, dir, at, [...MIGRATE_BULK, "--run", "all.run.json"]);
+    const record = JSON.parse(await readFile(path.join(dir, "all.run.json"), "utf8")) as { objects: { pending?: { jobs?: string[] } }[] };
+    assert.equal(record.objects.flatMap((o) => o.pending?.jobs ?? []).length, 1, "the record names the job in flight, saved before its rows were uploaded");
+    const reverted = await cli(dir, ["revert", "--run", "all.run.json", "--to", "sandbox.json"]);
+    assert.equal(reverted.code, 0, reverted.out + reverted.err);
+    await jobsEnded(target);
+    assert.deepEqual(state(target), before, "every row as it was before the run, nothing written by the job after the revert");
+  });
+}
+
+test("killed with a Bulk job in flight, then resumed: every record once, lookups right; one revert leaves the target as it was", async (t) => {
+  const target = await targetOrg();
+  t.after(() => target.close());
+  const dir = await workspace(target);
+  const before = state(target);
+  await killedWithJobInFlight(target, dir, 1, [...MIGRATE_BULK, "--run", "all.run.json"]);
+  const resumed = await cli(dir, [...MIGRATE_BULK, "--resume", "all.run.json", "--run", "all.run.json"]);
+  assert.equal(resumed.code, 0, resumed.out + resumed.err);
+  await jobsEnded(target);
+  const store = target.seeded.store;
+  const names = store.liveRecords("Account").map((a) => String(a.Name));
+  assert.deepEqual([names.length, new Set(names).size], [300, 300], "300 accounts, none twice");
+  const emails = store.liveRecords("Contact").map((c) => String(c.Email));
+  assert.deepEqual([emails.length, new Set(emails).size], [320, 320], "320 contacts, none twice");
+  const reverted = await cli(dir, ["revert", "--run", "all.run.json", "--to", "sandbox.json"]);
+  assert.equal(reverted.code, 0, reverted.out + reverted.err);
   assert.deepEqual(state(target), before);
 });

@@ -3,6 +3,8 @@ import * as vscode from "vscode";
 import { DESCRIBE_SCHEME, DescribeDocuments } from "./commands/objects";
 import { runArticleAction } from "./commands/knowledge";
 import { registerCommands } from "./commands/register";
+import { offerInterruptedImports } from "./commands/importData";
+import { ImportsInFlight } from "./connections/importsInFlight";
 import { journalFile, recordChanges } from "./commands/history";
 import { compareRecords } from "./commands/compare";
 import { importDemoHelper } from "./connections/demo";
@@ -56,6 +58,8 @@ export interface CrmExplorerApi {
   registry: OrgRegistry;
   orgInfo: ReturnType<typeof orgInfoPanels>;
   journal: () => Promise<WriteJournal>;
+  /** Imports under way, written down before their rows go (what Check Interrupted Imports reads). */
+  imports: ImportsInFlight;
   /** The MCP server definition provider, registered with an API of VS Code 1.101's shape handed in by the test (so it sees what VS Code is handed). */
   registerMcpServerProvider: (api: McpApi) => vscode.Disposable;
 }
@@ -199,16 +203,19 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi | und
   const agentDeps = { manager, stage: (orgKey: string, changes: ProposedChange[]) => stageProposal({ manager, results, prepareRun }, orgKey, changes) };
   const mcpDeps = { ...agentDeps, version: String(context.extension.packageJSON.version), warn: (message: string) => log.warn(message) };
   context.subscriptions.push(registerLanguageModelTools(agentDeps), registerMcpServerProvider(mcpDeps));
+  const imports = new ImportsInFlight(vscode.Uri.joinPath(context.globalStorageUri, "imports-in-flight").fsPath);
   registerCommands(context, {
     manager, log, redactor, orgInfo, demo, articles, results, orgs: soqlOrgs, history, active, objects, knowledge, feeds, siteId, files: crmFiles, preview: preview.panels,
     queries, showDiff: (left, right, title) => reviews.showDiff(left, right, title), journal, prepareRun, binds: context.workspaceState,
-    folders, migrationReports,
+    folders, migrationReports, imports,
   });
+  // A local folder read, no network: an import a closed window left is offered to be checked at the org.
+  void offerInterruptedImports(imports).catch((err: unknown) => log.warn(`the imports in flight could not be read: ${String(err)}`));
   const demoHelper = process.env.CRM_DEMO_HELPER;
   if (demoHelper) void importDemoHelper(registry, demoHelper).catch((err: unknown) => log.error("importing the demo org's helper file failed", err));
   log.info(`CRM Explorer ${String(context.extension.packageJSON.version)} activated`);
   return context.extensionMode === vscode.ExtensionMode.Test
-    ? { manager, registry, orgInfo, journal, registerMcpServerProvider: (api) => registerMcpServerProvider(mcpDeps, api) }
+    ? { manager, registry, orgInfo, journal, imports, registerMcpServerProvider: (api) => registerMcpServerProvider(mcpDeps, api) }
     : undefined;
 }
 

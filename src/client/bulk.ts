@@ -122,9 +122,10 @@ export async function deleteJob(crm: Crm, jobId: string, kind: BulkJobKind = "qu
 
 /**
  * Polls a job until it ends. JobComplete resolves; Failed and Aborted raise BulkJobError with the org's
- * message; an abort of `signal` aborts the job at the org and raises CancelledError.
+ * message; an abort of `signal` aborts the job at the org (unless `leaveRunning`: only the waiting stops) and
+ * raises CancelledError.
  */
-export async function waitForJob(crm: Crm, jobId: string, kind: BulkJobKind, options: { signal?: AbortSignal; poll?: PollOptions; onState?(job: BulkJobInfo): void } = {}): Promise<BulkJobInfo> {
+export async function waitForJob(crm: Crm, jobId: string, kind: BulkJobKind, options: { signal?: AbortSignal; poll?: PollOptions; onState?(job: BulkJobInfo): void; leaveRunning?: boolean } = {}): Promise<BulkJobInfo> {
   let interval = options.poll?.intervalMs ?? 1_000;
   const max = options.poll?.maxIntervalMs ?? 10_000;
   for (;;) {
@@ -135,7 +136,7 @@ export async function waitForJob(crm: Crm, jobId: string, kind: BulkJobKind, opt
     try {
       await delay(interval, options.signal, `Bulk job ${jobId} was cancelled`);
     } catch (err) {
-      await abortJob(crm, jobId, kind).catch(() => undefined); // it may have ended meanwhile
+      if (!options.leaveRunning) await abortJob(crm, jobId, kind).catch(() => undefined); // it may have ended meanwhile
       throw err;
     }
     interval = Math.min(max, Math.round(interval * 1.5));
@@ -596,6 +597,32 @@ async function viaBulk(crm: Crm, job: IngestJobSpec, header: string, records: As
   return result;
 }
 
+/**
+ * The results of ingest jobs whose client is gone — a script or a window that died while the org went on: a job
+ * still running is waited for; one never closed (Open: its upload never finished, so the org will never process
+ * it) is aborted; then each job's successful, failed and unprocessed rows are read as ingest reads its own, into
+ * the counts, the result files and `onResult`. `states` says how each job ended. Cancelling (`signal`) stops the
+ * waiting and leaves a running job to run: it is someone's import.
+ */
+export async function resultsOf(crm: Crm, jobIds: readonly string[], options: Pick<IngestOptions, "signal" | "poll" | "onResult" | "resultFiles"> = {}): Promise<IngestResult & { states: BulkJobState[] }> {
+  const sink = new ResultSink(options);
+  const states: BulkJobState[] = [];
+  for (const jobId of jobIds.map(jobIdOf)) {
+    let job = await getJob(crm, jobId, "ingest");
+    if (job.state === "Open") job = await stopJob(crm, jobId);
+    else if (job.state === "UploadComplete" || job.state === "InProgress") {
+      job = await waitForJob(crm, jobId, "ingest", { signal: options.signal, poll: options.poll, leaveRunning: true }).catch((err: unknown) => (err instanceof BulkJobError ? getJob(crm, jobId, "ingest") : Promise.reject(err)));
+    }
+    states.push(job.state);
+    for (const [kind, resource] of [["successful", "successfulResults"], ["failed", "failedResults"], ["unprocessed", "unprocessedrecords"]] as const) {
+      await sink.take(kind, resultRecords(crm, jobId, resource, options.signal));
+    }
+  }
+  const files = await sink.close();
+  const { successful, failed, unprocessed } = sink.counts;
+  return { via: "bulk", jobIds: [...jobIds], rows: successful + failed + unprocessed, processed: successful + failed, successful, failed, unprocessed, states, ...(files ? { files } : {}) };
+}
+
 /** The time an upload of this size may take: the client's usual deadline, and a minute more per 10 MB. */
 const uploadTimeout = (bytes: number) => Math.max(DEFAULT_TIMEOUT_MS, DEFAULT_TIMEOUT_MS + Math.ceil(bytes / (10 * 1024 * 1024)) * 60_000);
 
@@ -668,7 +695,7 @@ async function viaCollections(crm: Crm, job: IngestJobSpec, header: string, reco
 }
 
 /** The functions this module adds to every client as `crm.bulk`. */
-const api = { getJob, jobs, abortJob, stopJob, deleteJob, waitForJob, createQueryJob, query, queryCsv, ingest };
+const api = { getJob, jobs, abortJob, stopJob, deleteJob, waitForJob, createQueryJob, query, queryCsv, ingest, resultsOf };
 plugIn("bulk", api);
 declare module "./crm" {
   interface Crm {

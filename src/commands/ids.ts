@@ -31,6 +31,7 @@ export const COMMAND_IDS = [
   "crm.objects.newQuery",
   "crm.objects.exportRecords",
   "crm.data.import",
+  "crm.data.checkInterruptedImports",
   "crm.objects.copyApiName",
   "crm.objects.openInSetup",
   "crm.knowledge.refresh",

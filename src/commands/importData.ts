@@ -11,11 +11,15 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { SObjectDescribe } from "../client";
-import type { IngestOperation, IngestResult } from "../client/bulk";
+import type { IngestOperation, IngestOptions, IngestResult } from "../client/bulk";
+import { soqlLiteral } from "../client/soql-text";
 // The errors module, not the client's entry: loading the extension must not load the HTTP stack.
-import { BulkJobError, CancelledError } from "../client/errors";
+import { BulkJobError, CancelledError, NetworkError } from "../client/errors";
 import { csvRowStream } from "../client/csv";
 import type { OrgChange } from "../connections/changes";
+import type { ImportInFlight, ImportsInFlight } from "../connections/importsInFlight";
+import type { OrgManager } from "../connections/orgManager";
+import type { OrgSession } from "../connections/orgSession";
 import { loadableFields, mapColumns, mappedLines, rowChecker, type ColumnMapping, type RowProblem } from "../connections/dataImport";
 import type { Log } from "../platform/log";
 import { formatCount } from "../platform/numbers";
@@ -60,8 +64,20 @@ function problemsText(problems: number, lines: number, name: string): string {
   return lines === 1 ? vscode.l10n.t("{0} problems on 1 line of {1}", formatCount(problems), name) : vscode.l10n.t("{0} problems on {1} lines of {2}", formatCount(problems), formatCount(lines), name);
 }
 
-export function importCommands(active: ActiveOrg, log: Log): Record<Extract<CommandId, "crm.data.import">, (...args: unknown[]) => unknown> {
+export interface ImportDeps {
+  active: ActiveOrg;
+  manager: OrgManager;
+  log: Log;
+  /** Imports under way, recorded before their rows go: what a closed window's import left is found again. */
+  flights: ImportsInFlight;
+  /** Opens a results panel on a statement (what an import whose answer was lost may have created). */
+  openQuery(orgKey: string, soql: string): void;
+}
+
+export function importCommands(deps: ImportDeps): Record<Extract<CommandId, "crm.data.import" | "crm.data.checkInterruptedImports">, (...args: unknown[]) => unknown> {
+  const { active, log } = deps;
   return {
+    "crm.data.checkInterruptedImports": () => checkInterruptedImports(deps),
     "crm.data.import": async (arg: unknown) => {
       const file = arg instanceof vscode.Uri ? arg : (await vscode.window.showOpenDialog({ title: vscode.l10n.t("Import which CSV file?"), filters: { CSV: ["csv"] }, canSelectMany: false, openLabel: vscode.l10n.t("Import") }))?.[0];
       if (!file) throw new UserCancelled();
@@ -118,15 +134,18 @@ export function importCommands(active: ActiveOrg, log: Log): Record<Extract<Comm
       }
 
       const results = await resultsBeside(file);
+      // Written before a row goes, each Bulk job added as the org creates it: if this window closes or crashes
+      // while the org goes on, the next one finds the import and reads what the org made of it.
+      const recorded = await deps.flights.begin({ orgKey: session.record.key, file: file.toString(), object: object.name, operation, rows: rowCount });
       let result: IngestResult;
-      // The IDs written, for the views that show them; past a few thousand the change is the object's as a whole.
-      const ids: string[] = [];
+      const { ids, onResult } = idCollector();
       try {
         result = await withCancellableProgress(vscode.l10n.t("Importing {0} into {1}", name, object.name), (signal, progress) =>
           session.crm.bulk.ingest({ object: object.name, operation, externalIdFieldName }, mappedLines(skipHeader(rowsOf()), mapping), {
             signal,
             resultFiles: results.base,
-            onResult: (kind, row) => void (kind === "successful" && row.sf__Id && ids.length <= MAX_ANNOUNCED_IDS && ids.push(row.sf__Id)),
+            onJob: recorded.noteJob,
+            onResult,
             onProgress: (p) => progress.report({
               message: p.via === "collections"
                 ? vscode.l10n.t("{0} of {1} rows sent", formatCount(p.processed ?? 0), formatCount(rowCount))
@@ -134,6 +153,10 @@ export function importCommands(active: ActiveOrg, log: Log): Record<Extract<Comm
             }),
           }));
       } catch (err) {
+        // A lost connection leaves the record for Check Interrupted Imports: a job goes on at the org, a request
+        // may have been carried out. Any other end is the org's answer (or ours), and the record has served.
+        if (!(err instanceof NetworkError)) await recorded.end();
+        else recorded.abandon();
         if (err instanceof BulkJobError && err.partial) await results.publish(err.partial);
         else await results.discard();
         if (err instanceof CancelledError) {
@@ -142,20 +165,84 @@ export function importCommands(active: ActiveOrg, log: Log): Record<Extract<Comm
         }
         throw err;
       }
-      const written = await results.publish(result);
-      session.announce({ kind: operation === "insert" ? "created" : operation === "delete" ? "deleted" : "updated", area: "records", object: object.name, ids: ids.length > MAX_ANNOUNCED_IDS ? [] : ids, method: "POST", path: "/jobs/ingest" } satisfies OrgChange);
-      const ok = result.successful;
-      const failed = result.failed;
-      const [openFailed, openSuccessful] = [vscode.l10n.t("Open Failed Rows"), vscode.l10n.t("Open Successful Rows")];
-      const buttons = [...(failed ? [openFailed] : []), ...(ok ? [openSuccessful] : [])];
-      const summary = failed
-        ? vscode.l10n.t("Imported {0} of {1} rows of {2} into {3}; {4} failed.", formatCount(ok), formatCount(rowCount), name, object.name, formatCount(failed))
-        : vscode.l10n.t("Imported {0} of {1} rows of {2} into {3}.", formatCount(ok), formatCount(rowCount), name, object.name);
-      const choice = await (failed ? vscode.window.showWarningMessage(summary, ...buttons) : vscode.window.showInformationMessage(summary, ...buttons));
-      if (choice === openFailed) await vscode.window.showTextDocument(written.failed);
-      if (choice === openSuccessful) await vscode.window.showTextDocument(written.success);
+      await recorded.end();
+      await reportImport(session, { name, object: object.name, operation, rows: rowCount }, result, await results.publish(result), ids);
     },
   };
+}
+
+/** Announces what an import wrote (Write History records it) and says how it went, with its result files a click away. */
+async function reportImport(session: OrgSession, what: { name: string; object: string; operation: IngestOperation; rows: number }, result: IngestResult, written: { success: vscode.Uri; failed: vscode.Uri }, ids: string[]): Promise<void> {
+  const { name, object, operation, rows } = what;
+  session.announce({ kind: operation === "insert" ? "created" : operation === "delete" ? "deleted" : "updated", area: "records", object, ids: ids.length > MAX_ANNOUNCED_IDS ? [] : ids, method: "POST", path: "/jobs/ingest" } satisfies OrgChange);
+  const ok = result.successful;
+  const failed = result.failed;
+  const [openFailed, openSuccessful] = [vscode.l10n.t("Open Failed Rows"), vscode.l10n.t("Open Successful Rows")];
+  const buttons = [...(failed ? [openFailed] : []), ...(ok ? [openSuccessful] : [])];
+  const summary = failed
+    ? vscode.l10n.t("Imported {0} of {1} rows of {2} into {3}; {4} failed.", formatCount(ok), formatCount(rows), name, object, formatCount(failed))
+    : vscode.l10n.t("Imported {0} of {1} rows of {2} into {3}.", formatCount(ok), formatCount(rows), name, object);
+  const choice = await (failed ? vscode.window.showWarningMessage(summary, ...buttons) : vscode.window.showInformationMessage(summary, ...buttons));
+  if (choice === openFailed) await vscode.window.showTextDocument(written.failed);
+  if (choice === openSuccessful) await vscode.window.showTextDocument(written.success);
+}
+
+/** The IDs an import wrote, for the views that show them: past a few thousand the change is the object's as a whole. */
+function idCollector(): { ids: string[]; onResult: IngestOptions["onResult"] } {
+  const ids: string[] = [];
+  return { ids, onResult: (kind, row) => void (kind === "successful" && row.sf__Id && ids.length <= MAX_ANNOUNCED_IDS && ids.push(row.sf__Id)) };
+}
+
+/**
+ * CRM: Check Interrupted Imports — each import that lost its answer (its window closed or crashed, or its
+ * connection dropped) is asked of the org. A Bulk job still running is waited for; its results are written
+ * beside the CSV and recorded in Write History like any import's. An import sent as single requests (a small
+ * file) has no job to ask for: the records the person changed in that object since it began are shown, to check.
+ */
+export async function checkInterruptedImports(deps: ImportDeps, found?: ImportInFlight[]): Promise<void> {
+  const interrupted = found ?? (await deps.flights.interrupted());
+  if (!interrupted.length) {
+    void vscode.window.showInformationMessage(vscode.l10n.t("No import is waiting for the org's answer."));
+    return;
+  }
+  for (const flight of interrupted) await settleImport(deps, flight);
+}
+
+/** At start-up: an import a closed window left without its answer is named, and checked at the org if the person says so. */
+export async function offerInterruptedImports(flights: ImportsInFlight): Promise<void> {
+  const interrupted = await flights.interrupted();
+  if (!interrupted.length) return;
+  const check = vscode.l10n.t("Check at the Org");
+  const first = interrupted[0]!;
+  const message = interrupted.length === 1
+    ? vscode.l10n.t("The import of {0} into {1} lost its answer when VS Code closed: the org may have written its rows since.", path.basename(vscode.Uri.parse(first.file).path), first.object)
+    : vscode.l10n.t("{0} imports lost their answer when VS Code closed: the org may have written their rows since.", interrupted.length);
+  if ((await vscode.window.showWarningMessage(message, check)) === check) await vscode.commands.executeCommand("crm.data.checkInterruptedImports");
+}
+
+async function settleImport(deps: ImportDeps, flight: ImportInFlight): Promise<void> {
+  const file = vscode.Uri.parse(flight.file);
+  const name = path.basename(file.path);
+  const session = await deps.manager.session(flight.orgKey);
+  if (!flight.jobs.length) {
+    const since = flight.startedAt.replace(/\.\d{3}Z$/, "Z");
+    deps.openQuery(flight.orgKey, `SELECT Id, LastModifiedDate FROM ${flight.object} WHERE LastModifiedById = ${soqlLiteral(session.crm.userId ?? "")} AND LastModifiedDate >= ${since} ORDER BY LastModifiedDate`);
+    await deps.flights.forget(flight.id);
+    void vscode.window.showWarningMessage(vscode.l10n.t("The org's answer to the import of {0} into {1} was lost ({2} rows sent as single requests, which leave no job to ask about). The records you changed in {1} since it began are shown: check them before importing the file again.", name, flight.object, formatCount(flight.rows)));
+    return;
+  }
+  const results = await resultsBeside(file);
+  const { ids, onResult } = idCollector();
+  let result: IngestResult;
+  try {
+    result = await withCancellableProgress(vscode.l10n.t("Reading what the org made of the import of {0}", name), (signal) =>
+      session.crm.bulk.resultsOf(flight.jobs, { signal, resultFiles: results.base, onResult }));
+  } catch (err) {
+    await results.discard();
+    throw err;
+  }
+  await deps.flights.forget(flight.id);
+  await reportImport(session, { name, object: flight.object, operation: flight.operation, rows: flight.rows }, result, await results.publish(result), ids);
 }
 
 /** Past this many written IDs a change event names the object, not each record (a million IDs would be held for nothing). */

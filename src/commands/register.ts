@@ -14,6 +14,7 @@ import { recordCommands } from "./records";
 import { documentCommands, type DocumentCommandDeps } from "./documents";
 import { exportRows, openId, soqlCommands, type SoqlCommandDeps } from "./soql";
 import { importCommands } from "./importData";
+import type { ImportsInFlight } from "../connections/importsInFlight";
 import { historyCommands, type HistoryDeps } from "./history";
 import { agentCommands } from "./agent";
 import { migrationCommands, type MigrationReports } from "./migration";
@@ -34,6 +35,7 @@ export interface CommandDeps extends OrgCommandDeps, Omit<SoqlCommandDeps, "mana
   articles: ArticlePanels;
   folders: KnowledgeFolders;
   migrationReports: MigrationReports;
+  imports: ImportsInFlight;
 }
 
 export function registerCommands(context: vscode.ExtensionContext, deps: CommandDeps): void {
@@ -44,7 +46,7 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
     ...feedCommands(deps.active, deps.feeds, deps.siteId),
     ...recordCommands(deps.active, (orgKey, sosl) => deps.results.open(resultsTarget(orgKey, "search", { api: "sosl", text: sosl }))),
     ...soqlCommands(deps),
-    ...importCommands(deps.active, deps.log),
+    ...importCommands({ ...deps, flights: deps.imports, openQuery: (orgKey, soql) => deps.results.open(resultsTarget(orgKey, "import-check", { api: "soql", text: soql })) }),
     ...documentCommands(deps),
     ...translationCommands(deps),
     ...knowledgeFolderCommands(deps),

@@ -123,11 +123,12 @@ const root = path.resolve(__dirname, "../..");
 export const TSX_LOADER = pathToFileURL(path.join(root, "node_modules", "tsx", "dist", "loader.mjs")).href;
 
 /**
- * One of our command-line tools (`src/cli/<tool>.ts`) run as a person runs it, in a process of its own, killed with
- * SIGKILL once the org has carried out its `at`-th write that `counts` — before that write's answer goes out.
+ * One of our command-line tools (`src/cli/<tool>.ts`, or a `script` of the tests' own) run as a person runs it, in
+ * a process of its own, killed with SIGKILL once the org has carried out its `at`-th write that `counts` — before
+ * that write's answer goes out.
  */
-export async function killedAtWrite(emu: Emulator, run: { tool: string; argv: string[]; cwd: string; env?: Record<string, string>; at: number; counts?: (path: string) => boolean }): Promise<void> {
-  const child = spawn(process.execPath, ["--import", TSX_LOADER, path.join(root, "src", "cli", `${run.tool}.ts`), ...run.argv], { cwd: run.cwd, env: { PATH: process.env.PATH ?? "", ...run.env }, stdio: ["ignore", "ignore", "pipe"] });
+export async function killedAtWrite(emu: Emulator, run: { tool: string; script?: string; argv: string[]; cwd: string; env?: Record<string, string>; at: number; counts?: (path: string) => boolean }): Promise<void> {
+  const child = spawn(process.execPath, ["--import", TSX_LOADER, run.script ?? path.join(root, "src", "cli", `${run.tool}.ts`), ...run.argv], { cwd: run.cwd, env: { PATH: process.env.PATH ?? "", ...run.env }, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
   let seen = 0;

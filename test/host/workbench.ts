@@ -276,6 +276,9 @@ export class Driver {
 
   /** Runs an entry of a tree row's context menu, as a right-click does. */
   async contextMenu(viewTitle: string, label: string, entry: string): Promise<void> {
+    // A view still loading re-renders its rows when its data arrives, which closes a context menu open on one of
+    // them; a click on the menu's entry then lands on whatever was beneath it. The menu opens once the view settled.
+    await this.eventually(`${viewTitle} to finish loading`, async () => (await this.pane(viewTitle).locator(".monaco-progress-container.active").count()) === 0);
     await this.rowIn(viewTitle, label).click({ button: "right" });
     const menu = this.page.locator(".context-view .monaco-menu");
     await menu.waitFor();

@@ -1,7 +1,7 @@
 /** One workbench per journey file: code-server + Chromium + the emulator, and a journey() that skips loudly. */
 import { after, before, test, type TestContext } from "node:test";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { startEmulator, type Emulator } from "../../../src/demo-org";
 import { ensureHost, openWorkbench, startCodeServer, type CodeServer, type HostSetup, type Workbench } from "../harness";
@@ -88,11 +88,24 @@ export function workbenchSession(options: { settings?: Record<string, unknown>; 
         await fn(session!);
       } catch (err) {
         const shot = await session?.ui.screenshot(`failed-${name.slice(0, 40).replace(/\W+/g, "-")}`).catch(() => undefined);
-        if (shot) writeFileSync(shot.replace(/\.png$/, ".console.txt"), [...consoleLines.slice(-400), "", ...(await session!.ui.state().catch((e: Error) => [`state unreadable: ${e.message}`]))].join("\n"));
+        if (shot) {
+          const state = await session!.ui.state().catch((e: Error) => [`state unreadable: ${e.message}`]);
+          writeFileSync(shot.replace(/\.png$/, ".console.txt"), [...consoleLines.slice(-400), "", ...state, "", ...extensionLogTail(session!.server)].join("\n"));
+        }
         throw err;
       }
     });
   return { journey };
+}
+
+/**
+ * The end of the extension's own log (its output channel, as VS Code writes it under the server's user data): each
+ * request it sent and each command that failed — whether a command a journey waited for ran at all.
+ */
+function extensionLogTail(server: CodeServer, lines = 60): string[] {
+  const logs = path.join(server.root, "user-data", "logs");
+  const files = existsSync(logs) ? readdirSync(logs, { recursive: true }).map(String).filter((f) => f.endsWith(`${path.sep}CRM Explorer.log`)).sort() : [];
+  return ["--- the extension's log", ...files.flatMap((f) => readFileSync(path.join(logs, f), "utf8").trimEnd().split("\n").slice(-lines))];
 }
 
 /** Answers the username-password steps of the Add Org wizard (from the login URL on). */

@@ -3,6 +3,7 @@ import Mocha from "mocha";
 import { registerActivationTests } from "./activation.host";
 import { registerOrgTests } from "./orgs.host";
 import { registerAgentTests } from "./agent.host";
+import { registerImportTests } from "./imports.host";
 
 export function run(): Promise<void> {
   const mocha = new Mocha({ ui: "tdd", color: false, timeout: 30_000, reporter: "spec" });
@@ -10,6 +11,7 @@ export function run(): Promise<void> {
   registerActivationTests();
   registerOrgTests();
   registerAgentTests();
+  registerImportTests();
   return new Promise((resolve, reject) => {
     mocha.run((failures) => (failures ? reject(new Error(`${failures} in-host test(s) failed`)) : resolve()));
   });

@@ -23,6 +23,9 @@ import type { CrmResponse } from "./transport";
 import { pageLinks } from "./urls";
 import { plugIn, type Bound } from "./plugins";
 import { bulkIntent } from "./intent";
+import type { IngestResult, IngestResultKind } from "./ingestResult";
+
+export type { IngestResult, IngestResultKind };
 
 export type BulkJobState = "Open" | "UploadComplete" | "InProgress" | "JobComplete" | "Failed" | "Aborted";
 export type BulkJobKind = "query" | "ingest";
@@ -258,8 +261,6 @@ export interface IngestJobSpec {
  */
 export type IngestInput = readonly Record<string, unknown>[] | string | AsyncIterable<string | Buffer>;
 
-export type IngestResultKind = "successful" | "failed" | "unprocessed";
-
 export interface IngestOptions {
   signal?: AbortSignal;
   onProgress?(progress: BulkProgress): void;
@@ -289,23 +290,6 @@ export interface IngestOptions {
    * 2,000; 0 always uses Bulk (upsert and hardDelete always do).
    */
   collectionsBelow?: number;
-}
-
-export interface IngestResult {
-  /** How the rows went: Bulk jobs, or sObject Collections requests for a small load. */
-  via: "bulk" | "collections";
-  /** One job per upload, in order (none through Collections). */
-  jobIds: string[];
-  /** Rows sent. */
-  rows: number;
-  /** Rows the org processed (successful and failed). */
-  processed: number;
-  successful: number;
-  failed: number;
-  /** Rows the org never processed (a job aborted or failed). */
-  unprocessed: number;
-  /** The result files written (with `resultFiles`). */
-  files?: { successful: string; failed: string; unprocessed?: string };
 }
 
 const OPERATIONS: IngestOperation[] = ["insert", "update", "upsert", "delete", "hardDelete"];

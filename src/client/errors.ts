@@ -1,4 +1,4 @@
-import type { IngestResult } from "./bulk";
+import type { IngestResult } from "./ingestResult";
 /** Every error the client raises on purpose derives from CrmError. */
 export class CrmError extends Error {
   override name = "CrmError";

@@ -3,25 +3,28 @@
  * loaded, as `crm.<group>`, and the core (sign-in, transport, REST, query) knows none of them. A feature
  * pulls in only the modules it uses: `import "crm-explorer/client/bulk"` adds `crm.bulk`.
  */
-import type { Crm } from "./crm";
+/** What the plug-ins need of the client (the core's class is not named here: it is the one that loads them). */
+interface PluggedClient {
+  redact(err: unknown): unknown;
+}
 
 /**
  * A module function with the client bound as its first argument, keeping up to three overloads (an
  * option such as `fullResponse` changes what it resolves to): fewer overloads match the same pattern.
  */
-type BoundFunction<F> = F extends { (crm: Crm, ...a: infer A1): infer R1; (crm: Crm, ...a: infer A2): infer R2; (crm: Crm, ...a: infer A3): infer R3 }
+type BoundFunction<F> = F extends { (crm: never, ...a: infer A1): infer R1; (crm: never, ...a: infer A2): infer R2; (crm: never, ...a: infer A3): infer R3 }
   ? { (...a: A1): R1; (...a: A2): R2; (...a: A3): R3 }
   : never;
 
 /** A group of module functions with the client bound as their first argument. */
 export type Bound<M> = { [K in keyof M]: BoundFunction<M[K]> };
 
-function bindGroup<M extends object>(crm: Crm, api: M): Bound<M> {
+function bindGroup<M extends object>(crm: PluggedClient, api: M): Bound<M> {
   const group: Record<string, unknown> = {};
   for (const [name, fn] of Object.entries(api)) {
     if (typeof fn !== "function") continue;
     group[name] = (...args: unknown[]) => {
-      const result = (fn as (c: Crm, ...a: unknown[]) => unknown)(crm, ...args);
+      const result = (fn as (c: PluggedClient, ...a: unknown[]) => unknown)(crm, ...args);
       // An error a module builds from the org's words never carries the client's own token either.
       return result instanceof Promise ? result.catch((err: unknown) => Promise.reject(crm.redact(err))) : result;
     };
@@ -35,7 +38,7 @@ let clientPrototype: object | undefined;
 function install(prototype: object, name: string, api: object): void {
   Object.defineProperty(prototype, name, {
     configurable: true,
-    get(this: Crm) {
+    get(this: PluggedClient) {
       const group = bindGroup(this, api);
       Object.defineProperty(this, name, { value: group, configurable: true });
       return group;

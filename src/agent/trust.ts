@@ -11,6 +11,7 @@
  * No VS Code here: the language-model tools and both MCP servers run every answer through it.
  */
 import type { Crm, SObjectDescribe } from "../client";
+import { isRecordId } from "../client/ids";
 import { soqlLiteral } from "../client/soql-text";
 import { soqlParser } from "../soql/parser";
 
@@ -373,7 +374,8 @@ const isChildRows = (value: unknown): value is { records: Row[] } => !!value && 
 const idOf = (record: Row): string | undefined => {
   if (typeof record.Id === "string") return record.Id;
   const url = (record.attributes as { url?: unknown } | undefined)?.url;
-  return typeof url === "string" ? /\/([A-Za-z0-9]{15,18})$/.exec(url)?.[1] : undefined;
+  const last = typeof url === "string" ? url.slice(url.lastIndexOf("/") + 1) : undefined;
+  return isRecordId(last) ? last : undefined;
 };
 
 const isRecord = (value: unknown): value is Row => !!value && typeof value === "object" && !Array.isArray(value) && !(value instanceof Withheld) && "attributes" in value;

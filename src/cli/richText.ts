@@ -6,26 +6,24 @@
 import type { DOMPurify } from "dompurify";
 import { RICH_TEXT_POLICY, applyRichTextHooks } from "../shared/richTextPolicy";
 
-let purifier: { purify: DOMPurify; close(): void; uses: number } | undefined;
 /**
- * A window serves this many pieces of rich text, then a new one is made and the old one closed. Memory still grows
- * with the pieces sanitized (jsdom with DOMPurify: bench:knowledge's check, and a 96 MB heap runs out after 5,000
- * pieces however often the window is renewed); what keeps it is not found yet.
+ * One window for every piece. Memory: DOMPurify walks each piece with a NodeIterator, and jsdom keeps its
+ * iterators through WeakRefs — whose targets V8 holds until the running task ends (the WeakRef specification's
+ * KeepDuringJob). Pieces sanitized in one synchronous loop therefore stay in memory until the loop gives the
+ * event loop a turn; the tools read each article's files asynchronously, so what one article made is freed when
+ * the next is read. (A window renewed every few hundred pieces freed nothing: the documents were kept, not it.)
  */
-const USES_PER_WINDOW = 500;
+let purifier: DOMPurify | undefined;
 
 function purify(): DOMPurify {
-  if (purifier && purifier.uses++ < USES_PER_WINDOW) return purifier.purify;
-  purifier?.close();
+  if (purifier) return purifier;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { JSDOM } = require("jsdom") as typeof import("jsdom");
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const createPurify = require("dompurify") as (window: unknown) => DOMPurify;
-  const { window } = new JSDOM("<!DOCTYPE html>");
-  const fresh = createPurify(window);
-  applyRichTextHooks(fresh);
-  purifier = { purify: fresh, close: () => window.close(), uses: 1 };
-  return fresh;
+  purifier = createPurify(new JSDOM("<!DOCTYPE html>").window);
+  applyRichTextHooks(purifier);
+  return purifier;
 }
 
 /** The HTML as a page may show it: no script, handler, frame, form or style; images only as data URIs. */

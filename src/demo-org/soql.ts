@@ -424,7 +424,7 @@ export function executeSoql(ctx: QueryContext, soql: string, options: SelectOpti
     const onlyCount = fields.length === 1 && fields[0]!.type === "FieldFunctionExpression" && fields[0]!.functionName?.toUpperCase() === "COUNT" && !fields[0]!.parameters?.length;
     if (onlyCount) return { totalSize: windowed ? generatedTotal : rows.length, records: [], isCount: true };
     // LIMIT and OFFSET count the grouped rows, as in an org.
-    const records = aggregateRows(ev, def, rows, fields, query.groupBy, alias).slice(query.offset ?? 0, query.limit !== undefined ? (query.offset ?? 0) + query.limit : undefined);
+    const records = aggregateRows(ev, def, rows, fields, query.groupBy, alias, query.orderBy).slice(query.offset ?? 0, query.limit !== undefined ? (query.offset ?? 0) + query.limit : undefined);
     return { totalSize: records.length, records, isCount: false };
   }
   const order = ev.orderBy(def, query.orderBy, alias);
@@ -524,12 +524,51 @@ function subqueryStep(ctx: QueryContext, ev: Evaluator, parent: ObjectDef, sub: 
   };
 }
 
-function aggregateRows(ev: Evaluator, def: ObjectDef, rows: Rec[], fields: SoqlField[], groupBy: GroupByClause | GroupByClause[] | undefined, alias?: string) {
+/**
+ * SOQL's date functions, as the reference documents them, over a date or dateTime value in UTC (a client's
+ * query reads dateTimes in UTC unless it asks convertTimezone()). The org's fiscal year starts in January.
+ */
+const DATE_FUNCTIONS: Record<string, (d: Date) => number | string> = {
+  CALENDAR_YEAR: (d) => d.getUTCFullYear(),
+  CALENDAR_QUARTER: (d) => Math.floor(d.getUTCMonth() / 3) + 1,
+  CALENDAR_MONTH: (d) => d.getUTCMonth() + 1,
+  DAY_IN_MONTH: (d) => d.getUTCDate(),
+  DAY_IN_WEEK: (d) => d.getUTCDay() + 1,
+  DAY_IN_YEAR: (d) => dayInYear(d),
+  DAY_ONLY: (d) => d.toISOString().slice(0, 10),
+  HOUR_IN_DAY: (d) => d.getUTCHours(),
+  WEEK_IN_MONTH: (d) => Math.floor((d.getUTCDate() - 1) / 7) + 1,
+  WEEK_IN_YEAR: (d) => Math.floor((dayInYear(d) - 1) / 7) + 1,
+  FISCAL_YEAR: (d) => d.getUTCFullYear(),
+  FISCAL_QUARTER: (d) => Math.floor(d.getUTCMonth() / 3) + 1,
+  FISCAL_MONTH: (d) => d.getUTCMonth() + 1,
+};
+const dayInYear = (d: Date) => Math.floor((Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()) - Date.UTC(d.getUTCFullYear(), 0, 1)) / 86_400_000) + 1;
+
+/** A group's key: a field's value, or a date function of one (`CALENDAR_MONTH(CreatedDate)`). */
+function groupKeyReader(ev: Evaluator, def: ObjectDef, clause: { field?: string; fn?: FunctionExp }, alias: string | undefined): { key: string; read: (r: Rec) => unknown } {
+  if (clause.field !== undefined) {
+    const { field, read } = ev.resolver.path(def, clause.field, alias);
+    return { key: field.name.toLowerCase(), read };
+  }
+  const name = (clause.fn?.functionName ?? "").toUpperCase();
+  const param = clause.fn?.parameters?.[0];
+  const dateFn = DATE_FUNCTIONS[name];
+  if (!dateFn || typeof param !== "string") throw new ApiError(400, "MALFORMED_QUERY", `${preamble(ev.soql, name)}GROUP BY takes a field or a date function of one, not ${name}`);
+  const { field, read } = ev.resolver.path(def, param, alias);
+  if (field.type !== "date" && field.type !== "datetime") throw new ApiError(400, "MALFORMED_QUERY", `${preamble(ev.soql, param)}${name} takes a date or dateTime field, not ${field.name}`);
+  return {
+    key: `${name}(${field.name.toLowerCase()})`,
+    read: (r) => {
+      const v = read(r);
+      return typeof v === "string" && v ? dateFn(new Date(v.length === 10 ? `${v}T00:00:00Z` : v.replace(/\+0000$/, "Z"))) : null;
+    },
+  };
+}
+
+function aggregateRows(ev: Evaluator, def: ObjectDef, rows: Rec[], fields: SoqlField[], groupBy: GroupByClause | GroupByClause[] | undefined, alias?: string, orderBy?: OrderByClause | OrderByClause[]) {
   const groups = groupBy ? (Array.isArray(groupBy) ? groupBy : [groupBy]) : [];
-  const groupReaders = groups.map((g) => {
-    if (!("field" in g)) throw new ApiError(400, "MALFORMED_QUERY", "GROUP BY functions are not supported by this org");
-    return ev.resolver.path(def, g.field, alias);
-  });
+  const groupReaders = groups.map((g) => groupKeyReader(ev, def, g as { field?: string; fn?: FunctionExp }, alias));
   const buckets = new Map<string, Rec[]>();
   for (const row of rows) {
     const key = JSON.stringify(groupReaders.map((g) => g.read(row)));
@@ -540,6 +579,12 @@ function aggregateRows(ev: Evaluator, def: ObjectDef, rows: Rec[], fields: SoqlF
   if (!groups.length && !buckets.size) buckets.set("[]", []);
   let exprIndex = 0;
   const columns = fields.map((f) => {
+    if (f.type === "FieldFunctionExpression" && DATE_FUNCTIONS[(f.functionName ?? "").toUpperCase()]) {
+      const grouped = groupKeyReader(ev, def, { fn: f as unknown as FunctionExp }, alias);
+      const name = f.alias ?? `expr${exprIndex++}`;
+      if (!groupReaders.some((g) => g.key === grouped.key)) throw new ApiError(400, "MALFORMED_QUERY", `${preamble(ev.soql, f.functionName)}Field must be grouped or aggregated: ${f.rawValue ?? f.functionName}`);
+      return { name, key: grouped.key, value: (rs: Rec[]) => (rs[0] ? grouped.read(rs[0]) : null) };
+    }
     if (f.type === "FieldFunctionExpression") {
       const fn = (f.functionName ?? "").toUpperCase();
       const param = f.parameters?.[0] as string | FunctionExp | undefined;
@@ -547,6 +592,7 @@ function aggregateRows(ev: Evaluator, def: ObjectDef, rows: Rec[], fields: SoqlF
       const name = f.alias ?? `expr${exprIndex++}`;
       return {
         name,
+        key: `${fn}(${typeof param === "string" ? param.toLowerCase() : ""})`,
         value: (rs: Rec[]) => {
           const values = reader ? rs.map(reader).filter((v) => v !== null && v !== undefined) : rs;
           switch (fn) {
@@ -563,16 +609,44 @@ function aggregateRows(ev: Evaluator, def: ObjectDef, rows: Rec[], fields: SoqlF
     }
     if (f.type !== "Field") throw new ApiError(400, "MALFORMED_QUERY", "relationship fields in aggregate queries need GROUP BY on them");
     const { read, field } = ev.resolver.path(def, f.field, alias);
-    if (!groupReaders.some((g) => g.field === field)) {
+    if (!groupReaders.some((g) => g.key === field.name.toLowerCase())) {
       throw new ApiError(400, "MALFORMED_QUERY", `${preamble(ev.soql, f.field)}Field must be grouped or aggregated: ${field.name}`);
     }
-    return { name: f.alias ?? field.name, value: (rs: Rec[]) => (rs[0] ? read(rs[0]) : null) };
+    return { name: f.alias ?? field.name, key: field.name.toLowerCase(), value: (rs: Rec[]) => (rs[0] ? read(rs[0]) : null) };
   });
-  return [...buckets.values()].map((rs) => {
+  const results = [...buckets.values()].map((rs) => {
     const out: Record<string, unknown> = { attributes: { type: "AggregateResult" } };
     for (const c of columns) out[c.name] = c.value(rs);
     return out;
   });
+  // ORDER BY over the groups: a grouped field or date function, or a selected column by its alias.
+  const order = (orderBy ? (Array.isArray(orderBy) ? orderBy : [orderBy]) : []).map((c) => {
+    const clause = c as { field?: string; fn?: FunctionExp; order?: string; nulls?: string };
+    const fnName = (clause.fn?.functionName ?? "").toUpperCase();
+    const param = clause.fn?.parameters?.[0];
+    const key = clause.field !== undefined ? undefined : DATE_FUNCTIONS[fnName] ? groupKeyReader(ev, def, clause, alias).key : `${fnName}(${typeof param === "string" ? param.toLowerCase() : ""})`;
+    const column = clause.field !== undefined
+      ? columns.find((col) => col.name.toLowerCase() === clause.field!.toLowerCase()) ?? columns.find((col) => col.key === ev.resolver.path(def, clause.field!, alias).field.name.toLowerCase())
+      : columns.find((col) => col.key === key);
+    const at = column?.name;
+    if (at === undefined) throw new ApiError(400, "MALFORMED_QUERY", `${preamble(ev.soql, clause.field ?? clause.fn?.functionName)}ORDER BY in an aggregate query takes a grouped field or an aggregate's alias`);
+    const desc = clause.order === "DESC";
+    return { at, desc, nullsFirst: clause.nulls ? clause.nulls === "FIRST" : !desc };
+  });
+  if (order.length) {
+    results.sort((a, b) => {
+      for (const k of order) {
+        const va = a[k.at] ?? null, vb = b[k.at] ?? null;
+        if (va === null && vb === null) continue;
+        if (va === null) return k.nullsFirst ? -1 : 1;
+        if (vb === null) return k.nullsFirst ? 1 : -1;
+        const c = compare(va, vb);
+        if (c !== 0) return k.desc ? -c : c;
+      }
+      return 0;
+    });
+  }
+  return results;
 }
 
 function dataCategoryFilter(ctx: QueryContext, query: Query): (row: Rec) => boolean {

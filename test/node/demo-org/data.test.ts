@@ -169,6 +169,22 @@ test("SOQL aggregates: COUNT(), GROUP BY with aliases and exprN, LIMIT and OFFSE
   assert.equal(typeof sum.json.records[0].total, "number");
 });
 
+test("SOQL aggregates by date functions (UTC), ordered by a grouped key or by an aggregate; a date function of a text field is refused", async () => {
+  const rows = (await query("SELECT CreatedDate FROM Case")).json.records as { CreatedDate: string }[];
+  const months = await query("SELECT CALENDAR_YEAR(CreatedDate), CALENDAR_MONTH(CreatedDate) m, COUNT(Id) n FROM Case GROUP BY CALENDAR_YEAR(CreatedDate), CALENDAR_MONTH(CreatedDate) ORDER BY CALENDAR_YEAR(CreatedDate), CALENDAR_MONTH(CreatedDate)");
+  const got = (months.json.records as { expr0: number; m: number; n: number }[]).map((r) => [`${r.expr0}-${String(r.m).padStart(2, "0")}`, r.n]);
+  const counted = new Map<string, number>();
+  for (const r of rows) counted.set(r.CreatedDate.slice(0, 7), (counted.get(r.CreatedDate.slice(0, 7)) ?? 0) + 1);
+  assert.deepEqual(got, [...counted].sort(([a], [b]) => a.localeCompare(b)), "one group per month of the rows, in order");
+  const busiest = (await query("SELECT Status, COUNT(Id) n FROM Case GROUP BY Status ORDER BY COUNT(Id) DESC")).json.records as { n: number }[];
+  assert.deepEqual(busiest.map((r) => r.n), [...busiest.map((r) => r.n)].sort((a, b) => b - a));
+  const days = (await query("SELECT DAY_ONLY(CreatedDate) d, COUNT(Id) FROM Case GROUP BY DAY_ONLY(CreatedDate) ORDER BY DAY_ONLY(CreatedDate) DESC LIMIT 1")).json.records as { d: string }[];
+  assert.equal(days[0]!.d, rows.map((r) => r.CreatedDate.slice(0, 10)).sort().at(-1));
+  const refused = await query("SELECT CALENDAR_MONTH(Subject) FROM Case GROUP BY CALENDAR_MONTH(Subject)");
+  assert.equal(refused.status, 400);
+  assert.match(refused.json[0].message, /CALENDAR_MONTH takes a date or dateTime field/);
+});
+
 test("SOQL errors are worded like the API's", async () => {
   const malformed = await query("SELECT Id FORM Account");
   assert.equal(malformed.status, 400);

@@ -1,0 +1,117 @@
+/**
+ * A chart of a plain query over many rows is drawn from the org's aggregate, never from the rows: the statement's
+ * object and filter are kept, and the chosen axes become a GROUP BY the org computes (a million Tasks by status per
+ * month is a few dozen rows back). An aggregate's results cannot be paged (queryMore does not serve GROUP BY), so
+ * at most MAX_GROUPS groups are asked for and a chart with more says so. No VS Code here.
+ */
+import type { Field, FieldFunctionExpression, Query } from "@jetstreamapp/soql-parser-js";
+import { soqlParser } from "../soql/parser";
+import { checkChartSpec, type ChartSpec, type ChartType } from "./chartSpec";
+import type { OutputValue } from "./notebookFile";
+
+/** SOQL's date functions an axis may group by: whole periods, or a period within a year (shown with its year). */
+export const DATE_BUCKETS = ["CALENDAR_YEAR", "CALENDAR_QUARTER", "CALENDAR_MONTH", "FISCAL_YEAR", "FISCAL_QUARTER", "FISCAL_MONTH", "DAY_ONLY", "WEEK_IN_YEAR"] as const;
+export type DateBucket = (typeof DATE_BUCKETS)[number];
+export const MEASURES = ["COUNT", "COUNT_DISTINCT", "SUM", "AVG", "MIN", "MAX"] as const;
+export type Measure = (typeof MEASURES)[number];
+
+/** Groups an aggregate may return: the org's limit on rows of a query it cannot page. */
+export const MAX_GROUPS = 2_000;
+
+/** The year a period within a year belongs to: grouped by too, so March 2025 and March 2026 stay apart. */
+const YEAR_OF: Partial<Record<DateBucket, "CALENDAR_YEAR" | "FISCAL_YEAR">> = {
+  CALENDAR_QUARTER: "CALENDAR_YEAR", CALENDAR_MONTH: "CALENDAR_YEAR", WEEK_IN_YEAR: "CALENDAR_YEAR", FISCAL_QUARTER: "FISCAL_YEAR", FISCAL_MONTH: "FISCAL_YEAR",
+};
+const PERIOD_LABEL: Partial<Record<DateBucket, (year: string, part: number) => string>> = {
+  CALENDAR_MONTH: (y, m) => `${y}-${String(m).padStart(2, "0")}`, FISCAL_MONTH: (y, m) => `FY${y}-${String(m).padStart(2, "0")}`,
+  CALENDAR_QUARTER: (y, q) => `${y} Q${q}`, FISCAL_QUARTER: (y, q) => `FY${y} Q${q}`, WEEK_IN_YEAR: (y, w) => `${y} W${String(w).padStart(2, "0")}`,
+};
+
+export interface ChartAxes {
+  type: ChartType;
+  /** The field along the axis (a path such as `Account.Industry` is allowed), grouped by `bucket` when it is a date; none for a single number. */
+  x?: string;
+  bucket?: DateBucket;
+  /** A field whose values split the measure into series. */
+  series?: string;
+  measure: Measure;
+  /** The field measured (COUNT counts Id when none is named). */
+  of?: string;
+}
+
+export interface AggregatedStatement {
+  soql: string;
+  chart: ChartSpec;
+  /** The org's rows as the chart reads them: a period within a year labelled with its year (`2026-03`, `2026 Q1`). */
+  shape(columns: string[], rows: OutputValue[][]): { columns: string[]; rows: OutputValue[][] };
+}
+
+export class AggregationError extends Error {
+  override name = "AggregationError";
+}
+
+const FIELD_PATH = /^[A-Za-z]\w*(\.[A-Za-z]\w*){0,4}$/;
+
+function fieldPath(value: string | undefined, what: string): string {
+  if (!value || !FIELD_PATH.test(value)) throw new AggregationError(`${what} must be a field's API name or a relationship path (found ${JSON.stringify(value)})`);
+  return value;
+}
+
+const fn = (functionName: string, field: string, alias: string): FieldFunctionExpression => ({
+  type: "FieldFunctionExpression", functionName, parameters: [field], isAggregateFn: true, rawValue: `${functionName}(${field})`, alias,
+});
+const plain = (field: string, alias: string): Field => ({ type: "Field", field, alias });
+
+/**
+ * The statement's object and filter, grouped by the axes: `SELECT <x> x, [<series> series,] <measure> value FROM …
+ * WHERE … GROUP BY … ORDER BY … LIMIT 2000`. A statement that already groups, reads child rows or reads
+ * nothing but a count is refused: it is charted as it is.
+ */
+export function aggregatedStatement(statement: string, axes: ChartAxes): AggregatedStatement {
+  let query: Query;
+  try {
+    query = soqlParser().parseQuery(statement) as Query;
+  } catch (err) {
+    throw new AggregationError(`The statement cannot be read as SOQL: ${(err as Error).message}`);
+  }
+  if (query.groupBy || query.having) throw new AggregationError("The statement groups already: it is charted from its own rows");
+  if (query.fields?.some((f) => f.type === "FieldSubquery")) throw new AggregationError("The statement reads child rows (a subquery): take them out to chart it by the org's aggregate");
+  if (axes.bucket !== undefined && !DATE_BUCKETS.includes(axes.bucket)) throw new AggregationError(`bucket must be one of ${DATE_BUCKETS.join(", ")} (found ${JSON.stringify(axes.bucket)})`);
+  if (!MEASURES.includes(axes.measure)) throw new AggregationError(`measure must be one of ${MEASURES.join(", ")} (found ${JSON.stringify(axes.measure)})`);
+  const measured = axes.of === undefined ? (axes.measure === "COUNT" ? "Id" : fieldPath(undefined, `of (the field ${axes.measure} measures)`)) : fieldPath(axes.of, "of");
+  const kept = { sObject: query.sObject, ...(query.where ? { where: query.where } : {}), ...(query.usingScope ? { usingScope: query.usingScope } : {}), ...(query.withSecurityEnforced ? { withSecurityEnforced: query.withSecurityEnforced } : {}) };
+  if (axes.type === "number") {
+    if (axes.x !== undefined || axes.series !== undefined) throw new AggregationError("A single number has no axis and no series");
+    const soql = soqlParser().composeQuery({ fields: [fn(axes.measure, measured, "value")], ...kept } as Query);
+    return { soql, chart: checkChartSpec({ type: "number", values: ["value"] }, undefined), shape: (columns, rows) => ({ columns, rows }) };
+  }
+  const x = fieldPath(axes.x, "x");
+  const series = axes.series === undefined ? undefined : fieldPath(axes.series, "series");
+  const year = axes.bucket ? YEAR_OF[axes.bucket] : undefined;
+
+  const xField = axes.bucket ? fn(axes.bucket, x, "x") : plain(x, "x");
+  const groupKeys = [...(year ? [{ fn: { functionName: year, parameters: [x], rawValue: `${year}(${x})` } }] : []), axes.bucket ? { fn: { functionName: axes.bucket, parameters: [x], rawValue: `${axes.bucket}(${x})` } } : { field: x }];
+  const aggregate: Query = {
+    fields: [...(year ? [fn(year, x, "year")] : []), xField, ...(series ? [plain(series, "series")] : []), fn(axes.measure, measured, "value")],
+    ...kept,
+    groupBy: [...groupKeys, ...(series ? [{ field: series }] : [])],
+    orderBy: [...groupKeys, ...(series ? [{ field: series }] : [])],
+    limit: MAX_GROUPS,
+  } as Query;
+  const soql = soqlParser().composeQuery(aggregate);
+  const chart = checkChartSpec({ type: axes.type, x: "x", values: ["value"], ...(series ? { series: "series" } : {}) }, undefined);
+  const label = axes.bucket ? PERIOD_LABEL[axes.bucket] : undefined;
+  return {
+    soql,
+    chart,
+    shape(columns, rows) {
+      const yearAt = columns.indexOf("year");
+      const xAt = columns.indexOf("x");
+      if (!label || yearAt < 0 || xAt < 0) return { columns, rows };
+      return {
+        columns: columns.filter((_, i) => i !== yearAt),
+        rows: rows.map((row) => row.map((v, i) => (i === xAt && typeof row[yearAt] === "number" && typeof v === "number" ? label(String(row[yearAt]), v) : v)).filter((_, i) => i !== yearAt)),
+      };
+    },
+  };
+}

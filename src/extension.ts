@@ -5,6 +5,7 @@ import { runArticleAction } from "./commands/knowledge";
 import { registerCommands } from "./commands/register";
 import { offerInterruptedImports } from "./commands/importData";
 import { ImportsInFlight } from "./connections/importsInFlight";
+import { CrmNotebookSerializer, crmNotebookController, NOTEBOOK_TYPE } from "./notebooks/notebookProvider";
 import { journalFile, recordChanges } from "./commands/history";
 import { compareRecords } from "./commands/compare";
 import { importDemoHelper } from "./connections/demo";
@@ -203,6 +204,10 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi | und
   const agentDeps = { manager, stage: (orgKey: string, changes: ProposedChange[]) => stageProposal({ manager, results, prepareRun }, orgKey, changes) };
   const mcpDeps = { ...agentDeps, version: String(context.extension.packageJSON.version), warn: (message: string) => log.warn(message) };
   context.subscriptions.push(registerLanguageModelTools(agentDeps), registerMcpServerProvider(mcpDeps));
+  context.subscriptions.push(
+    vscode.workspace.registerNotebookSerializer(NOTEBOOK_TYPE, new CrmNotebookSerializer(() => readSettings().notebookSaveOutputs)),
+    crmNotebookController({ manager, activeSession: () => active.session() }),
+  );
   const imports = new ImportsInFlight(vscode.Uri.joinPath(context.globalStorageUri, "imports-in-flight").fsPath);
   registerCommands(context, {
     manager, log, redactor, orgInfo, demo, articles, results, orgs: soqlOrgs, history, active, objects, knowledge, feeds, siteId, files: crmFiles, preview: preview.panels,

@@ -32,6 +32,7 @@ export const COMMAND_IDS = [
   "crm.objects.exportRecords",
   "crm.data.import",
   "crm.data.checkInterruptedImports",
+  "crm.notebook.new",
   "crm.objects.copyApiName",
   "crm.objects.openInSetup",
   "crm.knowledge.refresh",

@@ -15,6 +15,7 @@ import { documentCommands, type DocumentCommandDeps } from "./documents";
 import { exportRows, openId, soqlCommands, type SoqlCommandDeps } from "./soql";
 import { importCommands } from "./importData";
 import type { ImportsInFlight } from "../connections/importsInFlight";
+import { newNotebook } from "../notebooks/notebookProvider";
 import { historyCommands, type HistoryDeps } from "./history";
 import { agentCommands } from "./agent";
 import { migrationCommands, type MigrationReports } from "./migration";
@@ -54,6 +55,7 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
     ...historyCommands({ ...deps, openId: (orgKey, id) => openId(deps, orgKey, id) }),
     ...agentCommands(deps, vscode.Uri.joinPath(context.extensionUri, "dist", "mcp.js").fsPath),
     ...migrationCommands({ manager: deps.manager, journal: deps.journal, storage: context.globalStorageUri }, deps.migrationReports),
+    "crm.notebook.new": () => newNotebook(),
     "crm.log.show": () => deps.log.show(),
     "crm.soql.clearDescribeCache": async () => {
       // Every view and the SOQL features read the schema, which tells them it was cleared.

@@ -5,6 +5,7 @@
  * at most MAX_GROUPS groups are asked for and a chart with more says so. No VS Code here.
  */
 import type { Field, FieldFunctionExpression, Query } from "@jetstreamapp/soql-parser-js";
+import * as l10n from "@vscode/l10n";
 import { soqlParser } from "../soql/parser";
 import { checkChartSpec, type ChartSpec, type ChartType } from "./chartSpec";
 import type { OutputValue } from "./notebookFile";
@@ -53,7 +54,7 @@ export class AggregationError extends Error {
 const FIELD_PATH = /^[A-Za-z]\w*(\.[A-Za-z]\w*){0,4}$/;
 
 function fieldPath(value: string | undefined, what: string): string {
-  if (!value || !FIELD_PATH.test(value)) throw new AggregationError(`${what} must be a field's API name or a relationship path (found ${JSON.stringify(value)})`);
+  if (!value || !FIELD_PATH.test(value)) throw new AggregationError(l10n.t("{0} must be a field's API name or a relationship path (found {1})", what, JSON.stringify(value) ?? "nothing"));
   return value;
 }
 
@@ -72,16 +73,16 @@ export function aggregatedStatement(statement: string, axes: ChartAxes): Aggrega
   try {
     query = soqlParser().parseQuery(statement) as Query;
   } catch (err) {
-    throw new AggregationError(`The statement cannot be read as SOQL: ${(err as Error).message}`);
+    throw new AggregationError(l10n.t("The statement cannot be read as SOQL: {0}", (err as Error).message));
   }
-  if (query.groupBy || query.having) throw new AggregationError("The statement groups already: it is charted from its own rows");
-  if (query.fields?.some((f) => f.type === "FieldSubquery")) throw new AggregationError("The statement reads child rows (a subquery): take them out to chart it by the org's aggregate");
-  if (axes.bucket !== undefined && !DATE_BUCKETS.includes(axes.bucket)) throw new AggregationError(`bucket must be one of ${DATE_BUCKETS.join(", ")} (found ${JSON.stringify(axes.bucket)})`);
-  if (!MEASURES.includes(axes.measure)) throw new AggregationError(`measure must be one of ${MEASURES.join(", ")} (found ${JSON.stringify(axes.measure)})`);
-  const measured = axes.of === undefined ? (axes.measure === "COUNT" ? "Id" : fieldPath(undefined, `of (the field ${axes.measure} measures)`)) : fieldPath(axes.of, "of");
+  if (query.groupBy || query.having) throw new AggregationError(l10n.t("The statement groups already: it is charted from its own rows"));
+  if (query.fields?.some((f) => f.type === "FieldSubquery")) throw new AggregationError(l10n.t("The statement reads child rows (a subquery): take them out to chart it by the org's aggregate"));
+  if (axes.bucket !== undefined && !DATE_BUCKETS.includes(axes.bucket)) throw new AggregationError(l10n.t("bucket must be one of {0} (found {1})", DATE_BUCKETS.join(", "), JSON.stringify(axes.bucket)));
+  if (!MEASURES.includes(axes.measure)) throw new AggregationError(l10n.t("measure must be one of {0} (found {1})", MEASURES.join(", "), JSON.stringify(axes.measure) ?? "nothing"));
+  const measured = axes.of === undefined ? (axes.measure === "COUNT" ? "Id" : fieldPath(undefined, l10n.t("of (the field {0} measures)", axes.measure))) : fieldPath(axes.of, "of");
   const kept = { sObject: query.sObject, ...(query.where ? { where: query.where } : {}), ...(query.usingScope ? { usingScope: query.usingScope } : {}), ...(query.withSecurityEnforced ? { withSecurityEnforced: query.withSecurityEnforced } : {}) };
   if (axes.type === "number") {
-    if (axes.x !== undefined || axes.series !== undefined) throw new AggregationError("A single number has no axis and no series");
+    if (axes.x !== undefined || axes.series !== undefined) throw new AggregationError(l10n.t("A single number has no axis and no series"));
     const soql = soqlParser().composeQuery({ fields: [fn(axes.measure, measured, "value")], ...kept } as Query);
     return { soql, chart: checkChartSpec({ type: "number", values: ["value"] }, undefined), shape: (columns, rows) => ({ columns, rows }) };
   }

@@ -3,7 +3,8 @@
  * its chart as a few keys, its last output as data (one row a line). Read as hostile input (a file from a pull
  * request): anything that is not a notebook is refused with the place and what was expected. No VS Code here.
  */
-import yaml from "js-yaml";
+import * as l10n from "@vscode/l10n";
+import { dumpYaml, parseYaml } from "../client/yaml";
 import { checkChartSpec, ChartSpecError, type ChartSpec } from "./chartSpec";
 
 export const NOTEBOOK_FORMAT = 1;
@@ -51,8 +52,8 @@ const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v =
 const BIND_NAME = /^[A-Za-z_]\w{0,79}$/;
 
 function fail(where: string, expected: string, got: unknown): never {
-  const shown = got === undefined ? "nothing" : JSON.stringify(got)?.slice(0, 60) ?? String(got);
-  throw new NotebookFormatError(`${where} must be ${expected} (found ${shown})`);
+  const shown = got === undefined ? l10n.t("nothing") : JSON.stringify(got)?.slice(0, 60) ?? String(got);
+  throw new NotebookFormatError(l10n.t("{0} must be {1} (found {2})", where, expected, shown));
 }
 
 /** A chart spec's refusal, said as the file's. */
@@ -65,20 +66,20 @@ function asFormatError<T>(read: () => T): T {
 }
 
 function text(value: unknown, where: string): string {
-  return typeof value === "string" ? value : fail(where, "text", value);
+  return typeof value === "string" ? value : fail(where, l10n.t("text"), value);
 }
 
 function outputOf(value: unknown, where: string): CellOutput {
-  if (!isObject(value)) fail(where, "a mapping (org, ranAt, rows, columns, data)", value);
-  const columns = Array.isArray(value.columns) && value.columns.every((c) => typeof c === "string") ? (value.columns as string[]) : fail(`${where}.columns`, "a list of column names", value.columns);
-  const data = Array.isArray(value.data) ? value.data : fail(`${where}.data`, "a list of rows", value.data);
+  if (!isObject(value)) fail(where, l10n.t("a mapping (org, ranAt, rows, columns, data)"), value);
+  const columns = Array.isArray(value.columns) && value.columns.every((c) => typeof c === "string") ? (value.columns as string[]) : fail(`${where}.columns`, l10n.t("a list of column names"), value.columns);
+  const data = Array.isArray(value.data) ? value.data : fail(`${where}.data`, l10n.t("a list of rows"), value.data);
   data.forEach((row, i) => {
-    if (!Array.isArray(row) || row.length !== columns.length) fail(`${where}.data[${i}]`, `a row of ${columns.length} values`, row);
+    if (!Array.isArray(row) || row.length !== columns.length) fail(`${where}.data[${i}]`, l10n.t("a row of {0} values", columns.length), row);
     row.forEach((v, j) => {
-      if (v !== null && !["string", "number", "boolean"].includes(typeof v)) fail(`${where}.data[${i}][${j}]`, "text, a number, true/false or null", v);
+      if (v !== null && !["string", "number", "boolean"].includes(typeof v)) fail(`${where}.data[${i}][${j}]`, l10n.t("text, a number, true/false or null"), v);
     });
   });
-  const rows = Number.isInteger(value.rows) && (value.rows as number) >= 0 ? (value.rows as number) : fail(`${where}.rows`, "a whole number of rows", value.rows);
+  const rows = Number.isInteger(value.rows) && (value.rows as number) >= 0 ? (value.rows as number) : fail(`${where}.rows`, l10n.t("a whole number of rows"), value.rows);
   return {
     org: text(value.org, `${where}.org`), ranAt: text(value.ranAt, `${where}.ranAt`), rows, columns, data: data as OutputValue[][],
     ...(value.error !== undefined ? { error: text(value.error, `${where}.error`) } : {}),
@@ -90,28 +91,28 @@ export function parseNotebook(source: string): Notebook {
   if (!source.trim()) return { binds: {}, cells: [] };
   let doc: unknown;
   try {
-    doc = yaml.load(source, { schema: yaml.CORE_SCHEMA });
+    doc = parseYaml(source, { plainData: true, core: true });
   } catch (err) {
-    throw new NotebookFormatError(`This is not a CRM notebook: ${(err as Error).message.split("\n")[0]}`);
+    throw new NotebookFormatError(l10n.t("This is not a CRM notebook: {0}", (err as Error).message.split("\n")[0]!));
   }
-  if (!isObject(doc)) fail("A CRM notebook", "a mapping with crmnb and cells", doc);
-  if (doc.crmnb !== NOTEBOOK_FORMAT) fail("crmnb", `${NOTEBOOK_FORMAT} (the notebook format this version reads)`, doc.crmnb);
+  if (!isObject(doc)) fail("A CRM notebook", l10n.t("a mapping with crmnb and cells"), doc);
+  if (doc.crmnb !== NOTEBOOK_FORMAT) fail("crmnb", l10n.t("{0} (the notebook format this version reads)", NOTEBOOK_FORMAT), doc.crmnb);
   const binds: Record<string, string> = {};
   if (doc.binds !== undefined) {
-    if (!isObject(doc.binds)) fail("binds", "a mapping of names to values", doc.binds);
+    if (!isObject(doc.binds)) fail("binds", l10n.t("a mapping of names to values"), doc.binds);
     for (const [name, value] of Object.entries(doc.binds)) {
-      if (!BIND_NAME.test(name)) fail(`binds.${name}`, "named with letters, digits and _", name);
+      if (!BIND_NAME.test(name)) fail(`binds.${name}`, l10n.t("named with letters, digits and _"), name);
       binds[name] = typeof value === "number" || typeof value === "boolean" ? String(value) : text(value, `binds.${name}`);
     }
   }
-  const cells = doc.cells === undefined ? [] : Array.isArray(doc.cells) ? doc.cells : fail("cells", "a list of cells", doc.cells);
+  const cells = doc.cells === undefined ? [] : Array.isArray(doc.cells) ? doc.cells : fail("cells", l10n.t("a list of cells"), doc.cells);
   return {
     ...(doc.org !== undefined ? { org: text(doc.org, "org") } : {}),
     binds,
     cells: cells.map((cell: unknown, i) => {
       const where = `cells[${i}]`;
-      if (!isObject(cell)) fail(where, "a mapping (kind, source)", cell);
-      const kind = CELL_KINDS.includes(cell.kind as CellKind) ? (cell.kind as CellKind) : fail(`${where}.kind`, CELL_KINDS.join(", ") + " or", cell.kind);
+      if (!isObject(cell)) fail(where, l10n.t("a mapping (kind, source)"), cell);
+      const kind = CELL_KINDS.includes(cell.kind as CellKind) ? (cell.kind as CellKind) : fail(`${where}.kind`, l10n.t("one of {0}", CELL_KINDS.join(", ")), cell.kind);
       const output = cell.output === undefined ? undefined : outputOf(cell.output, `${where}.output`);
       const chart = cell.chart === undefined ? undefined : asFormatError(() => checkChartSpec(cell.chart, output?.columns, `${where}.chart`));
       return { kind, source: cell.source === undefined ? "" : text(cell.source, `${where}.source`), ...(chart ? { chart } : {}), ...(output ? { output } : {}) };
@@ -136,5 +137,5 @@ export function serializeNotebook(notebook: Notebook, options: { stripOutputs?: 
     })),
   };
   // Flow style from the rows down (cells → cell → output → data → row): a row is one line of the file.
-  return yaml.dump(doc, { schema: yaml.CORE_SCHEMA, lineWidth: -1, noRefs: true, flowLevel: 5 });
+  return dumpYaml(doc, { core: true, flowLevel: 5 });
 }

@@ -40,6 +40,8 @@ export interface ExtensionSettings extends ClientSettings, FlowSettings {
   /** The views show every org at once, not only the active one. */
   showAllOrgs: boolean;
   soqlHistorySize: number;
+  /** A notebook's file keeps its cells' last outputs. */
+  notebookSaveOutputs: boolean;
   writeHistoryMaxEntries: number;
   /** The workspace folder (relative) that holds the saved-query library. */
   soqlLibraryFolder: string;
@@ -75,6 +77,7 @@ export function readSettings(): ExtensionSettings {
     orgsIdleDays: c.get<number>("orgs.idleDays", 30),
     showAllOrgs: c.get<boolean>("views.showAllOrgs", false),
     soqlHistorySize: c.get<number>("soql.historySize", 500),
+    notebookSaveOutputs: c.get<boolean>("notebooks.saveOutputs", true),
     writeHistoryMaxEntries: c.get<number>("writeHistory.maxEntries", 1000),
     soqlLibraryFolder: c.get<string>("soql.libraryFolder", "queries"),
     // Only the user's own settings decide what agents may do: a workspace's .vscode/settings.json cannot grant it.

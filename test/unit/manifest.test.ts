@@ -93,6 +93,7 @@ function userFacing(): [where: string, value: string][] {
     for (const field of ["enumDescriptions", "markdownEnumDescriptions"]) (prop[field] as string[] | undefined)?.forEach((v, i) => out.push([`${key} ${field}[${i}]`, v]));
   }
   for (const p of [...c.mcpServerDefinitionProviders, ...c.modelContextServerCollections]) out.push([`mcpServerDefinitionProvider ${p.id}`, p.label]);
+  for (const n of c.notebooks) out.push([`notebook ${n.type}`, n.displayName]);
   for (const t of c.languageModelTools) out.push([`languageModelTool ${t.name}`, t.displayName], [`languageModelTool ${t.name} userDescription`, t.userDescription]);
   out.push(["untrustedWorkspaces", manifest.capabilities.untrustedWorkspaces.description], ["virtualWorkspaces", manifest.capabilities.virtualWorkspaces.description]);
   return out;

@@ -15,21 +15,33 @@ export function registerImportTests(): void {
       const { manager, journal, imports } = await api();
       const record = await manager.add({ method: "password", alias: "Host imports", connection: demoConnection() });
       const crm = (await manager.session(record.key)).crm;
-      const csv = path.join(mkdtempSync(path.join(tmpdir(), "crm-import-check-")), "leads.csv");
-      writeFileSync(csv, ["LastName,Company", ...Array.from({ length: 40 }, (_, i) => `Interrupted ${i},Acme`)].join("\n") + "\n");
+      const csv = path.join(mkdtempSync(path.join(tmpdir(), "crm-import-check-")), "contacts.csv");
+      writeFileSync(csv, ["LastName,Email", ...Array.from({ length: 40 }, (_, i) => `Interrupted ${i},interrupted${i}@example.com`)].join("\n") + "\n");
       // The import as the command starts it, whose answer is then lost (a dropped connection): the org has run its job.
-      const flight = await imports.begin({ orgKey: record.key, file: vscode.Uri.file(csv).toString(), object: "Lead", operation: "insert", rows: 40 });
-      await crm.bulk.ingest({ object: "Lead", operation: "insert" }, readFileSync(csv, "utf8"), { onJob: flight.noteJob, collectionsBelow: 0 });
+      const flight = await imports.begin({ orgKey: record.key, file: vscode.Uri.file(csv).toString(), object: "Contact", operation: "insert", rows: 40 });
+      await crm.bulk.ingest({ object: "Contact", operation: "insert" }, readFileSync(csv, "utf8"), { onJob: flight.noteJob, collectionsBelow: 0 });
       flight.abandon();
       assert.deepEqual((await imports.interrupted()).map((f) => f.id), [flight.record.id]);
-      const entries = (await journal()).list(record.key).length;
+      const history0 = await journal();
+      const entries = history0.list(record.key).length;
 
-      await vscode.commands.executeCommand("crm.data.checkInterruptedImports");
+      // The check ends with a message naming what the org did, which waits for the person: the test waits for the
+      // import's entry in Write History instead, which the check records once the result files are written.
+      const recorded = new Promise<void>((resolve) => {
+        const listener = history0.onDidChange(() => {
+          if (history0.list(record.key).length > entries) {
+            listener.dispose();
+            resolve();
+          }
+        });
+      });
+      void vscode.commands.executeCommand("crm.data.checkInterruptedImports");
+      await recorded;
 
       const success = readFileSync(csv.replace(/\.csv$/, ".success.csv"), "utf8").trimEnd().split("\n");
       assert.equal(success.length, 41, "a header and the 40 rows the org wrote");
       const ids = success.slice(1).map((line) => line.split(",")[0]!.replace(/"/g, ""));
-      const inOrg = (await crm.soqlQuery<{ Id: string }>("SELECT Id FROM Lead WHERE LastName LIKE 'Interrupted %'")).records.map((r) => r.Id);
+      const inOrg = (await crm.soqlQuery<{ Id: string }>("SELECT Id FROM Contact WHERE LastName LIKE 'Interrupted %'")).records.map((r) => r.Id);
       assert.deepEqual(ids.sort(), inOrg.sort());
       const history = (await journal()).list(record.key);
       assert.equal(history.length, entries + 1, "one entry for the import");

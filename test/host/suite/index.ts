@@ -4,6 +4,7 @@ import { registerActivationTests } from "./activation.host";
 import { registerOrgTests } from "./orgs.host";
 import { registerAgentTests } from "./agent.host";
 import { registerImportTests } from "./imports.host";
+import { registerNotebookTests } from "./notebooks.host";
 
 export function run(): Promise<void> {
   const mocha = new Mocha({ ui: "tdd", color: false, timeout: 30_000, reporter: "spec" });
@@ -12,6 +13,7 @@ export function run(): Promise<void> {
   registerOrgTests();
   registerAgentTests();
   registerImportTests();
+  registerNotebookTests();
   return new Promise((resolve, reject) => {
     mocha.run((failures) => (failures ? reject(new Error(`${failures} in-host test(s) failed`)) : resolve()));
   });

@@ -47,7 +47,7 @@ test("a file that is not a notebook is refused with the place and what was expec
   const refused = (text: string, message: RegExp) => assert.throws(() => parseNotebook(text), (err: Error) => err instanceof NotebookFormatError && message.test(err.message), text);
   refused("cells: []\n", /^crmnb must be 1/);
   refused("crmnb: 2\ncells: []\n", /^crmnb must be 1 .*found 2/);
-  refused("crmnb: 1\ncells:\n  - kind: apex\n    source: System.debug(1);\n", /^cells\[0\]\.kind must be markdown, soql, sosl/);
+  refused("crmnb: 1\ncells:\n  - kind: apex\n    source: System.debug(1);\n", /^cells\[0\]\.kind must be one of markdown, soql, sosl/);
   refused("crmnb: 1\ncells:\n  - kind: soql\n    source: SELECT Id FROM Account\n    output: { org: o, ranAt: t, rows: 1, columns: [Id], data: [[a, b]] }\n", /^cells\[0\]\.output\.data\[0\] must be a row of 1 values/);
   refused("crmnb: 1\ncells:\n  - kind: soql\n    source: SELECT Id FROM Account\n    chart: { type: bar, x: Id, values: [Id], colors: [red] }\n", /^cells\[0\]\.chart\.colors must be one of type, x, values, series, title/);
   refused("crmnb: 1\nbinds: { 'a b': 1 }\n", /^binds\.a b must be named/);
@@ -65,7 +65,7 @@ test("a chart spec names the output's columns and as many values as its type dra
   refused({ type: "line", values: ["n"] }, /^chart\.x must be a column/);
   refused({ type: "stackedBar", x: "Status", values: ["n"] }, /^chart\.series must be a column, or two or more values/);
   refused({ type: "bar", x: "Status", values: ["n", "m"], series: "Priority" }, /^chart\.values must be one column when a series splits it/);
-  refused({ type: "radar", x: "Status", values: ["n"] }, /^chart\.type must be bar, stackedBar/);
+  refused({ type: "radar", x: "Status", values: ["n"] }, /^chart\.type must be one of bar, stackedBar/);
 });
 
 test("a plain query charted by the org's aggregate: its filter kept, its groups add up to its rows, months labelled with their year", async () => {

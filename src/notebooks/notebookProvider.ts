@@ -1,0 +1,115 @@
+/**
+ * CRM notebooks in VS Code's notebook editor: `.crmnb` files read and written by the notebook file format
+ * (notebookFile.ts), and a controller that runs SOQL and SOSL cells on the notebook's org — the one its file pins
+ * by name, else the active org — with the notebook's binds. Each output keeps the org, the time, the org's row
+ * count and the first rows: as data for the chart renderer, and as a compact table any VS Code shows, every
+ * value as text (a value from the org never becomes markup). Writes stay out: a notebook only reads.
+ */
+import * as vscode from "vscode";
+import type { OrgManager } from "../connections/orgManager";
+import type { OrgSession } from "../connections/orgSession";
+import { CancelledError } from "../client/errors";
+import { parseNotebook, serializeNotebook, type CellKind, type CellOutput, type NotebookCell } from "./notebookFile";
+import { runCell } from "./runCell";
+import type { ChartSpec } from "./chartSpec";
+
+export const NOTEBOOK_TYPE = "crm-notebook";
+/** The output's data, for the chart renderer and for the file. */
+export const OUTPUT_MIME = "application/vnd.crm-explorer.notebook-output+json";
+
+const LANGUAGE_OF: Record<Exclude<CellKind, "markdown">, string> = { soql: "soql", sosl: "sosl" };
+
+/** A value shown in a Markdown table as the text it is: markup, table pipes and line breaks escaped. */
+function cellText(value: unknown): string {
+  const text = value === null || value === undefined ? "" : String(value);
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>&~]/g, (c) => `\\${c}`).replace(/\r?\n/g, " ");
+}
+
+/** The output as a compact table: what VS Code shows with no renderer of ours, and what a screen reader reads. */
+export function outputMarkdown(output: CellOutput): string {
+  const said = vscode.l10n.t("{0} · {1} rows · {2}", output.org, output.rows, output.ranAt);
+  if (output.error) return `${cellText(said)}\n\n${cellText(output.error)}`;
+  if (!output.columns.length) return cellText(said);
+  const lines = [`| ${output.columns.map(cellText).join(" | ")} |`, `|${output.columns.map(() => " --- |").join("")}`, ...output.data.map((row) => `| ${row.map(cellText).join(" | ")} |`)];
+  const shown = output.data.length < output.rows ? vscode.l10n.t("the first {0} shown", output.data.length) : "";
+  return `${cellText(said)}${shown ? ` · ${cellText(shown)}` : ""}\n\n${lines.join("\n")}`;
+}
+
+function outputOf(output: CellOutput): vscode.NotebookCellOutput {
+  return new vscode.NotebookCellOutput([
+    vscode.NotebookCellOutputItem.json(output, OUTPUT_MIME),
+    vscode.NotebookCellOutputItem.text(outputMarkdown(output), "text/markdown"),
+  ]);
+}
+
+export class CrmNotebookSerializer implements vscode.NotebookSerializer {
+  constructor(private readonly saveOutputs: () => boolean) {}
+
+  deserializeNotebook(content: Uint8Array): vscode.NotebookData {
+    // A file that is not a notebook throws: VS Code says so and opens nothing, and the file is left as it is.
+    const notebook = parseNotebook(new TextDecoder().decode(content));
+    const data = new vscode.NotebookData(notebook.cells.map((cell) => {
+      const kind = cell.kind === "markdown" ? vscode.NotebookCellKind.Markup : vscode.NotebookCellKind.Code;
+      const item = new vscode.NotebookCellData(kind, cell.source, cell.kind === "markdown" ? "markdown" : LANGUAGE_OF[cell.kind]);
+      if (cell.chart) item.metadata = { chart: cell.chart };
+      if (cell.output) item.outputs = [outputOf(cell.output)];
+      return item;
+    }));
+    data.metadata = { ...(notebook.org ? { org: notebook.org } : {}), binds: notebook.binds };
+    return data;
+  }
+
+  serializeNotebook(data: vscode.NotebookData): Uint8Array {
+    const cells: NotebookCell[] = data.cells.map((cell) => {
+      const kind: CellKind = cell.kind === vscode.NotebookCellKind.Markup ? "markdown" : cell.languageId === "sosl" ? "sosl" : "soql";
+      const item = cell.outputs?.flatMap((o) => o.items).find((i) => i.mime === OUTPUT_MIME);
+      const chart = (cell.metadata as { chart?: ChartSpec } | undefined)?.chart;
+      return { kind, source: cell.value, ...(chart ? { chart } : {}), ...(item ? { output: JSON.parse(new TextDecoder().decode(item.data)) as CellOutput } : {}) };
+    });
+    const meta = (data.metadata ?? {}) as { org?: string; binds?: Record<string, string> };
+    return new TextEncoder().encode(serializeNotebook({ ...(meta.org ? { org: meta.org } : {}), binds: meta.binds ?? {}, cells }, { stripOutputs: !this.saveOutputs() }));
+  }
+}
+
+/** The controller that runs a notebook's code cells, one after another, on its org. */
+export function crmNotebookController(deps: { manager: OrgManager; activeSession(): Promise<OrgSession> }): vscode.NotebookController {
+  const controller = vscode.notebooks.createNotebookController("crm-notebook-controller", NOTEBOOK_TYPE, vscode.l10n.t("CRM"));
+  controller.supportedLanguages = ["soql", "sosl"];
+  controller.supportsExecutionOrder = true;
+  controller.description = vscode.l10n.t("Runs SOQL and SOSL cells on the notebook's org");
+  let order = 0;
+  controller.executeHandler = async (cells, notebook) => {
+    const meta = notebook.metadata as { org?: string; binds?: Record<string, string> };
+    for (const cell of cells) {
+      const execution = controller.createNotebookCellExecution(cell);
+      execution.executionOrder = ++order;
+      execution.start(Date.now());
+      const stop = new AbortController();
+      execution.token.onCancellationRequested(() => stop.abort());
+      try {
+        const session = meta.org ? await deps.manager.sessionByAlias(meta.org) : await deps.activeSession();
+        const kind: CellKind = cell.document.languageId === "sosl" ? "sosl" : "soql";
+        const output = await runCell(session.crm, { kind, source: cell.document.getText() }, meta.binds ?? {}, { org: session.record.alias, signal: stop.signal });
+        await execution.replaceOutput([outputOf(output)]);
+        execution.end(!output.error, Date.now());
+      } catch (err) {
+        if (stop.signal.aborted || err instanceof CancelledError) {
+          execution.end(undefined, Date.now());
+          continue;
+        }
+        await execution.replaceOutput([new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.error(err as Error)])]);
+        execution.end(false, Date.now());
+      }
+    }
+  };
+  return controller;
+}
+
+/** CRM: New Notebook — an untitled notebook with a note and a first query, on the active org until pinned. */
+export async function newNotebook(): Promise<void> {
+  const note = new vscode.NotebookCellData(vscode.NotebookCellKind.Markup, vscode.l10n.t("# Questions about the org\nEach SOQL cell runs on the active org; its output keeps the rows it found."), "markdown");
+  const query = new vscode.NotebookCellData(vscode.NotebookCellKind.Code, "SELECT Status, COUNT(Id) n\nFROM Case\nGROUP BY Status", "soql");
+  const data = new vscode.NotebookData([note, query]);
+  data.metadata = { binds: {} };
+  await vscode.window.showNotebookDocument(await vscode.workspace.openNotebookDocument(NOTEBOOK_TYPE, data));
+}

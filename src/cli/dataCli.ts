@@ -10,11 +10,14 @@ import { MigrationPlanError, type Crm } from "../client";
 import "../client/migration"; // adds crm.migration
 import { formatReport, type MigrationReport, type MigrationRun, type RevertResult } from "../client/migration";
 import { parsePlan, type MigrationPlan } from "../client/migrationPlan";
-import { CREDENTIALS_HELP, signIn } from "./credentials";
+import { CREDENTIALS_HELP, credentialOptions, signIn } from "./credentials";
 import { EXIT, UsageError, commandOf, flag, oneOf, parseArgs, value, type CliContext, type ParsedArgs } from "./usage";
 import { inline, textLines } from "./output";
 import { signedRunText, verifiedRun } from "./runFiles";
 import { guardedWrites } from "./writeSafety";
+import { NotebookFormatError, parseNotebook } from "../notebooks/notebookFile";
+import { runCell } from "../notebooks/runCell";
+import { notebookReport, REPORT_FORMATS } from "./notebookReport";
 
 const FORMATS = ["text", "json"] as const;
 type Format = (typeof FORMATS)[number];
@@ -22,6 +25,7 @@ type Format = (typeof FORMATS)[number];
 const COMMANDS = {
   migrate: { flags: ["apply", "allow-production"], values: ["plan", "from", "to", "resume", "run", "journal", "format", "bulk-threshold"] },
   revert: { flags: ["allow-production"], values: ["run", "to", "journal", "format"] },
+  notebook: { flags: [], values: ["org", "out", "format"] },
 } as const;
 
 export const USAGE = `Usage: crm-data <command> [options]
@@ -33,9 +37,12 @@ export const USAGE = `Usage: crm-data <command> [options]
                        target only with --allow-production
   revert --run <run file> --to <helper> [--allow-production] [--journal <file>]
                        deletes what the run inserted and restores what it updated (records changed since are named, left as they are)
+  notebook run <file.crmnb> [--org <helper>] [--out <report>] [--format md|html|json]
+                       runs the notebook's SOQL and SOSL cells on the org (reads only) and writes a report:
+                       Markdown by default, a self-contained HTML page (no script) or JSON; to stdout without --out
 
-Every command: --format text|json. --from and --to are helper files (JSON or YAML: { connection: { … } }).
-${CREDENTIALS_HELP.replace(/^Credentials \(one of\):/, "Credentials of the target, when --to is not given (one of):").split("\n").filter((line) => !line.includes("--helper")).join("\n")}
+migrate and revert: --format text|json. --from, --to and --org are helper files (JSON or YAML: { connection: { … } }).
+${CREDENTIALS_HELP.replace(/^Credentials \(one of\):/, "Credentials of the target, when --to (or --org) is not given (one of):").split("\n").filter((line) => !line.includes("--helper")).join("\n")}
 
 Exit codes: 0 clean, 1 a row refused or failed (or a run not complete), 2 bad usage or no access.`;
 
@@ -47,12 +54,13 @@ export async function runDataCli(ctx: CliContext): Promise<number> {
   try {
     const spec = COMMANDS[command];
     const args = parseArgs(rest, { flags: [...spec.flags], values: [...spec.values] }, command);
+    if (command === "notebook") return await runNotebook(ctx, args, (crm) => opened.push(crm));
     if (args.positional.length) throw new UsageError(`takes no positional argument (got '${args.positional[0]}')`);
     const tool = new Tool(ctx, args, oneOf(args, "format", FORMATS, "text"), (crm) => opened.push(crm));
     return await tool[command]();
   } catch (err) {
-    // A plan that cannot run as written is bad usage, like a wrong option: it names its place, and nothing was sent.
-    if (err instanceof UsageError || err instanceof MigrationPlanError) {
+    // A plan or a notebook that cannot run as written is bad usage, like a wrong option: it names its place, and nothing was sent.
+    if (err instanceof UsageError || err instanceof MigrationPlanError || err instanceof NotebookFormatError) {
       ctx.err(textLines(`crm-data ${command}: ${err.message}`));
       return EXIT.usage;
     }
@@ -207,3 +215,36 @@ const LISTED = 20;
 
 const runCounts = (run: MigrationRun) => run.objects.map((o) => `${o.object}: ${o.inserted.length} inserted, ${o.updated.length} updated, ${o.failed} failed`).join("; ");
 
+
+/**
+ * `crm-data notebook run <file.crmnb>`: each SOQL and SOSL cell run on the org, one after another, and the notebook
+ * with its fresh outputs written as a report. Exit 1 when the org refused a cell's statement (the report says
+ * which and why), 2 when the file is not a notebook.
+ */
+async function runNotebook(ctx: CliContext, args: ParsedArgs, opened: (crm: Crm) => void): Promise<number> {
+  const [verb, file, ...extra] = args.positional;
+  if (verb !== "run" || !file || extra.length) throw new UsageError("takes 'run <file.crmnb>'");
+  const format = oneOf(args, "format", REPORT_FORMATS, "md");
+  const source = path.resolve(ctx.cwd, file);
+  let text: string;
+  try {
+    text = readFileSync(source, "utf8");
+  } catch {
+    throw new UsageError(`${file} cannot be read`);
+  }
+  const notebook = parseNotebook(text);
+  if (!(await credentialOptions(value(args, "org"), ctx))) throw new UsageError(`needs an org: --org <helper>, or credentials in the environment.\n${CREDENTIALS_HELP.replace("--helper <file> ", "--org <helper>  ")}`);
+  const crm = await signIn(value(args, "org"), ctx);
+  opened(crm);
+  const org = notebook.org ?? new URL(crm.instanceUrl!).host;
+  const cells = [];
+  for (const cell of notebook.cells) cells.push(cell.kind === "markdown" ? cell : { ...cell, output: await runCell(crm, cell, notebook.binds, { org }) });
+  // Through the text channel's encoder, in a file too: a value's control or bidi characters show as escapes.
+  const report = textLines(notebookReport({ ...notebook, cells }, format, path.basename(file, path.extname(file))));
+  const out = value(args, "out");
+  if (out) await writeFile(path.resolve(ctx.cwd, out), report);
+  else ctx.out(report.trimEnd());
+  const refused = cells.filter((c) => c.output?.error).length;
+  if (refused) ctx.err(textLines(`crm-data notebook: the org refused ${refused} of the notebook's ${cells.filter((c) => c.output).length} statements (the report says why)`));
+  return refused ? EXIT.findings : EXIT.clean;
+}

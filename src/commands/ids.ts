@@ -33,6 +33,7 @@ export const COMMAND_IDS = [
   "crm.data.import",
   "crm.data.checkInterruptedImports",
   "crm.notebook.new",
+  "crm.notebook.openInResults",
   "crm.objects.copyApiName",
   "crm.objects.openInSetup",
   "crm.knowledge.refresh",

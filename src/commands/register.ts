@@ -1,5 +1,6 @@
 /** Registers every command in one place, each through the error wrapper. */
 import * as vscode from "vscode";
+import { CommandRefusal } from "../platform/errorMessages";
 import { wrapCommand } from "../platform/commandWrapper";
 import { COMMAND_IDS, type CommandId } from "./ids";
 import type { ActiveOrg } from "../views/activeOrg";
@@ -15,7 +16,7 @@ import { documentCommands, type DocumentCommandDeps } from "./documents";
 import { exportRows, openId, soqlCommands, type SoqlCommandDeps } from "./soql";
 import { importCommands } from "./importData";
 import type { ImportsInFlight } from "../connections/importsInFlight";
-import { newNotebook } from "../notebooks/notebookProvider";
+import { cellRunSpec, newNotebook } from "../notebooks/notebookProvider";
 import { historyCommands, type HistoryDeps } from "./history";
 import { agentCommands } from "./agent";
 import { migrationCommands, type MigrationReports } from "./migration";
@@ -56,6 +57,11 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
     ...agentCommands(deps, vscode.Uri.joinPath(context.extensionUri, "dist", "mcp.js").fsPath),
     ...migrationCommands({ manager: deps.manager, journal: deps.journal, storage: context.globalStorageUri }, deps.migrationReports),
     "crm.notebook.new": () => newNotebook(),
+    "crm.notebook.openInResults": async (cell: unknown) => {
+      if (!cell || typeof (cell as vscode.NotebookCell).notebook !== "object") throw new CommandRefusal(vscode.l10n.t("Open in Results runs from a notebook cell's toolbar."));
+      const { orgKey, spec } = await cellRunSpec({ manager: deps.manager, activeSession: () => deps.active.session() }, cell as vscode.NotebookCell);
+      deps.results.open(resultsTarget(orgKey, `notebook:${(cell as vscode.NotebookCell).notebook.uri.toString()}#${(cell as vscode.NotebookCell).index}`, spec));
+    },
     "crm.log.show": () => deps.log.show(),
     "crm.soql.clearDescribeCache": async () => {
       // Every view and the SOQL features read the schema, which tells them it was cleared.

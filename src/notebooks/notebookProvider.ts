@@ -11,6 +11,9 @@ import type { OrgSession } from "../connections/orgSession";
 import { CancelledError } from "../client/errors";
 import { parseNotebook, serializeNotebook, type CellKind, type CellOutput, type NotebookCell } from "./notebookFile";
 import { runCell } from "./runCell";
+import { outputMarkdown } from "./outputText";
+import { applyBinds } from "../soql/library";
+import type { RunSpec } from "../shared/runSpec";
 import type { ChartSpec } from "./chartSpec";
 
 export const NOTEBOOK_TYPE = "crm-notebook";
@@ -18,22 +21,6 @@ export const NOTEBOOK_TYPE = "crm-notebook";
 export const OUTPUT_MIME = "application/vnd.crm-explorer.notebook-output+json";
 
 const LANGUAGE_OF: Record<Exclude<CellKind, "markdown">, string> = { soql: "soql", sosl: "sosl" };
-
-/** A value shown in a Markdown table as the text it is: markup, table pipes and line breaks escaped. */
-function cellText(value: unknown): string {
-  const text = value === null || value === undefined ? "" : String(value);
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>&~]/g, (c) => `\\${c}`).replace(/\r?\n/g, " ");
-}
-
-/** The output as a compact table: what VS Code shows with no renderer of ours, and what a screen reader reads. */
-export function outputMarkdown(output: CellOutput): string {
-  const said = vscode.l10n.t("{0} · {1} rows · {2}", output.org, output.rows, output.ranAt);
-  if (output.error) return `${cellText(said)}\n\n${cellText(output.error)}`;
-  if (!output.columns.length) return cellText(said);
-  const lines = [`| ${output.columns.map(cellText).join(" | ")} |`, `|${output.columns.map(() => " --- |").join("")}`, ...output.data.map((row) => `| ${row.map(cellText).join(" | ")} |`)];
-  const shown = output.data.length < output.rows ? vscode.l10n.t("the first {0} shown", output.data.length) : "";
-  return `${cellText(said)}${shown ? ` · ${cellText(shown)}` : ""}\n\n${lines.join("\n")}`;
-}
 
 function outputOf(output: CellOutput): vscode.NotebookCellOutput {
   return new vscode.NotebookCellOutput([
@@ -71,8 +58,27 @@ export class CrmNotebookSerializer implements vscode.NotebookSerializer {
   }
 }
 
+/** The org a notebook runs on: the one its file names, else the active org. */
+function notebookSession(deps: NotebookDeps, notebook: vscode.NotebookDocument): Promise<OrgSession> {
+  const org = (notebook.metadata as { org?: string }).org;
+  return org ? deps.manager.sessionByAlias(org) : deps.activeSession();
+}
+
+export interface NotebookDeps {
+  manager: OrgManager;
+  activeSession(): Promise<OrgSession>;
+}
+
+/** A code cell as a results panel runs it (Open in Results: every row, in the grid): its org and its statement, binds filled in. */
+export async function cellRunSpec(deps: NotebookDeps, cell: vscode.NotebookCell): Promise<{ orgKey: string; spec: RunSpec }> {
+  const session = await notebookSession(deps, cell.notebook);
+  const binds = (cell.notebook.metadata as { binds?: Record<string, string> }).binds ?? {};
+  const text = cell.document.getText().trim();
+  return { orgKey: session.record.key, spec: cell.document.languageId === "sosl" ? { api: "sosl", text } : { api: "soql", text: applyBinds(text, binds) } };
+}
+
 /** The controller that runs a notebook's code cells, one after another, on its org. */
-export function crmNotebookController(deps: { manager: OrgManager; activeSession(): Promise<OrgSession> }): vscode.NotebookController {
+export function crmNotebookController(deps: NotebookDeps): vscode.NotebookController {
   const controller = vscode.notebooks.createNotebookController("crm-notebook-controller", NOTEBOOK_TYPE, vscode.l10n.t("CRM"));
   controller.supportedLanguages = ["soql", "sosl"];
   controller.supportsExecutionOrder = true;
@@ -87,7 +93,7 @@ export function crmNotebookController(deps: { manager: OrgManager; activeSession
       const stop = new AbortController();
       execution.token.onCancellationRequested(() => stop.abort());
       try {
-        const session = meta.org ? await deps.manager.sessionByAlias(meta.org) : await deps.activeSession();
+        const session = await notebookSession(deps, notebook);
         const kind: CellKind = cell.document.languageId === "sosl" ? "sosl" : "soql";
         const output = await runCell(session.crm, { kind, source: cell.document.getText() }, meta.binds ?? {}, { org: session.record.alias, signal: stop.signal });
         await execution.replaceOutput([outputOf(output)]);

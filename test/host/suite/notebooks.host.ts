@@ -52,6 +52,21 @@ export function registerNotebookTests(): void {
       assert.equal(output.data[0]![0], "New", "the bind filtered the cases");
       assert.deepEqual(saved.cells[1]!.chart, { type: "bar", x: "Status", values: ["n"] }, "the chart kept with its question");
       assert.deepEqual(saved.binds, { status: "New" });
+
+      // Open in Results, from the cell's toolbar: the grid for every row, on the notebook's org.
+      const panels = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputWebview && /crm\.results/.test(t.input.viewType));
+      const before = panels().length;
+      const opened = new Promise<void>((resolve) => {
+        const listener = vscode.window.tabGroups.onDidChangeTabs(() => {
+          if (panels().length > before) {
+            listener.dispose();
+            resolve();
+          }
+        });
+      });
+      await vscode.commands.executeCommand("crm.notebook.openInResults", cell);
+      await opened;
+      assert.equal(panels().length, before + 1, "a results panel for the cell");
     });
   });
 }

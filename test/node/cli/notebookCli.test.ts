@@ -1,0 +1,73 @@
+/**
+ * `crm-data notebook run`: a notebook re-run on the org and written as a report — Markdown, a self-contained HTML
+ * page, JSON — in which a hostile value from the org is text; exit 1 when the org refuses a statement, 2 when the
+ * file is not a notebook.
+ */
+import { test, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { runDataCli } from "../../../src/cli/dataCli";
+import { useEmulator } from "../../helpers/emulator";
+
+const emu = useEmulator();
+const dir = mkdtempSync(path.join(tmpdir(), "crm-notebook-cli-"));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+function helper(): string {
+  const c = emu().credentials;
+  const file = path.join(dir, "org.json");
+  writeFileSync(file, JSON.stringify({ connection: { endpoint_url: c.loginUrl, client_id: c.clientId, client_secret: c.clientSecret, username: c.username, password: c.password, security_token: c.securityToken } }));
+  return file;
+}
+
+async function cli(argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runDataCli({ argv, env: {}, cwd: dir, out: (t) => out.push(t), err: (t) => err.push(t) });
+  return { code, out: out.join("\n"), err: err.join("\n") };
+}
+
+const HOSTILE = `<img src=x onerror=alert(1)> | **bold** \u202Egnp.exe`;
+
+test("a notebook re-run as a Markdown report, an HTML page and JSON: the org's rows, each value as text", async () => {
+  const account = emu().seeded.store.insert("Account", { Name: HOSTILE }, emu().seeded.adminId);
+  writeFileSync(path.join(dir, "accounts.crmnb"), [
+    "crmnb: 1", "binds:", `  id: ${account.Id}`, "cells:",
+    "  - kind: markdown", "    source: '# The account'",
+    "  - kind: soql", "    source: SELECT Name FROM Account WHERE Id = :id", "",
+  ].join("\n"));
+  const md = await cli(["notebook", "run", "accounts.crmnb", "--org", helper()]);
+  assert.equal(md.code, 0, md.err);
+  assert.match(md.out, /^# The account$/m);
+  assert.match(md.out, /^```sql\nSELECT Name FROM Account WHERE Id = :id\n```$/m);
+  assert.match(md.out, /^\| \\<img src=x onerror=alert\\\(1\\\)\\> \\\| \\\*\\\*bold\\\*\\\* \\u202egnp\\\.exe \|$/m, "markup, pipes and a bidi override shown as text");
+
+  const html = await cli(["notebook", "run", "accounts.crmnb", "--org", helper(), "--format", "html", "--out", "report.html"]);
+  assert.equal(html.code, 0, html.err);
+  const page = readFileSync(path.join(dir, "report.html"), "utf8");
+  assert.match(page, /<td>&#60;img src=x onerror=alert\(1\)&#62; \| \*\*bold\*\* \\u202egnp\.exe<\/td>/);
+  assert.doesNotMatch(page, /<script|<img/, "no script and no markup from the org");
+  assert.match(page, /Content-Security-Policy" content="default-src 'none'/);
+
+  const json = JSON.parse((await cli(["notebook", "run", "accounts.crmnb", "--org", helper(), "--format", "json"])).out) as { cells: { output?: { rows: number; data: unknown[][] } }[] };
+  assert.deepEqual(json.cells[1]!.output!.data, [[HOSTILE]]);
+});
+
+test("a statement the org refuses: the report says why and the exit code is 1; a file that is not a notebook: exit 2", async () => {
+  writeFileSync(path.join(dir, "bad.crmnb"), "crmnb: 1\ncells:\n  - kind: soql\n    source: SELECT Nope FROM Account\n");
+  const refused = await cli(["notebook", "run", "bad.crmnb", "--org", helper()]);
+  assert.equal(refused.code, 1);
+  assert.match(refused.out, /No such column 'Nope'|INVALID_FIELD/);
+  assert.match(refused.err, /the org refused 1 of the notebook's 1 statements/);
+  writeFileSync(path.join(dir, "not.crmnb"), "crmnb: 1\ncells:\n  - kind: apex\n");
+  const notNotebook = await cli(["notebook", "run", "not.crmnb", "--org", helper()]);
+  assert.equal(notNotebook.code, 2);
+  assert.match(notNotebook.err, /cells\[0\]\.kind must be one of markdown, soql, sosl/);
+  assert.equal((await cli(["notebook", "open", "not.crmnb"])).code, 2, "only 'run'");
+  writeFileSync(path.join(dir, "ok.crmnb"), "crmnb: 1\ncells: []\n");
+  const noOrg = await cli(["notebook", "run", "ok.crmnb"]);
+  assert.equal(noOrg.code, 2);
+  assert.match(noOrg.err, /needs an org: --org <helper>[\s\S]*\n  --org <helper> +a helper file/);
+});

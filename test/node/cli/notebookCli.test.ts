@@ -69,5 +69,5 @@ test("a statement the org refuses: the report says why and the exit code is 1; a
   writeFileSync(path.join(dir, "ok.crmnb"), "crmnb: 1\ncells: []\n");
   const noOrg = await cli(["notebook", "run", "ok.crmnb"]);
   assert.equal(noOrg.code, 2);
-  assert.match(noOrg.err, /needs an org: --org <helper>[\s\S]*\n  --org <helper> +a helper file/);
+  assert.match(noOrg.err, /needs an org: --org <helper>[\s\S]*\n {2}--org <helper> +a helper file/);
 });

@@ -189,6 +189,21 @@ function normalize(value: unknown, field: FieldDef): unknown {
   return value;
 }
 
+/** ORDER BY's comparison over sort keys: each ascending or descending, nulls first or last. */
+function byKeys<R>(keys: { read: (r: R) => unknown; desc: boolean; nullsFirst: boolean }[]): (a: R, b: R) => number {
+  return (a, b) => {
+    for (const k of keys) {
+      const va = k.read(a), vb = k.read(b);
+      if (va === null && vb === null) continue;
+      if (va === null) return k.nullsFirst ? -1 : 1;
+      if (vb === null) return k.nullsFirst ? 1 : -1;
+      const c = compare(va, vb);
+      if (c !== 0) return k.desc ? -c : c;
+    }
+    return 0;
+  };
+}
+
 function compare(a: unknown, b: unknown): number {
   if (a === b) return 0;
   if (a === null || a === undefined) return -1;
@@ -347,17 +362,7 @@ export class Evaluator {
       const nullsFirst = c.nulls ? c.nulls === "FIRST" : !desc;
       return { read: (r: Row) => normalize(read(r), field), desc, nullsFirst };
     });
-    return (a, b) => {
-      for (const k of keys) {
-        const va = k.read(a), vb = k.read(b);
-        if (va === null && vb === null) continue;
-        if (va === null) return k.nullsFirst ? -1 : 1;
-        if (vb === null) return k.nullsFirst ? 1 : -1;
-        const c = compare(va, vb);
-        if (c !== 0) return k.desc ? -c : c;
-      }
-      return 0;
-    };
+    return byKeys(keys);
   }
 
   /** Runs a query whose single selected field feeds a semi-join. */
@@ -631,21 +636,9 @@ function aggregateRows(ev: Evaluator, def: ObjectDef, rows: Rec[], fields: SoqlF
     const at = column?.name;
     if (at === undefined) throw new ApiError(400, "MALFORMED_QUERY", `${preamble(ev.soql, clause.field ?? clause.fn?.functionName)}ORDER BY in an aggregate query takes a grouped field or an aggregate's alias`);
     const desc = clause.order === "DESC";
-    return { at, desc, nullsFirst: clause.nulls ? clause.nulls === "FIRST" : !desc };
+    return { read: (r: Record<string, unknown>) => r[at] ?? null, desc, nullsFirst: clause.nulls ? clause.nulls === "FIRST" : !desc };
   });
-  if (order.length) {
-    results.sort((a, b) => {
-      for (const k of order) {
-        const va = a[k.at] ?? null, vb = b[k.at] ?? null;
-        if (va === null && vb === null) continue;
-        if (va === null) return k.nullsFirst ? -1 : 1;
-        if (vb === null) return k.nullsFirst ? 1 : -1;
-        const c = compare(va, vb);
-        if (c !== 0) return k.desc ? -c : c;
-      }
-      return 0;
-    });
-  }
+  if (order.length) results.sort(byKeys(order));
   return results;
 }
 

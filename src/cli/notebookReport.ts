@@ -18,7 +18,7 @@ function fenced(text: string, language: string): string {
 }
 
 function htmlOutput(output: CellOutput): string {
-  const caption = `${escapeHtml(output.org)} · ${output.rows} rows · ${escapeHtml(output.ranAt)}${output.data.length < output.rows ? ` · the first ${output.data.length} shown` : ""}`;
+  const caption = `${escapeHtml(output.org)} · ${output.rows === 1 ? "1 row" : `${output.rows} rows`} · ${escapeHtml(output.ranAt)}${output.data.length < output.rows ? ` · the first ${output.data.length} shown` : ""}`;
   if (output.error) return `<p class="meta">${caption}</p>\n<p class="error">${escapeHtml(output.error)}</p>`;
   if (!output.columns.length) return `<p class="meta">${caption}</p>`;
   const head = `<tr>${output.columns.map((c) => `<th scope="col">${escapeHtml(c)}</th>`).join("")}</tr>`;

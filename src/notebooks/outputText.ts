@@ -14,7 +14,7 @@ export function markdownText(value: unknown): string {
 
 /** The output as a compact table: what VS Code shows with no renderer of ours, and what a screen reader reads. */
 export function outputMarkdown(output: CellOutput): string {
-  const said = l10n.t("{0} · {1} rows · {2}", output.org, output.rows, output.ranAt);
+  const said = output.rows === 1 ? l10n.t("{0} · 1 row · {1}", output.org, output.ranAt) : l10n.t("{0} · {1} rows · {2}", output.org, output.rows, output.ranAt);
   if (output.error) return `${markdownText(said)}\n\n${markdownText(output.error)}`;
   if (!output.columns.length) return markdownText(said);
   const lines = [`| ${output.columns.map(markdownText).join(" | ")} |`, `|${output.columns.map(() => " --- |").join("")}`, ...output.data.map((row) => `| ${row.map(markdownText).join(" | ")} |`)];

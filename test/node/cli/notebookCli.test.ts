@@ -71,3 +71,11 @@ test("a statement the org refuses: the report says why and the exit code is 1; a
   assert.equal(noOrg.code, 2);
   assert.match(noOrg.err, /needs an org: --org <helper>[\s\S]*\n {2}--org <helper> +a helper file/);
 });
+
+test("the example notebook (a knowledge manager's and an admin's questions) runs on the demo org: every statement answered", async () => {
+  const run = await cli(["notebook", "run", path.resolve(__dirname, "../../../examples/org-questions.crmnb"), "--org", helper(), "--format", "json"]);
+  assert.equal(run.code, 0, run.err);
+  const cells = (JSON.parse(run.out) as { cells: { kind: string; output?: { rows: number; error?: string } }[] }).cells.filter((c) => c.kind !== "markdown");
+  assert.equal(cells.length, 4);
+  for (const cell of cells) assert.ok(cell.output && !cell.output.error && cell.output.rows > 0, JSON.stringify(cell.output));
+});

@@ -48,12 +48,15 @@ export class SoqlDocumentOrgs implements vscode.Disposable {
     return this.pins.get(uri.toString());
   }
 
-  /** The org the document runs on: its pin while that org exists, else the org its library header names, else the active org. */
+  /**
+   * The org the document runs on: its pin while that org exists, else the org its notebook (for a notebook's
+   * cell) or its library header names, else the active org.
+   */
   orgKeyFor(uri: vscode.Uri): string | undefined {
     const pinned = this.pin(uri).orgKey;
     if (pinned && this.manager.registry.get(pinned)) return pinned;
     const text = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString())?.getText();
-    const named = text ? parseLibraryHeader(text).org : undefined;
+    const named = notebookOrgOf(uri) ?? (text ? parseLibraryHeader(text).org : undefined);
     const org = named ? this.manager.registry.list().find((o) => o.alias === named) : undefined;
     return org?.key ?? this.manager.registry.activeKey;
   }
@@ -72,6 +75,14 @@ export class SoqlDocumentOrgs implements vscode.Disposable {
     this.subscriptions.forEach((s) => s.dispose());
     this.changed.dispose();
   }
+}
+
+/** The org a notebook names (`org:` in its file), for one of its cells: completion, lenses and checks follow it. */
+function notebookOrgOf(uri: vscode.Uri): string | undefined {
+  if (uri.scheme !== "vscode-notebook-cell") return undefined;
+  const notebook = vscode.workspace.notebookDocuments.find((n) => n.getCells().some((c) => c.document.uri.toString() === uri.toString()));
+  const org = (notebook?.metadata as { org?: unknown } | undefined)?.org;
+  return typeof org === "string" ? org : undefined;
 }
 
 /** The statement at an offset, or the one nearest before it (the cursor sits on a blank line after it). */

@@ -36,6 +36,11 @@ export function registerNotebookTests(): void {
       ].join("\n"));
       const notebook = await vscode.workspace.openNotebookDocument(vscode.Uri.file(file));
       await vscode.window.showNotebookDocument(notebook);
+      // Another org active: the cell still says, and completes and runs on, the org its notebook names.
+      const other = await manager.add({ method: "password", alias: "Another org", connection: demoConnection() });
+      await vscode.commands.executeCommand("crm.org.setActive", other.key);
+      const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>("vscode.executeCodeLensProvider", notebook.cellAt(1).document.uri);
+      assert.ok(lenses.some((l) => l.command?.title === "$(cloud) Notebook org"), JSON.stringify(lenses.map((l) => l.command?.title)));
       assert.deepEqual(notebook.getCells().map((c) => [c.kind, c.document.languageId]), [[vscode.NotebookCellKind.Markup, "markdown"], [vscode.NotebookCellKind.Code, "soql"]]);
       await vscode.commands.executeCommand("notebook.selectKernel", { id: "crm-notebook-controller", extension: "crm-explorer.crm-explorer" });
       const cell = notebook.cellAt(1);

@@ -146,13 +146,16 @@ export async function waitForJob(crm: Crm, jobId: string, kind: BulkJobKind, opt
   }
 }
 
+/** A job's final states: the org does nothing more with it. */
+const ended = (state: BulkJobState) => state === "JobComplete" || state === "Failed" || state === "Aborted";
+
 /**
  * Brings an ingest job to an end: one still open or running is aborted at the org (the rows it processed stay
  * written, as the org keeps them) and its final state returned. One that already ended is only read.
  */
 export async function stopJob(crm: Crm, jobId: string): Promise<BulkJobInfo> {
   const job = await getJob(crm, jobId, "ingest");
-  if (job.state === "JobComplete" || job.state === "Failed" || job.state === "Aborted") return job;
+  if (ended(job.state)) return job;
   // It may end between the read and the abort: the org then refuses the abort, and the job is read again.
   return (await abortJob(crm, jobId, "ingest").catch(() => undefined)) ?? getJob(crm, jobId, "ingest");
 }
@@ -594,7 +597,7 @@ export async function resultsOf(crm: Crm, jobIds: readonly string[], options: Pi
   for (const jobId of jobIds.map(jobIdOf)) {
     let job = await getJob(crm, jobId, "ingest");
     if (job.state === "Open") job = await stopJob(crm, jobId);
-    else if (job.state === "UploadComplete" || job.state === "InProgress") {
+    else if (!ended(job.state)) {
       job = await waitForJob(crm, jobId, "ingest", { signal: options.signal, poll: options.poll, leaveRunning: true }).catch((err: unknown) => (err instanceof BulkJobError ? getJob(crm, jobId, "ingest") : Promise.reject(err)));
     }
     states.push(job.state);

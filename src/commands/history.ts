@@ -3,7 +3,8 @@
  * records, copies its details, or is reverted: its before values are staged in a results grid over the same
  * records (read afresh), to review and commit like any edit. Records changed since that write are left out.
  */
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
+import { writeWhole } from "../connections/wholeFile";
 import { CommandRefusal } from "../platform/errorMessages";
 import path from "node:path";
 import * as vscode from "vscode";
@@ -34,10 +35,8 @@ export function journalFile(file: string, max: () => number, warn: (message: str
   const save = (entries: JournalEntry[]) => {
     clearTimeout(timer);
     timer = setTimeout(() => {
-      const temporary = `${file}.tmp`;
       void mkdir(path.dirname(file), { recursive: true })
-        .then(() => writeFile(temporary, JSON.stringify(entries)))
-        .then(() => rename(temporary, file))
+        .then(() => writeWhole(file, JSON.stringify(entries)))
         .catch((err: unknown) => warn(`the write history could not be saved: ${String(err)}`));
     }, 500);
   };

@@ -199,8 +199,8 @@ function idCollector(): { ids: string[]; onResult: IngestOptions["onResult"] } {
  * beside the CSV and recorded in Write History like any import's. An import sent as single requests (a small
  * file) has no job to ask for: the records the person changed in that object since it began are shown, to check.
  */
-export async function checkInterruptedImports(deps: ImportDeps, found?: ImportInFlight[]): Promise<void> {
-  const interrupted = found ?? (await deps.flights.interrupted());
+async function checkInterruptedImports(deps: ImportDeps): Promise<void> {
+  const interrupted = await deps.flights.interrupted();
   if (!interrupted.length) {
     void vscode.window.showInformationMessage(vscode.l10n.t("No import is waiting for the org's answer."));
     return;

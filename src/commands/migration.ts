@@ -5,7 +5,8 @@
  * storage after every chunk (an interrupted run is resumed, never duplicated), and records the whole run as one
  * entry of the write history, from which Revert takes it back.
  */
-import { mkdir, readFile, readdir, rename, writeFile } from "node:fs/promises";
+import { mkdir, readFile, readdir } from "node:fs/promises";
+import { writeWhole } from "../connections/wholeFile";
 import path from "node:path";
 import * as vscode from "vscode";
 import type { MigrationReport, MigrationRun, RevertResult } from "../client/migration";
@@ -80,9 +81,8 @@ class RunStore {
     return path.join(this.folder.fsPath, part === "run" ? `${id}.json` : `${id}.meta.json`);
   }
 
-  private async write(file: string, value: unknown): Promise<void> {
-    await writeFile(`${file}.tmp`, JSON.stringify(value));
-    await rename(`${file}.tmp`, file);
+  private write(file: string, value: unknown): Promise<void> {
+    return writeWhole(file, JSON.stringify(value));
   }
 
   async save(run: MigrationRun, meta: RunMeta): Promise<void> {

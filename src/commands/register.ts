@@ -57,10 +57,11 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
     ...agentCommands(deps, vscode.Uri.joinPath(context.extensionUri, "dist", "mcp.js").fsPath),
     ...migrationCommands({ manager: deps.manager, journal: deps.journal, storage: context.globalStorageUri }, deps.migrationReports),
     "crm.notebook.new": () => newNotebook(),
-    "crm.notebook.openInResults": async (cell: unknown) => {
-      if (!cell || typeof (cell as vscode.NotebookCell).notebook !== "object") throw new CommandRefusal(vscode.l10n.t("Open in Results runs from a notebook cell's toolbar."));
-      const { orgKey, spec } = await cellRunSpec({ manager: deps.manager, activeSession: () => deps.active.session() }, cell as vscode.NotebookCell);
-      deps.results.open(resultsTarget(orgKey, `notebook:${(cell as vscode.NotebookCell).notebook.uri.toString()}#${(cell as vscode.NotebookCell).index}`, spec));
+    "crm.notebook.openInResults": async (arg: unknown) => {
+      const cell = arg as vscode.NotebookCell | undefined;
+      if (typeof cell?.notebook !== "object") throw new CommandRefusal(vscode.l10n.t("Open in Results runs from a notebook cell's toolbar."));
+      const { orgKey, spec } = await cellRunSpec({ manager: deps.manager, activeSession: () => deps.active.session() }, cell);
+      deps.results.open(resultsTarget(orgKey, `notebook:${cell.notebook.uri.toString()}#${cell.index}`, spec));
     },
     "crm.log.show": () => deps.log.show(),
     "crm.soql.clearDescribeCache": async () => {

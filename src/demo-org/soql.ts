@@ -1,6 +1,7 @@
 /** SOQL evaluation over the Store, driven by @jetstreamapp/soql-parser-js (crm-rest-api.md §3.8). */
 import { parseQuery, type Query, type Subquery, type FieldType as SoqlField, type WhereClause, type OrderByClause, type FunctionExp, type GroupByClause } from "@jetstreamapp/soql-parser-js";
 import { get18CharId } from "../client/ids";
+import { orgInstant } from "../client/orgTime";
 import type { FieldDef, ObjectDef } from "./schema";
 import { parseSfDate, type Rec, type Store } from "./store";
 
@@ -566,7 +567,7 @@ function groupKeyReader(ev: Evaluator, def: ObjectDef, clause: { field?: string;
     key: `${name}(${field.name.toLowerCase()})`,
     read: (r) => {
       const v = read(r);
-      return typeof v === "string" && v ? dateFn(new Date(v.length === 10 ? `${v}T00:00:00Z` : v.replace(/\+0000$/, "Z"))) : null;
+      return typeof v === "string" && v ? dateFn(new Date(orgInstant(v))) : null;
     },
   };
 }

@@ -86,6 +86,15 @@ function outputOf(value: unknown, where: string): CellOutput {
   };
 }
 
+/** What a notebook keeps beside its cells (VS Code's notebook metadata holds the same): its org and its binds. */
+export function notebookMetadata(metadata: unknown): Pick<Notebook, "org" | "binds"> {
+  const m = (isObject(metadata) ? metadata : {}) as { org?: unknown; binds?: unknown };
+  return { ...(typeof m.org === "string" && m.org ? { org: m.org } : {}), binds: isObject(m.binds) ? (m.binds as Record<string, string>) : {} };
+}
+
+/** A code cell's kind from its language (a cell of another language runs as SOQL). */
+export const codeKind = (languageId: string): Exclude<CellKind, "markdown"> => (languageId === "sosl" ? "sosl" : "soql");
+
 /** A notebook from its file's text; NotebookFormatError names the place that is not as a notebook's. */
 export function parseNotebook(source: string): Notebook {
   if (!source.trim()) return { binds: {}, cells: [] };

@@ -9,7 +9,7 @@ import * as vscode from "vscode";
 import type { OrgManager } from "../connections/orgManager";
 import type { OrgSession } from "../connections/orgSession";
 import { CancelledError } from "../client/errors";
-import { parseNotebook, serializeNotebook, type CellKind, type CellOutput, type NotebookCell } from "./notebookFile";
+import { codeKind, notebookMetadata, parseNotebook, serializeNotebook, type CellOutput, type NotebookCell } from "./notebookFile";
 import { runCell } from "./runCell";
 import { outputMarkdown } from "./outputText";
 import { applyBinds } from "../soql/library";
@@ -19,8 +19,6 @@ import type { ChartSpec } from "./chartSpec";
 export const NOTEBOOK_TYPE = "crm-notebook";
 /** The output's data, for the chart renderer and for the file. */
 export const OUTPUT_MIME = "application/vnd.crm-explorer.notebook-output+json";
-
-const LANGUAGE_OF: Record<Exclude<CellKind, "markdown">, string> = { soql: "soql", sosl: "sosl" };
 
 function outputOf(output: CellOutput): vscode.NotebookCellOutput {
   return new vscode.NotebookCellOutput([
@@ -37,7 +35,8 @@ export class CrmNotebookSerializer implements vscode.NotebookSerializer {
     const notebook = parseNotebook(new TextDecoder().decode(content));
     const data = new vscode.NotebookData(notebook.cells.map((cell) => {
       const kind = cell.kind === "markdown" ? vscode.NotebookCellKind.Markup : vscode.NotebookCellKind.Code;
-      const item = new vscode.NotebookCellData(kind, cell.source, cell.kind === "markdown" ? "markdown" : LANGUAGE_OF[cell.kind]);
+      // A cell's kind is its language's id: markdown, soql, sosl.
+      const item = new vscode.NotebookCellData(kind, cell.source, cell.kind);
       if (cell.chart) item.metadata = { chart: cell.chart };
       if (cell.output) item.outputs = [outputOf(cell.output)];
       return item;
@@ -48,19 +47,18 @@ export class CrmNotebookSerializer implements vscode.NotebookSerializer {
 
   serializeNotebook(data: vscode.NotebookData): Uint8Array {
     const cells: NotebookCell[] = data.cells.map((cell) => {
-      const kind: CellKind = cell.kind === vscode.NotebookCellKind.Markup ? "markdown" : cell.languageId === "sosl" ? "sosl" : "soql";
+      const kind = cell.kind === vscode.NotebookCellKind.Markup ? "markdown" : codeKind(cell.languageId);
       const item = cell.outputs?.flatMap((o) => o.items).find((i) => i.mime === OUTPUT_MIME);
       const chart = (cell.metadata as { chart?: ChartSpec } | undefined)?.chart;
       return { kind, source: cell.value, ...(chart ? { chart } : {}), ...(item ? { output: JSON.parse(new TextDecoder().decode(item.data)) as CellOutput } : {}) };
     });
-    const meta = (data.metadata ?? {}) as { org?: string; binds?: Record<string, string> };
-    return new TextEncoder().encode(serializeNotebook({ ...(meta.org ? { org: meta.org } : {}), binds: meta.binds ?? {}, cells }, { stripOutputs: !this.saveOutputs() }));
+    return new TextEncoder().encode(serializeNotebook({ ...notebookMetadata(data.metadata), cells }, { stripOutputs: !this.saveOutputs() }));
   }
 }
 
 /** The org a notebook runs on: the one its file names, else the active org. */
 function notebookSession(deps: NotebookDeps, notebook: vscode.NotebookDocument): Promise<OrgSession> {
-  const org = (notebook.metadata as { org?: string }).org;
+  const { org } = notebookMetadata(notebook.metadata);
   return org ? deps.manager.sessionByAlias(org) : deps.activeSession();
 }
 
@@ -72,9 +70,8 @@ export interface NotebookDeps {
 /** A code cell as a results panel runs it (Open in Results: every row, in the grid): its org and its statement, binds filled in. */
 export async function cellRunSpec(deps: NotebookDeps, cell: vscode.NotebookCell): Promise<{ orgKey: string; spec: RunSpec }> {
   const session = await notebookSession(deps, cell.notebook);
-  const binds = (cell.notebook.metadata as { binds?: Record<string, string> }).binds ?? {};
   const text = cell.document.getText().trim();
-  return { orgKey: session.record.key, spec: cell.document.languageId === "sosl" ? { api: "sosl", text } : { api: "soql", text: applyBinds(text, binds) } };
+  return { orgKey: session.record.key, spec: codeKind(cell.document.languageId) === "sosl" ? { api: "sosl", text } : { api: "soql", text: applyBinds(text, notebookMetadata(cell.notebook.metadata).binds) } };
 }
 
 /** The controller that runs a notebook's code cells, one after another, on its org. */
@@ -85,7 +82,7 @@ export function crmNotebookController(deps: NotebookDeps): vscode.NotebookContro
   controller.description = vscode.l10n.t("Runs SOQL and SOSL cells on the notebook's org");
   let order = 0;
   controller.executeHandler = async (cells, notebook) => {
-    const meta = notebook.metadata as { org?: string; binds?: Record<string, string> };
+    const { binds } = notebookMetadata(notebook.metadata);
     for (const cell of cells) {
       const execution = controller.createNotebookCellExecution(cell);
       execution.executionOrder = ++order;
@@ -94,8 +91,7 @@ export function crmNotebookController(deps: NotebookDeps): vscode.NotebookContro
       execution.token.onCancellationRequested(() => stop.abort());
       try {
         const session = await notebookSession(deps, notebook);
-        const kind: CellKind = cell.document.languageId === "sosl" ? "sosl" : "soql";
-        const output = await runCell(session.crm, { kind, source: cell.document.getText() }, meta.binds ?? {}, { org: session.record.alias, signal: stop.signal });
+        const output = await runCell(session.crm, { kind: codeKind(cell.document.languageId), source: cell.document.getText() }, binds, { org: session.record.alias, signal: stop.signal });
         await execution.replaceOutput([outputOf(output)]);
         execution.end(!output.error, Date.now());
       } catch (err) {

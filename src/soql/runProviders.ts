@@ -8,6 +8,7 @@ import { DocumentPins, type DocumentPin } from "./history";
 import { apiOf } from "./runText";
 import { parseLibraryHeader } from "./library";
 import { splitStatements, type Statement } from "./statements";
+import { notebookMetadata } from "../notebooks/notebookFile";
 
 export class SoqlDocumentOrgs implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -81,8 +82,7 @@ export class SoqlDocumentOrgs implements vscode.Disposable {
 function notebookOrgOf(uri: vscode.Uri): string | undefined {
   if (uri.scheme !== "vscode-notebook-cell") return undefined;
   const notebook = vscode.workspace.notebookDocuments.find((n) => n.getCells().some((c) => c.document.uri.toString() === uri.toString()));
-  const org = (notebook?.metadata as { org?: unknown } | undefined)?.org;
-  return typeof org === "string" ? org : undefined;
+  return notebook ? notebookMetadata(notebook.metadata).org : undefined;
 }
 
 /** The statement at an offset, or the one nearest before it (the cursor sits on a blank line after it). */

@@ -186,8 +186,8 @@ const webviewEntries = existsSync(webviewDir)
 const groups = [
   {
     ...common, entryPoints: ["src/extension.ts"], outfile: "dist/extension.js", platform: "node", format: "cjs",
-    external: ["vscode", "./axios.js", "./soql-parser.js", "./exceljs.js", "./demo-org.js", "./html-markdown.js", "./mcp-http.js"],
-    plugins: [besideBundle(/^\.\/mcpHttp$/, "./mcp-http.js")],
+    external: ["vscode", "./axios.js", "./soql-parser.js", "./exceljs.js", "./demo-org.js", "./html-markdown.js", "./mcp-http.js", "./notebook-report.js"],
+    plugins: [besideBundle(/^\.\/mcpHttp$/, "./mcp-http.js"), besideBundle(/^\.\/notebookReport$/, "./notebook-report.js")],
     alias: {
       "node-html-markdown": "./scripts/bundle-stubs/html-markdown-runtime.cjs", "node-html-parser": "./scripts/bundle-stubs/html-markdown-runtime.cjs",
       axios: "./scripts/bundle-stubs/axios-runtime.cjs", "@jetstreamapp/soql-parser-js": "./scripts/bundle-stubs/soql-parser-runtime.cjs", "exceljs/lib/stream/xlsx/workbook-writer": "./scripts/bundle-stubs/exceljs-runtime.cjs",
@@ -222,6 +222,13 @@ const groups = [
   },
   // jsdom whole, so the npm package needs no runtime dependency (installing it pulls nothing else).
   { ...common, entryPoints: [createRequire(import.meta.url).resolve("jsdom")], outfile: "dist/jsdom.js", platform: "node", format: "cjs", plugins: [jsdomWhole] },
+  // A notebook's report with its charts as SVG (the chart library in Node), loaded by the extension on the first export.
+  {
+    ...common, entryPoints: ["src/notebooks/notebookReport.ts"], outfile: "dist/notebook-report.js", platform: "node", format: "cjs", external: ["vscode", "./soql-parser.js"],
+    alias: { "@jetstreamapp/soql-parser-js": "./scripts/bundle-stubs/soql-parser-runtime.cjs", "@vscode/l10n": "./scripts/bundle-stubs/l10n-host.cjs" },
+  },
+  // The notebook renderer, with the chart library: VS Code loads it into a notebook's webview when an output of ours is shown.
+  { ...common, entryPoints: ["src/notebooks/renderer/outputRenderer.ts"], outfile: "dist/notebook-renderer.js", platform: "browser", format: "esm", target: "es2022" },
   ...(webviewEntries.length
     ? [{ ...common, entryPoints: webviewEntries, outdir: "dist/webview", platform: "browser", format: "esm", target: "es2022" }]
     : []),
@@ -288,7 +295,9 @@ function writeNotices(results) {
   const sections = [...packages.values()]
     .sort((a, b) => a.manifest.name.localeCompare(b.manifest.name) || a.manifest.version.localeCompare(b.manifest.version))
     .map(({ dir, manifest }) => {
-      const files = readdirSync(dir).filter((f) => /^(licen[cs]e|notice|copying)/i.test(f)).sort();
+      // A licence folder (ECharts' licenses/ holds the licences of code it includes) is read file by file.
+      const files = readdirSync(dir).filter((f) => /^(licen[cs]e|notice|copying)/i.test(f)).sort()
+        .flatMap((f) => (statSync(path.join(dir, f)).isDirectory() ? readdirSync(path.join(dir, f)).sort().map((g) => path.join(f, g)) : [f]));
       const author = typeof manifest.author === "string" ? manifest.author : manifest.author?.name;
       const texts = files.length
         ? files.map((f) => "```text\n" + readFileSync(path.join(dir, f), "utf8").trim() + "\n```")

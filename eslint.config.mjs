@@ -79,9 +79,9 @@ export default tseslint.config(
   { ...roomBoundary(["src/agent/**/*.ts"], ["connections", "platform", "views", "webviews", "commands", "extension", "documents", "demo-org"]), ignores: ["src/agent/languageModelTools.ts", "src/agent/mcpProvider.ts"] },
   roomImports(["src/agent/languageModelTools.ts", "src/agent/mcpProvider.ts"], ["views", "webviews", "soql", "documents", "commands", "extension"]),
   // CRM notebooks' file format, chart specs and aggregation run in plain Node too (crm-data will run a notebook).
-  // Only its VS Code adapter (the serializer and the controller) reaches VS Code and the org's session.
-  { ...roomBoundary(["src/notebooks/**/*.ts"], ["connections", "platform", "views", "webviews", "commands", "extension", "documents", "demo-org", "agent", "cli"]), ignores: ["src/notebooks/notebookProvider.ts"] },
-  roomImports(["src/notebooks/notebookProvider.ts"], ["views", "webviews", "documents", "commands", "extension"]),
+  // Only its VS Code adapters (the serializer, the controller, the commands) reach VS Code and the org's session.
+  { ...roomBoundary(["src/notebooks/**/*.ts"], ["connections", "platform", "views", "webviews", "commands", "extension", "documents", "demo-org", "agent", "cli"]), ignores: ["src/notebooks/notebookProvider.ts", "src/notebooks/notebookCommands.ts"] },
+  roomImports(["src/notebooks/notebookProvider.ts", "src/notebooks/notebookCommands.ts"], ["views", "webviews", "documents", "commands", "extension"]),
   // The command-line tools run on the client in plain Node: no VS Code, none of the extension's rooms.
   roomBoundary(["src/cli/**/*.ts"], [...otherRooms, "documents", "demo-org"]),
   // The platform (errors, logs, settings, progress) is below the connections: neither reaches a room above it.

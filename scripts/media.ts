@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { chromium } from "playwright-core";
 
 const WALKTHROUGH: Record<string, string> = { connect: "02-demo-org", knowledge: "12-article-details", query: "13-results-grid", edit: "17-record-refused" };
-const README = ["03-orgs-and-status", "12-article-details", "13-results-grid", "44-migration-dry-run", "46-agent-mcp-server"];
+const README = ["03-orgs-and-status", "12-article-details", "13-results-grid", "44-migration-dry-run", "46-agent-mcp-server", "49-notebook-chart"];
 const DOCS = [
   "01-welcome", "05-objects", "06-knowledge", "07-feeds", "09-soql-completion", "10-org-info", "11-article-hostile", "14-edit-conflict", "16-article-preview",
   "18-production-guard", "21-grid-review", "22-grid-committed", "24-explain-plan", "27-compare-records", "30-folder-modified", "47-auto-save-refused",

@@ -5,7 +5,9 @@ import { runArticleAction } from "./commands/knowledge";
 import { registerCommands } from "./commands/register";
 import { offerInterruptedImports } from "./commands/importData";
 import { ImportsInFlight } from "./connections/importsInFlight";
-import { CrmNotebookSerializer, crmNotebookController, NOTEBOOK_TYPE } from "./notebooks/notebookProvider";
+import { CrmNotebookSerializer, crmNotebookController, keepChosenCharts, NOTEBOOK_TYPE } from "./notebooks/notebookProvider";
+import { addProposedCells, notebookOrgStatus } from "./notebooks/notebookCommands";
+import type { NotebookCell } from "./notebooks/notebookFile";
 import { journalFile, recordChanges } from "./commands/history";
 import { compareRecords } from "./commands/compare";
 import { importDemoHelper } from "./connections/demo";
@@ -201,12 +203,18 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi | und
     }),
   );
   const prepareRun = (source: string, prepare: (run: QueryRun) => string) => preparing.set(source, prepare);
-  const agentDeps = { manager, stage: (orgKey: string, changes: ProposedChange[]) => stageProposal({ manager, results, prepareRun }, orgKey, changes) };
+  const agentDeps = {
+    manager,
+    stage: (orgKey: string, changes: ProposedChange[]) => stageProposal({ manager, results, prepareRun }, orgKey, changes),
+    proposeCells: (org: string, cells: NotebookCell[]) => addProposedCells({ activeAlias: () => active.record?.alias }, org, cells),
+  };
   const mcpDeps = { ...agentDeps, version: String(context.extension.packageJSON.version), warn: (message: string) => log.warn(message) };
   context.subscriptions.push(registerLanguageModelTools(agentDeps), registerMcpServerProvider(mcpDeps));
   context.subscriptions.push(
     vscode.workspace.registerNotebookSerializer(NOTEBOOK_TYPE, new CrmNotebookSerializer(() => readSettings().notebookSaveOutputs)),
     crmNotebookController({ manager, activeSession: () => active.session() }),
+    keepChosenCharts(),
+    notebookOrgStatus({ manager, activeSession: () => active.session(), activeAlias: () => active.record?.alias, onDidChangeActive: active.onDidChange }),
   );
   const imports = new ImportsInFlight(vscode.Uri.joinPath(context.globalStorageUri, "imports-in-flight").fsPath);
   registerCommands(context, {

@@ -10,6 +10,7 @@
  */
 import type * as Markdown from "node-html-markdown";
 import type * as Html from "node-html-parser";
+import { escapeHtml } from "../shared/html";
 import { DROPPED_ELEMENTS } from "../shared/richTextPolicy";
 import { MARKDOWN_TEXT_ESCAPES, shownActing } from "./inert";
 
@@ -39,14 +40,13 @@ export function richTextAsMarkdown(source: string): string {
 
 /** A link as its text and https address; an image as its alt text. As HTML text: the converter escapes it. */
 function shownAs(element: Html.HTMLElement): string {
-  const escape = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
   if (element.tagName === "IMG") {
     const alt = element.getAttribute("alt")?.trim();
-    return escape(`(image${alt ? `: ${alt}` : ""})`);
+    return escapeHtml(`(image${alt ? `: ${alt}` : ""})`);
   }
   const text = element.text.trim();
   const address = httpsAddress(element.getAttribute("href"));
-  return escape(address && address !== text ? `${text}${text ? " " : ""}(${address})` : text || address || "");
+  return escapeHtml(address && address !== text ? `${text}${text ? " " : ""}(${address})` : text || address || "");
 }
 
 /** An https URL as the URL parser writes it (no space, `<`, `>` or quote left in it), or undefined. */

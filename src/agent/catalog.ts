@@ -6,7 +6,7 @@
 
 export type ToolName =
   | "crm_describe" | "crm_query" | "crm_explain" | "crm_search_knowledge" | "crm_get_article" | "crm_get_record"
-  | "crm_propose_changes" | "crm_apply_changes" | "crm_draft_article";
+  | "crm_propose_changes" | "crm_apply_changes" | "crm_draft_article" | "crm_propose_notebook_cell";
 
 /** What a tool may do to the org: read it, stage a change a person commits, or write. */
 export type ToolEffect = "read" | "stage" | "write";
@@ -149,6 +149,35 @@ export const TOOLS: ToolSpec[] = [
         title: { type: "string" },
         urlName: { type: "string", description: "Letters, digits and hyphens; unique among articles." },
         fields: fieldValues,
+        org,
+      },
+      additionalProperties: false,
+    },
+  },
+  {
+    name: "crm_propose_notebook_cell",
+    title: "Propose a notebook cell",
+    effect: "stage",
+    description: "Proposes a CRM notebook cell: a SOQL (`soql`) or SOSL (`sosl`) statement, with a Markdown `note` above it and, for SOQL, a `chart` of its columns. Nothing runs and nothing is sent: in VS Code the cell is added to the open CRM notebook (or a new one on this org) for a person to run; over MCP the answer is the cell as .crmnb text to add to a notebook file. To chart many rows, propose a GROUP BY with COUNT/SUM (the org aggregates) rather than reading the rows.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        soql: { type: "string", description: "A SOQL SELECT statement; bind variables such as :status are the notebook's." },
+        sosl: { type: "string", description: "A SOSL FIND statement (instead of soql)." },
+        note: { type: "string", maxLength: 2000, description: "Markdown shown above the cell: the question it answers." },
+        chart: {
+          type: "object",
+          description: "How to draw the cell's output, naming the statement's columns (aliases such as n in COUNT(Id) n).",
+          properties: {
+            type: { type: "string", enum: ["bar", "stackedBar", "line", "area", "pie", "donut", "scatter", "number"] },
+            x: { type: "string", description: "The column along the axis (the slices of a pie); none for a number." },
+            values: { type: "array", items: { type: "string" }, minItems: 1, maxItems: 8, description: "The measured columns." },
+            series: { type: "string", description: "A column whose values split the measure into series." },
+            title: { type: "string", maxLength: 200 },
+          },
+          required: ["type", "values"],
+          additionalProperties: false,
+        },
         org,
       },
       additionalProperties: false,

@@ -11,6 +11,7 @@ import { writtenBy } from "../connections/authorship";
 import type { OrgManager } from "../connections/orgManager";
 import type { OrgRecord } from "../connections/orgRegistry";
 import { readSettings } from "../platform/settings";
+import type { NotebookCell } from "../notebooks/notebookFile";
 import { TOOLS, type ToolSpec } from "./catalog";
 import { ACCESS_MODES, accessRefusal, defaultAccess, runTool, type AgentAccess, type AgentHost, type AgentOrg, type ProposedChange, type ToolAnswer } from "./tools";
 
@@ -18,6 +19,8 @@ export interface LanguageModelToolDeps {
   manager: OrgManager;
   /** Opens proposed changes as staged edits in results grids; says where, for the agent. */
   stage(orgKey: string, changes: ProposedChange[]): Promise<string>;
+  /** Adds proposed notebook cells where a person runs them (the org named by its name); says where. */
+  proposeCells(org: string, cells: NotebookCell[]): Promise<string>;
 }
 
 type Input = Record<string, unknown> & { org?: unknown };
@@ -49,7 +52,7 @@ export function registerLanguageModelTools(deps: LanguageModelToolDeps): vscode.
  * sends recorded as the agent's. The caller has had a person confirm the call (VS Code's confirmation).
  */
 export function runAgentTool(deps: LanguageModelToolDeps, org: OrgRecord, name: string, input: Record<string, unknown>): Promise<ToolAnswer> {
-  const host: AgentHost = { budget: readSettings().agentResultBudget, personConfirms: true, propose: (_o, changes) => deps.stage(org.key, changes) };
+  const host: AgentHost = { budget: readSettings().agentResultBudget, personConfirms: true, propose: (_o, changes) => deps.stage(org.key, changes), proposeCell: (_o, cells) => deps.proposeCells(org.alias, cells) };
   return writtenBy("agent", async () => runTool(name, input, await agentOrg(deps.manager, org), host));
 }
 
@@ -97,6 +100,8 @@ export function effectOf(spec: ToolSpec, input: Input, where: string): string {
       const count = Array.isArray(input.changes) ? input.changes.length : 0;
       return vscode.l10n.t("Open {0} proposed change(s) to {1} as staged edits in a results grid. Nothing is sent until you review and commit them there.", count, where);
     }
+    case "crm_propose_notebook_cell":
+      return vscode.l10n.t("Add a proposed notebook cell on {0} to the open CRM notebook (or a new one). Nothing runs until you run it.", where);
     case "crm_draft_article":
       return input.id === undefined
         ? vscode.l10n.t("Create a draft knowledge article in {0}. It is not published; the write is recorded as the agent's in Write History.", where)

@@ -12,6 +12,9 @@ import { productionLike, type OrgKind } from "../client/orgKind";
 import { isRecordId } from "../client/ids";
 import { isRichText } from "../client/describe";
 import { escapeSoslTerm, soqlLiteral } from "../client/soql-text";
+import { AggregationError, statementColumns } from "../notebooks/aggregation";
+import { checkChartSpec, ChartSpecError, type ChartSpec } from "../notebooks/chartSpec";
+import { serializeNotebook, type NotebookCell } from "../notebooks/notebookFile";
 import { planAdvice, planLine } from "../soql/planAdvice";
 import { richTextAsMarkdown } from "./articleText";
 import { toolSpec, type ToolName, type ToolSpec } from "./catalog";
@@ -66,6 +69,8 @@ export interface AgentHost {
   propose(org: AgentOrg, changes: ProposedChange[]): Promise<string>;
   /** Applies a proposal (MCP with write access). */
   apply?(org: AgentOrg, changeSetId: string): Promise<string>;
+  /** Adds a proposed notebook cell where a person runs it (VS Code) and says where; without it the answer holds the cell as file text. */
+  proposeCell?(org: AgentOrg, cells: NotebookCell[]): Promise<string>;
 }
 
 export interface ToolAnswer {
@@ -132,6 +137,7 @@ const TOOL_RUNS: Record<ToolName, (input: Input, org: AgentOrg, host: AgentHost)
     return host.apply(org, text(input, "changeSetId"));
   },
   crm_draft_article: draftArticle,
+  crm_propose_notebook_cell: proposeNotebookCell,
 };
 
 // ---- input checks ----
@@ -535,4 +541,31 @@ export function clientSchema(crm: Crm): AgentSchema {
       return d;
     },
   };
+}
+
+/**
+ * A notebook cell proposed: its statement read (a SOQL statement must parse, and only read), its chart checked
+ * against the statement's columns by the charts' one rule. Nothing runs here: a person runs the cell.
+ */
+async function proposeNotebookCell(input: Input, org: AgentOrg, host: AgentHost): Promise<string> {
+  const [soql, sosl] = [optionalText(input, "soql"), optionalText(input, "sosl")];
+  if ((soql === undefined) === (sosl === undefined)) throw new ToolInputError("give exactly one of soql or sosl");
+  const note = optionalText(input, "note");
+  if (note !== undefined && note.length > 2_000) throw new ToolInputError(`note must be at most 2,000 characters, got ${note.length.toLocaleString("en-US")}`);
+  if (sosl !== undefined && input.chart !== undefined) throw new ToolInputError("chart draws a SOQL statement's columns: a SOSL search has none to chart");
+  let chart: ChartSpec | undefined;
+  if (soql !== undefined) {
+    readOnly(soql, "soql");
+    try {
+      const columns = statementColumns(soql);
+      chart = input.chart === undefined ? undefined : checkChartSpec(input.chart, columns);
+    } catch (err) {
+      if (err instanceof AggregationError || err instanceof ChartSpecError) throw new ToolInputError(err.message);
+      throw err;
+    }
+  }
+  const cell: NotebookCell = soql !== undefined ? { kind: "soql", source: soql, ...(chart ? { chart } : {}) } : { kind: "sosl", source: readOnly(sosl!, "sosl") };
+  const cells: NotebookCell[] = [...(note !== undefined ? [{ kind: "markdown" as const, source: note }] : []), cell];
+  if (host.proposeCell) return host.proposeCell(org, cells);
+  return `Nothing was run or sent. Add these cells to a .crmnb notebook (a person runs them in VS Code, or crm-data notebook run runs the file):\n${serializeNotebook({ org: org.name, binds: {}, cells })}`;
 }

@@ -17,7 +17,7 @@ import { signedRunText, verifiedRun } from "./runFiles";
 import { guardedWrites } from "./writeSafety";
 import { NotebookFormatError, parseNotebook } from "../notebooks/notebookFile";
 import { runCell } from "../notebooks/runCell";
-import { notebookReport, REPORT_FORMATS } from "./notebookReport";
+import { notebookReport, REPORT_FORMATS } from "../notebooks/notebookReport";
 
 const FORMATS = ["text", "json"] as const;
 type Format = (typeof FORMATS)[number];

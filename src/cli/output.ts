@@ -39,5 +39,5 @@ export function githubAnnotation(f: { severity: "error" | "warning"; file: strin
   return `::${f.severity} file=${property(f.file)}${f.line ? `,line=${f.line}` : ""},title=${property("crm-knowledge")}::${data(f.message)}`;
 }
 
-/** Text in HTML, as element content or an attribute value. */
-export const escapeHtml = (text: unknown) => String(text ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** Text in HTML (the shared encoder), for the tools' HTML pages. */
+export { escapeHtml } from "../shared/html";

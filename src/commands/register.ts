@@ -17,6 +17,7 @@ import { exportRows, openId, soqlCommands, type SoqlCommandDeps } from "./soql";
 import { importCommands } from "./importData";
 import type { ImportsInFlight } from "../connections/importsInFlight";
 import { cellRunSpec, newNotebook } from "../notebooks/notebookProvider";
+import { notebookCommands } from "../notebooks/notebookCommands";
 import { historyCommands, type HistoryDeps } from "./history";
 import { agentCommands } from "./agent";
 import { migrationCommands, type MigrationReports } from "./migration";
@@ -56,6 +57,7 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
     ...historyCommands({ ...deps, openId: (orgKey, id) => openId(deps, orgKey, id) }),
     ...agentCommands(deps, vscode.Uri.joinPath(context.extensionUri, "dist", "mcp.js").fsPath),
     ...migrationCommands({ manager: deps.manager, journal: deps.journal, storage: context.globalStorageUri }, deps.migrationReports),
+    ...notebookCommands({ manager: deps.manager, activeSession: () => deps.active.session(), activeAlias: () => deps.active.record?.alias, onDidChangeActive: deps.active.onDidChange }),
     "crm.notebook.new": () => newNotebook(),
     "crm.notebook.openInResults": async (arg: unknown) => {
       const cell = arg as vscode.NotebookCell | undefined;

@@ -14,6 +14,7 @@ import type { ExportFormatName } from "../webviews/protocol/results";
 import type { QueryHistory } from "../soql/history";
 import type { KeyValueStore } from "../connections/orgRegistry";
 import { applyBinds, bindNames, libraryFileName, libraryHeader } from "../soql/library";
+import { askBindValues } from "../soql/bindPrompt";
 import { statementAt, type SoqlDocumentOrgs } from "../soql/runProviders";
 import { apiOf, bulkRefusal, selectColumns, stripComments } from "../soql/runText";
 import type { PanelTarget } from "../webviews/panels";
@@ -185,15 +186,8 @@ export function soqlCommands(deps: SoqlCommandDeps): Record<SoqlCommandId, (...a
     const names = bindNames(spec.text);
     if (!names.length) return spec;
     const remembered = binds.get<Record<string, string>>(BINDS_KEY, {});
-    const values: Record<string, string> = {};
-    for (const [i, name] of names.entries()) {
-      const value = await vscode.window.showInputBox({
-        title: vscode.l10n.t("Value for :{0} ({1} of {2})", name, i + 1, names.length), value: remembered[name] ?? "", ignoreFocusOut: true,
-        prompt: vscode.l10n.t("A number, true/false, a date (2026-01-31), TODAY or LAST_N_DAYS:7 as they are; any other text is quoted for you. After IN: values separated by commas."),
-      });
-      if (value === undefined) throw new UserCancelled();
-      values[name] = value;
-    }
+    const values = await askBindValues(names, remembered);
+    if (!values) throw new UserCancelled();
     await binds.update(BINDS_KEY, { ...remembered, ...values });
     return { ...spec, text: applyBinds(spec.text, values) };
   }

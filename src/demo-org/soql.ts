@@ -572,19 +572,80 @@ function groupKeyReader(ev: Evaluator, def: ObjectDef, clause: { field?: string;
   };
 }
 
+/**
+ * GROUP BY ROLLUP(a, b) / CUBE(a, b): the grouped fields (at most three, all inside the parentheses) and the
+ * subtotal levels, each as the positions it rolls up — ROLLUP from the right (a,b · a · total), CUBE every subset.
+ */
+function subtotalLevels(ev: Evaluator, groups: GroupByClause[]): { clauses: { field: string }[]; levels: number[][] } | undefined {
+  const kind = (groups[0] as { fn?: FunctionExp } | undefined)?.fn?.functionName?.toUpperCase();
+  if (kind !== "ROLLUP" && kind !== "CUBE") return undefined;
+  const params = (groups[0] as { fn: FunctionExp }).fn.parameters ?? [];
+  if (groups.length > 1) throw new ApiError(400, "MALFORMED_QUERY", `${preamble(ev.soql, kind)}all grouped fields must be within the parentheses of ${kind}`);
+  if (!params.length || params.length > 3 || params.some((p) => typeof p !== "string")) throw new ApiError(400, "MALFORMED_QUERY", `${preamble(ev.soql, kind)}${kind} takes one to three fields`);
+  const n = params.length;
+  const levels = kind === "ROLLUP"
+    ? Array.from({ length: n }, (_, k) => Array.from({ length: k + 1 }, (_, i) => n - 1 - i))
+    : Array.from({ length: (1 << n) - 1 }, (_, m) => m + 1).map((m) => [...Array(n).keys()].filter((i) => m & (1 << i))).sort((x, y) => x.length - y.length);
+  return { clauses: (params as string[]).map((field) => ({ field })), levels };
+}
+
 function aggregateRows(ev: Evaluator, def: ObjectDef, rows: Rec[], fields: SoqlField[], groupBy: GroupByClause | GroupByClause[] | undefined, alias?: string, orderBy?: OrderByClause | OrderByClause[]) {
-  const groups = groupBy ? (Array.isArray(groupBy) ? groupBy : [groupBy]) : [];
+  const clauses = groupBy ? (Array.isArray(groupBy) ? groupBy : [groupBy]) : [];
+  const subtotals = subtotalLevels(ev, clauses);
+  const groups = subtotals?.clauses ?? clauses;
   const groupReaders = groups.map((g) => groupKeyReader(ev, def, g as { field?: string; fn?: FunctionExp }, alias));
-  const buckets = new Map<string, Rec[]>();
+  /** A group's rows, the positions of the grouped fields it rolls up (a subtotal's) and its key's values. */
+  interface Bucket { rows: Rec[]; rolled: Set<number>; values: unknown[] }
+  const buckets = new Map<string, Bucket>();
+  const addTo = (values: unknown[], rolled: Set<number>, row: Rec) => {
+    const key = JSON.stringify([[...rolled].sort(), values]);
+    const bucket = buckets.get(key) ?? { rows: [], rolled, values };
+    bucket.rows.push(row);
+    buckets.set(key, bucket);
+  };
   for (const row of rows) {
-    const key = JSON.stringify(groupReaders.map((g) => g.read(row)));
-    const list = buckets.get(key) ?? [];
-    list.push(row);
-    buckets.set(key, list);
+    const values = groupReaders.map((g) => g.read(row));
+    addTo(values, new Set(), row);
+    for (const level of subtotals?.levels ?? []) addTo(values.map((v, i) => (level.includes(i) ? null : v)), new Set(level), row);
   }
-  if (!groups.length && !buckets.size) buckets.set("[]", []);
+  if (!groups.length && !buckets.size) buckets.set("[]", { rows: [], rolled: new Set(), values: [] });
   let exprIndex = 0;
-  const columns = fields.map((f) => {
+  const columns = fields.map((f): { name: string; key: string; value: (b: Bucket) => unknown } => {
+    if (f.type === "FieldFunctionExpression" && (f.functionName ?? "").toUpperCase() === "GROUPING") {
+      const param = f.parameters?.[0];
+      const at = typeof param === "string" ? groupReaders.findIndex((g) => g.key === ev.resolver.path(def, param, alias).field.name.toLowerCase()) : -1;
+      if (!subtotals || at < 0) throw new ApiError(400, "MALFORMED_QUERY", `${preamble(ev.soql, "GROUPING")}GROUPING takes a field of the statement's GROUP BY ROLLUP or CUBE`);
+      return { name: f.alias ?? `expr${exprIndex++}`, key: `GROUPING(${String(param).toLowerCase()})`, value: (b) => (b.rolled.has(at) ? 1 : 0) };
+    }
+    const column = aggregateColumn(f);
+    const grouped = groupReaders.findIndex((g) => g.key === column.key);
+    return { ...column, value: (b) => (grouped >= 0 && b.rolled.has(grouped) ? null : column.value(b.rows)) };
+  });
+  const results = [...buckets.values()].map((b) => {
+    const out: Record<string, unknown> = { attributes: { type: "AggregateResult" } };
+    for (const c of columns) out[c.name] = c.value(b);
+    return out;
+  });
+  if (subtotals) {
+    // As an org returns them: each subtotal after the groups it sums, the grand total last.
+    const order = [...buckets.values()];
+    const rank = (x: Bucket, y: Bucket) => {
+      for (let i = 0; i < groups.length; i++) {
+        const [rx, ry] = [x.rolled.has(i), y.rolled.has(i)];
+        if (rx !== ry) return rx ? 1 : -1;
+        const c = rx ? 0 : compare(x.values[i] ?? null, y.values[i] ?? null);
+        if (c) return c;
+      }
+      return 0;
+    };
+    const ranked = order.map((b, i) => [b, results[i]!] as const).sort(([x], [y]) => rank(x, y));
+    results.splice(0, results.length, ...ranked.map(([, r]) => r));
+  }
+  // ORDER BY over the groups: a grouped field or date function, or a selected column by its alias.
+  sortGroups(ev, def, results, columns, alias, orderBy);
+  return results;
+
+  function aggregateColumn(f: SoqlField): { name: string; key: string; value: (rs: Rec[]) => unknown } {
     if (f.type === "FieldFunctionExpression" && DATE_FUNCTIONS[(f.functionName ?? "").toUpperCase()]) {
       const grouped = groupKeyReader(ev, def, { fn: f as unknown as FunctionExp }, alias);
       const name = f.alias ?? `expr${exprIndex++}`;
@@ -619,13 +680,10 @@ function aggregateRows(ev: Evaluator, def: ObjectDef, rows: Rec[], fields: SoqlF
       throw new ApiError(400, "MALFORMED_QUERY", `${preamble(ev.soql, f.field)}Field must be grouped or aggregated: ${field.name}`);
     }
     return { name: f.alias ?? field.name, key: field.name.toLowerCase(), value: (rs: Rec[]) => (rs[0] ? read(rs[0]) : null) };
-  });
-  const results = [...buckets.values()].map((rs) => {
-    const out: Record<string, unknown> = { attributes: { type: "AggregateResult" } };
-    for (const c of columns) out[c.name] = c.value(rs);
-    return out;
-  });
-  // ORDER BY over the groups: a grouped field or date function, or a selected column by its alias.
+  }
+}
+
+function sortGroups(ev: Evaluator, def: ObjectDef, results: Record<string, unknown>[], columns: { name: string; key: string }[], alias: string | undefined, orderBy: OrderByClause | OrderByClause[] | undefined): void {
   const order = (orderBy ? (Array.isArray(orderBy) ? orderBy : [orderBy]) : []).map((c) => {
     const clause = c as { field?: string; fn?: FunctionExp; order?: string; nulls?: string };
     const fnName = (clause.fn?.functionName ?? "").toUpperCase();
@@ -640,7 +698,6 @@ function aggregateRows(ev: Evaluator, def: ObjectDef, rows: Rec[], fields: SoqlF
     return { read: (r: Record<string, unknown>) => r[at] ?? null, desc, nullsFirst: clause.nulls ? clause.nulls === "FIRST" : !desc };
   });
   if (order.length) results.sort(byKeys(order));
-  return results;
 }
 
 function dataCategoryFilter(ctx: QueryContext, query: Query): (row: Rec) => boolean {

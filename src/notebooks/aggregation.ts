@@ -7,8 +7,8 @@
 import type { Field, FieldFunctionExpression, Query } from "@jetstreamapp/soql-parser-js";
 import * as l10n from "@vscode/l10n";
 import { soqlParser } from "../soql/parser";
+import { isPeriodBucket, type PeriodBucket, type StatementShape } from "./chartOption";
 import { checkChartSpec, type ChartSpec, type ChartType } from "./chartSpec";
-import type { OutputValue } from "./notebookFile";
 
 /** SOQL's date functions an axis may group by: whole periods, or a period within a year (shown with its year). */
 export const DATE_BUCKETS = ["CALENDAR_YEAR", "CALENDAR_QUARTER", "CALENDAR_MONTH", "FISCAL_YEAR", "FISCAL_QUARTER", "FISCAL_MONTH", "DAY_ONLY", "WEEK_IN_YEAR"] as const;
@@ -23,10 +23,70 @@ export const MAX_GROUPS = 2_000;
 const YEAR_OF: Partial<Record<DateBucket, "CALENDAR_YEAR" | "FISCAL_YEAR">> = {
   CALENDAR_QUARTER: "CALENDAR_YEAR", CALENDAR_MONTH: "CALENDAR_YEAR", WEEK_IN_YEAR: "CALENDAR_YEAR", FISCAL_QUARTER: "FISCAL_YEAR", FISCAL_MONTH: "FISCAL_YEAR",
 };
-const PERIOD_LABEL: Partial<Record<DateBucket, (year: string, part: number) => string>> = {
-  CALENDAR_MONTH: (y, m) => `${y}-${String(m).padStart(2, "0")}`, FISCAL_MONTH: (y, m) => `FY${y}-${String(m).padStart(2, "0")}`,
-  CALENDAR_QUARTER: (y, q) => `${y} Q${q}`, FISCAL_QUARTER: (y, q) => `FY${y} Q${q}`, WEEK_IN_YEAR: (y, w) => `${y} W${String(w).padStart(2, "0")}`,
-};
+/**
+ * What a statement says about its rows that a chart needs and the rows do not: its subtotal rows (GROUP BY ROLLUP
+ * or CUBE, told apart by its GROUPING() columns) and its periods within a year (a CALENDAR_MONTH column beside
+ * the CALENDAR_YEAR of the same field, labelled `2026-03`). Read with the SOQL parser by the extension and the
+ * CLI, and handed to the chart; a statement that cannot be read has neither.
+ */
+export function statementShape(statement: string): StatementShape {
+  let query: Query;
+  try {
+    query = soqlParser().parseQuery(statement) as Query;
+  } catch {
+    return {};
+  }
+  const groups = query.groupBy ? (Array.isArray(query.groupBy) ? query.groupBy : [query.groupBy]) : [];
+  const rolled = groups.some((g) => /^(ROLLUP|CUBE)$/i.test((g as { fn?: { functionName?: string } }).fn?.functionName ?? ""));
+  const functions = selectColumns(query).filter((c) => c.fn !== undefined) as Required<SelectColumn>[];
+  const periods = functions.flatMap((f) => {
+    const yearFn = YEAR_OF[f.fn as DateBucket];
+    const year = yearFn && isPeriodBucket(f.fn) ? functions.find((g) => g.fn === yearFn && g.of === f.of) : undefined;
+    return year ? [{ column: f.name, year: year.name, bucket: f.fn as PeriodBucket }] : [];
+  });
+  return {
+    ...(rolled ? { subtotals: { grouping: functions.filter((f) => f.fn === "GROUPING").map((f) => f.name) } } : {}),
+    ...(periods.length ? { periods } : {}),
+  };
+}
+
+interface SelectColumn {
+  name: string;
+  /** A function's name (upper case) and the field it takes (lower case). */
+  fn?: string;
+  of?: string;
+}
+
+/**
+ * A statement's columns as the org names them in its answer: a field's alias or path, a function's alias or
+ * exprN (counting the unaliased functions before it), a child relationship's name.
+ */
+function selectColumns(query: Query): SelectColumn[] {
+  let expr = 0;
+  return (query.fields ?? []).flatMap((f): SelectColumn[] => {
+    switch (f.type) {
+      case "Field": return [{ name: f.alias ?? f.field }];
+      case "FieldRelationship": return [{ name: ("alias" in f ? f.alias : undefined) ?? f.rawValue ?? f.field }];
+      case "FieldFunctionExpression": return [{ name: f.alias ?? `expr${expr++}`, fn: (f.functionName ?? "").toUpperCase(), of: String(f.parameters?.[0] ?? "").toLowerCase() }];
+      case "FieldSubquery": return [{ name: f.subquery.relationshipName }];
+      default: return [];
+    }
+  });
+}
+
+/**
+ * The columns a SOQL statement's answer has (a chart may name them; a parent's field also by its own name, as an
+ * aggregate's group names it). AggregationError when the statement cannot be read as SOQL.
+ */
+export function statementColumns(statement: string): string[] {
+  let query: Query;
+  try {
+    query = soqlParser().parseQuery(statement) as Query;
+  } catch (err) {
+    throw new AggregationError(l10n.t("The statement cannot be read as SOQL: {0}", (err as Error).message));
+  }
+  return selectColumns(query).flatMap((c) => (c.fn === undefined && c.name.includes(".") ? [c.name, c.name.split(".").at(-1)!] : [c.name]));
+}
 
 export interface ChartAxes {
   type: ChartType;
@@ -43,8 +103,6 @@ export interface ChartAxes {
 export interface AggregatedStatement {
   soql: string;
   chart: ChartSpec;
-  /** The org's rows as the chart reads them: a period within a year labelled with its year (`2026-03`, `2026 Q1`). */
-  shape(columns: string[], rows: OutputValue[][]): { columns: string[]; rows: OutputValue[][] };
 }
 
 export class AggregationError extends Error {
@@ -63,12 +121,8 @@ const fn = (functionName: string, field: string, alias: string): FieldFunctionEx
 });
 const plain = (field: string, alias: string): Field => ({ type: "Field", field, alias });
 
-/**
- * The statement's object and filter, grouped by the axes: `SELECT <x> x, [<series> series,] <measure> value FROM …
- * WHERE … GROUP BY … ORDER BY … LIMIT 2000`. A statement that already groups, reads child rows or reads
- * nothing but a count is refused: it is charted as it is.
- */
-export function aggregatedStatement(statement: string, axes: ChartAxes): AggregatedStatement {
+/** A statement whose rows the org can aggregate for a chart: one that does not group already nor read child rows. */
+function chartableQuery(statement: string): Query {
   let query: Query;
   try {
     query = soqlParser().parseQuery(statement) as Query;
@@ -77,6 +131,19 @@ export function aggregatedStatement(statement: string, axes: ChartAxes): Aggrega
   }
   if (query.groupBy || query.having) throw new AggregationError(l10n.t("The statement groups already: it is charted from its own rows"));
   if (query.fields?.some((f) => f.type === "FieldSubquery")) throw new AggregationError(l10n.t("The statement reads child rows (a subquery): take them out to chart it by the org's aggregate"));
+  return query;
+}
+
+/** The object a statement's chart would aggregate (its fields are the axes to choose from); AggregationError when it cannot be charted so. */
+export const aggregatedObject = (statement: string): string => chartableQuery(statement).sObject ?? "";
+
+/**
+ * The statement's object and filter, grouped by the axes: `SELECT <x> x, [<series> series,] <measure> value FROM …
+ * WHERE … GROUP BY … ORDER BY … LIMIT 2000`. A statement that already groups, reads child rows or reads
+ * nothing but a count is refused: it is charted as it is.
+ */
+export function aggregatedStatement(statement: string, axes: ChartAxes): AggregatedStatement {
+  const query = chartableQuery(statement);
   if (axes.bucket !== undefined && !DATE_BUCKETS.includes(axes.bucket)) throw new AggregationError(l10n.t("bucket must be one of {0} (found {1})", DATE_BUCKETS.join(", "), JSON.stringify(axes.bucket)));
   if (!MEASURES.includes(axes.measure)) throw new AggregationError(l10n.t("measure must be one of {0} (found {1})", MEASURES.join(", "), JSON.stringify(axes.measure) ?? "nothing"));
   const measured = axes.of === undefined ? (axes.measure === "COUNT" ? "Id" : fieldPath(undefined, l10n.t("of (the field {0} measures)", axes.measure))) : fieldPath(axes.of, "of");
@@ -84,7 +151,7 @@ export function aggregatedStatement(statement: string, axes: ChartAxes): Aggrega
   if (axes.type === "number") {
     if (axes.x !== undefined || axes.series !== undefined) throw new AggregationError(l10n.t("A single number has no axis and no series"));
     const soql = soqlParser().composeQuery({ fields: [fn(axes.measure, measured, "value")], ...kept } as Query);
-    return { soql, chart: checkChartSpec({ type: "number", values: ["value"] }, undefined), shape: (columns, rows) => ({ columns, rows }) };
+    return { soql, chart: checkChartSpec({ type: "number", values: ["value"] }, undefined) };
   }
   const x = fieldPath(axes.x, "x");
   const series = axes.series === undefined ? undefined : fieldPath(axes.series, "series");
@@ -101,18 +168,5 @@ export function aggregatedStatement(statement: string, axes: ChartAxes): Aggrega
   } as Query;
   const soql = soqlParser().composeQuery(aggregate);
   const chart = checkChartSpec({ type: axes.type, x: "x", values: ["value"], ...(series ? { series: "series" } : {}) }, undefined);
-  const label = axes.bucket ? PERIOD_LABEL[axes.bucket] : undefined;
-  return {
-    soql,
-    chart,
-    shape(columns, rows) {
-      const yearAt = columns.indexOf("year");
-      const xAt = columns.indexOf("x");
-      if (!label || yearAt < 0 || xAt < 0) return { columns, rows };
-      return {
-        columns: columns.filter((_, i) => i !== yearAt),
-        rows: rows.map((row) => row.map((v, i) => (i === xAt && typeof row[yearAt] === "number" && typeof v === "number" ? label(String(row[yearAt]), v) : v)).filter((_, i) => i !== yearAt)),
-      };
-    },
-  };
+  return { soql, chart };
 }

@@ -5,24 +5,28 @@
  * count and the first rows: as data for the chart renderer, and as a compact table any VS Code shows, every
  * value as text (a value from the org never becomes markup). Writes stay out: a notebook only reads.
  */
+import { randomUUID } from "node:crypto";
 import * as vscode from "vscode";
 import type { OrgManager } from "../connections/orgManager";
 import type { OrgSession } from "../connections/orgSession";
 import { CancelledError } from "../client/errors";
-import { codeKind, notebookMetadata, parseNotebook, serializeNotebook, type CellOutput, type NotebookCell } from "./notebookFile";
+import { codeKind, notebookMetadata, parseNotebook, serializeNotebook, type CellOutput, type Notebook, type NotebookCell } from "./notebookFile";
 import { runCell } from "./runCell";
 import { outputMarkdown } from "./outputText";
-import { applyBinds } from "../soql/library";
+import { applyBinds, bindNames } from "../soql/library";
+import { askBindValues } from "../soql/bindPrompt";
 import type { RunSpec } from "../shared/runSpec";
-import type { ChartSpec } from "./chartSpec";
+import { checkChartSpec, ChartSpecError, type ChartSpec } from "./chartSpec";
+import { statementShape } from "./aggregation";
+import { isChartChosen, OUTPUT_MIME, RENDERER_ID, type L10nBundle, type RenderedOutput } from "./renderedOutput";
 
 export const NOTEBOOK_TYPE = "crm-notebook";
-/** The output's data, for the chart renderer and for the file. */
-export const OUTPUT_MIME = "application/vnd.crm-explorer.notebook-output+json";
 
-function outputOf(output: CellOutput): vscode.NotebookCellOutput {
+/** A cell's output: its data and chart for our renderer, and the same rows as Markdown for any other view. */
+function outputOf(output: CellOutput, cell: { source: string; chart?: ChartSpec }): vscode.NotebookCellOutput {
+  const rendered: RenderedOutput = { id: randomUUID(), output, ...(cell.chart ? { chart: cell.chart } : {}), shape: statementShape(cell.source) };
   return new vscode.NotebookCellOutput([
-    vscode.NotebookCellOutputItem.json(output, OUTPUT_MIME),
+    vscode.NotebookCellOutputItem.json(rendered, OUTPUT_MIME),
     vscode.NotebookCellOutputItem.text(outputMarkdown(output), "text/markdown"),
   ]);
 }
@@ -33,31 +37,41 @@ export class CrmNotebookSerializer implements vscode.NotebookSerializer {
   deserializeNotebook(content: Uint8Array): vscode.NotebookData {
     // A file that is not a notebook throws: VS Code says so and opens nothing, and the file is left as it is.
     const notebook = parseNotebook(new TextDecoder().decode(content));
-    const data = new vscode.NotebookData(notebook.cells.map((cell) => {
-      const kind = cell.kind === "markdown" ? vscode.NotebookCellKind.Markup : vscode.NotebookCellKind.Code;
-      // A cell's kind is its language's id: markdown, soql, sosl.
-      const item = new vscode.NotebookCellData(kind, cell.source, cell.kind);
-      if (cell.chart) item.metadata = { chart: cell.chart };
-      if (cell.output) item.outputs = [outputOf(cell.output)];
-      return item;
-    }));
+    const data = new vscode.NotebookData(notebook.cells.map(cellData));
     data.metadata = { ...(notebook.org ? { org: notebook.org } : {}), binds: notebook.binds };
     return data;
   }
 
   serializeNotebook(data: vscode.NotebookData): Uint8Array {
-    const cells: NotebookCell[] = data.cells.map((cell) => {
-      const kind = cell.kind === vscode.NotebookCellKind.Markup ? "markdown" : codeKind(cell.languageId);
-      const item = cell.outputs?.flatMap((o) => o.items).find((i) => i.mime === OUTPUT_MIME);
-      const chart = (cell.metadata as { chart?: ChartSpec } | undefined)?.chart;
-      return { kind, source: cell.value, ...(chart ? { chart } : {}), ...(item ? { output: JSON.parse(new TextDecoder().decode(item.data)) as CellOutput } : {}) };
-    });
-    return new TextEncoder().encode(serializeNotebook({ ...notebookMetadata(data.metadata), cells }, { stripOutputs: !this.saveOutputs() }));
+    return new TextEncoder().encode(serializeNotebook(notebookFromCells(data.cells, data.metadata), { stripOutputs: !this.saveOutputs() }));
   }
 }
 
+/** A cell of the file format as VS Code's cell data: its kind is its language's id (markdown, soql, sosl). */
+export function cellData(cell: NotebookCell): vscode.NotebookCellData {
+  const item = new vscode.NotebookCellData(cell.kind === "markdown" ? vscode.NotebookCellKind.Markup : vscode.NotebookCellKind.Code, cell.source, cell.kind);
+  if (cell.chart) item.metadata = { chart: cell.chart };
+  if (cell.output) item.outputs = [outputOf(cell.output, cell)];
+  return item;
+}
+
+/** A notebook as the file format holds it, from VS Code's cells (as saved, or as an open notebook has them) and metadata. */
+export function notebookFromCells(cells: readonly Pick<vscode.NotebookCellData, "kind" | "languageId" | "value" | "metadata" | "outputs">[], metadata: unknown): Notebook {
+  return {
+    ...notebookMetadata(metadata),
+    cells: cells.map((cell) => {
+      const kind = cell.kind === vscode.NotebookCellKind.Markup ? "markdown" : codeKind(cell.languageId);
+      const item = cell.outputs?.flatMap((o) => o.items).find((i) => i.mime === OUTPUT_MIME);
+      const chart = chartOf(cell.metadata);
+      return { kind, source: cell.value, ...(chart ? { chart } : {}), ...(item ? { output: (JSON.parse(new TextDecoder().decode(item.data)) as RenderedOutput).output } : {}) };
+    }),
+  };
+}
+
+const chartOf = (metadata: unknown): ChartSpec | undefined => (metadata as { chart?: ChartSpec } | undefined)?.chart;
+
 /** The org a notebook runs on: the one its file names, else the active org. */
-function notebookSession(deps: NotebookDeps, notebook: vscode.NotebookDocument): Promise<OrgSession> {
+export function notebookSession(deps: NotebookDeps, notebook: vscode.NotebookDocument): Promise<OrgSession> {
   const { org } = notebookMetadata(notebook.metadata);
   return org ? deps.manager.sessionByAlias(org) : deps.activeSession();
 }
@@ -65,6 +79,34 @@ function notebookSession(deps: NotebookDeps, notebook: vscode.NotebookDocument):
 export interface NotebookDeps {
   manager: OrgManager;
   activeSession(): Promise<OrgSession>;
+}
+
+/** The notebook's org and binds changed as one edit (saved with the file, undone with Ctrl+Z). */
+export async function updateNotebook(notebook: vscode.NotebookDocument, change: Partial<Pick<Notebook, "org" | "binds">>): Promise<void> {
+  const next: Record<string, unknown> = { ...notebook.metadata, ...change };
+  if (next.org === undefined) delete next.org;
+  const edit = new vscode.WorkspaceEdit();
+  edit.set(notebook.uri, [vscode.NotebookEdit.updateNotebookMetadata(next)]);
+  await vscode.workspace.applyEdit(edit);
+}
+
+/** Every bind variable the notebook's SOQL cells use, each once, in order. */
+export const bindsUsed = (cells: readonly vscode.NotebookCell[]): string[] =>
+  [...new Set(cells.filter((c) => c.kind === vscode.NotebookCellKind.Code && codeKind(c.document.languageId) === "soql").flatMap((c) => bindNames(c.document.getText())))];
+
+/**
+ * The bind values a run of `cells` needs: those the notebook defines, and any it does not yet asked now and kept
+ * in the notebook (defined once). Undefined when the person cancels: nothing runs.
+ */
+export async function bindsForRun(notebook: vscode.NotebookDocument, cells: readonly vscode.NotebookCell[]): Promise<Record<string, string> | undefined> {
+  const { binds } = notebookMetadata(notebook.metadata);
+  const missing = bindsUsed(cells).filter((name) => !Object.hasOwn(binds, name));
+  if (!missing.length) return binds;
+  const given = await askBindValues(missing, {});
+  if (!given) return undefined;
+  const all = { ...binds, ...given };
+  await updateNotebook(notebook, { binds: all });
+  return all;
 }
 
 /** A code cell as a results panel runs it (Open in Results: every row, in the grid): its org and its statement, binds filled in. */
@@ -82,7 +124,8 @@ export function crmNotebookController(deps: NotebookDeps): vscode.NotebookContro
   controller.description = vscode.l10n.t("Runs SOQL and SOSL cells on the notebook's org");
   let order = 0;
   controller.executeHandler = async (cells, notebook) => {
-    const { binds } = notebookMetadata(notebook.metadata);
+    const binds = await bindsForRun(notebook, cells);
+    if (!binds) return;
     for (const cell of cells) {
       const execution = controller.createNotebookCellExecution(cell);
       execution.executionOrder = ++order;
@@ -92,7 +135,7 @@ export function crmNotebookController(deps: NotebookDeps): vscode.NotebookContro
       try {
         const session = await notebookSession(deps, notebook);
         const output = await runCell(session.crm, { kind: codeKind(cell.document.languageId), source: cell.document.getText() }, binds, { org: session.record.alias, signal: stop.signal });
-        await execution.replaceOutput([outputOf(output)]);
+        await execution.replaceOutput([outputOf(output, { source: cell.document.getText(), chart: chartOf(cell.metadata) })]);
         execution.end(!output.error, Date.now());
       } catch (err) {
         if (stop.signal.aborted || err instanceof CancelledError) {
@@ -114,4 +157,36 @@ export async function newNotebook(): Promise<void> {
   const data = new vscode.NotebookData([note, query]);
   data.metadata = { binds: {} };
   await vscode.window.showNotebookDocument(await vscode.workspace.openNotebookDocument(NOTEBOOK_TYPE, data));
+}
+
+/**
+ * A chart chosen on an output's toolbar, kept in its cell's metadata (saved with the file, undone with Ctrl+Z) once
+ * it is checked against the output's columns: the renderer's message is read as any other input. The renderer's
+ * other question is for VS Code's strings in the display language.
+ */
+export function keepChosenCharts(): vscode.Disposable {
+  const messaging = vscode.notebooks.createRendererMessaging(RENDERER_ID);
+  return messaging.onDidReceiveMessage(async ({ editor, message }) => {
+    if ((message as { type?: unknown } | null)?.type === "l10n?") {
+      const answer: L10nBundle = { type: "l10n", contents: vscode.l10n.bundle ?? {} };
+      return void messaging.postMessage(answer, editor);
+    }
+    if (!isChartChosen(message) || editor.notebook.notebookType !== NOTEBOOK_TYPE) return;
+    const shownIn = (c: vscode.NotebookCell) => c.outputs.flatMap((o) => o.items).filter((i) => i.mime === OUTPUT_MIME).map((i) => JSON.parse(new TextDecoder().decode(i.data)) as RenderedOutput);
+    const cell = editor.notebook.getCells().find((c) => shownIn(c).some((r) => r.id === message.outputId));
+    const output = cell && shownIn(cell).find((r) => r.id === message.outputId)!.output;
+    if (!cell || !output) return;
+    let chart: ChartSpec | undefined;
+    try {
+      chart = message.chart === undefined ? undefined : checkChartSpec(message.chart, output.columns);
+    } catch (err) {
+      if (err instanceof ChartSpecError) return void vscode.window.showWarningMessage(err.message);
+      throw err;
+    }
+    const metadata: Record<string, unknown> = { ...cell.metadata };
+    delete metadata.chart;
+    const edit = new vscode.WorkspaceEdit();
+    edit.set(editor.notebook.uri, [vscode.NotebookEdit.updateCellMetadata(cell.index, { ...metadata, ...(chart ? { chart } : {}) })]);
+    await vscode.workspace.applyEdit(edit);
+  });
 }

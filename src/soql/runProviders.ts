@@ -105,13 +105,21 @@ export class SoqlCodeLenses implements vscode.CodeLensProvider {
       const range = new vscode.Range(document.positionAt(statement.start), document.positionAt(statement.start));
       const api = apiOf(statement.text, tooling);
       const run = api === "sosl" ? `$(search) ${vscode.l10n.t("Run Search")}` : api === "tooling" ? `$(play) ${vscode.l10n.t("Run on Tooling API")}` : `$(play) ${vscode.l10n.t("Run")}`;
+      const explain = new vscode.CodeLens(range, { title: `$(pulse) ${vscode.l10n.t("Explain")}`, command: "crm.soql.explain", arguments: [uri, statement.start], tooltip: vscode.l10n.t("Ask the org how it would run this statement (its query plan), without running it") });
+      // A notebook cell runs from its own run button on the notebook's org, through the data API: its lenses are the org (the notebook's) and Explain.
+      if (uri.scheme === "vscode-notebook-cell") {
+        return [
+          new vscode.CodeLens(range, { title: `$(cloud) ${alias ?? vscode.l10n.t("Pick an org")}`, command: "crm.notebook.chooseOrg", arguments: [uri], tooltip: vscode.l10n.t("The org this notebook runs on — click to change") }),
+          ...(api === "sosl" ? [] : [explain]),
+        ];
+      }
       const lenses = [
         new vscode.CodeLens(range, { title: run, command: "crm.soql.run", arguments: [uri, statement.start], tooltip: vscode.l10n.t("Run this statement (Ctrl+Enter)") }),
         new vscode.CodeLens(range, { title: `$(cloud) ${alias ?? vscode.l10n.t("Pick an org")}`, command: "crm.soql.pickOrg", arguments: [uri], tooltip: vscode.l10n.t("The org this document runs on — click to change") }),
       ];
       if (api !== "sosl") {
         lenses.push(
-          new vscode.CodeLens(range, { title: `$(pulse) ${vscode.l10n.t("Explain")}`, command: "crm.soql.explain", arguments: [uri, statement.start], tooltip: vscode.l10n.t("Ask the org how it would run this statement (its query plan), without running it") }),
+          explain,
           new vscode.CodeLens(range, { title: tooling ? vscode.l10n.t("Tooling API") : vscode.l10n.t("Data API"), command: "crm.soql.toggleTooling", arguments: [uri], tooltip: vscode.l10n.t("Switch between the data and the Tooling API for this document") }),
         );
       }

@@ -4,6 +4,7 @@
  * starts: the page then stayed blank), and the codicon font from the extension.
  */
 import { randomBytes } from "node:crypto";
+import { escapeHtml } from "../shared/html";
 
 export interface ShellOptions {
   title: string;
@@ -21,7 +22,6 @@ export interface ShellOptions {
   language?: string;
 }
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 /**
  * Script or style text that cannot end its element early: no `</script` (or `</style`), and no `<!--`, which
  * would change how the parser reads the closing tag (`<\/` and `<\x21` read the same in JavaScript's strings,

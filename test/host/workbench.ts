@@ -341,6 +341,28 @@ export class Driver {
     }, timeout);
   }
 
+  /** A CRM notebook output (the renderer's `.crm-output`, in the notebook's webview) once it shows `text`. */
+  async notebookOutput(text: string | RegExp, timeout = 30_000): Promise<Locator> {
+    return this.eventually(`a notebook output showing '${String(text)}'`, async () => {
+      for (const frame of this.page.frames()) {
+        const output = frame.locator(".crm-output", { hasText: text });
+        if (await output.count().catch(() => 0)) return output.first();
+      }
+      return undefined;
+    }, timeout);
+  }
+
+  /** Opens a file of the workspace by name through Go to File (Ctrl+P), as a keyboard user does. */
+  async openFile(name: string): Promise<void> {
+    await this.runCommand("Go to File...");
+    const widget = this.page.locator(".quick-input-widget:visible");
+    const input = widget.locator(".quick-input-box input");
+    // The palette's widget turns into Go to File's: its text loses the ">" of a command.
+    await this.eventually("Go to File to open", async () => (await input.isVisible()) && !(await input.inputValue()).startsWith(">"));
+    await input.fill(name);
+    await widget.locator(".monaco-list-row", { hasText: name }).first().click();
+  }
+
   /** What the window shows, for a failed journey's record: each editor group's tabs and each webview's first words. */
   async state(): Promise<string[]> {
     const groups = await this.page.locator(".part.editor .editor-group-container").evaluateAll((nodes) => nodes.map((g) => {

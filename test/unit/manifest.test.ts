@@ -94,6 +94,7 @@ function userFacing(): [where: string, value: string][] {
   }
   for (const p of [...c.mcpServerDefinitionProviders, ...c.modelContextServerCollections]) out.push([`mcpServerDefinitionProvider ${p.id}`, p.label]);
   for (const n of c.notebooks) out.push([`notebook ${n.type}`, n.displayName]);
+  for (const r of c.notebookRenderer) out.push([`notebookRenderer ${r.id}`, r.displayName]);
   for (const t of c.languageModelTools) out.push([`languageModelTool ${t.name}`, t.displayName], [`languageModelTool ${t.name} userDescription`, t.userDescription]);
   out.push(["untrustedWorkspaces", manifest.capabilities.untrustedWorkspaces.description], ["virtualWorkspaces", manifest.capabilities.virtualWorkspaces.description]);
   return out;

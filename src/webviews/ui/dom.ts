@@ -2,6 +2,7 @@
 import "@vscode-elements/elements/dist/vscode-button/index.js";
 import * as l10n from "@vscode/l10n";
 import { parsePanelTarget, type PanelTarget } from "../protocol/common";
+import { el } from "../../shared/element";
 
 // The host writes the bundle VS Code loaded for the display language into the page (none for English);
 // every l10n.t() in the panels reads it. Modules that import this one run after this line.
@@ -35,12 +36,7 @@ export function panelTarget(): PanelTarget {
   return parsePanelTarget(saved?.()) ?? parsePanelTarget(JSON.parse(document.body.dataset.target ?? "{}")) ?? { orgKey: "", id: "" };
 }
 
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
-  node.append(...children);
-  return node;
-}
+export { el };
 
 /** A vscode-elements button (reachable by Tab, pressed with Enter or Space). */
 export function button(label: string, icon: string, onPress: () => void, options: { primary?: boolean; disabled?: boolean } = {}): HTMLElement {

@@ -1,7 +1,7 @@
 /**
  * Journey: VS Code's own MCP support starts the extension's server for the active org. "MCP: List Servers"
  * shows it under CRM Explorer, stopped until asked; Start Server resolves it (the loopback server and its key
- * are made now) and VS Code connects, discovers the eight tools and finds every input schema valid. The
+ * are made now) and VS Code connects, discovers the nine tools and finds every input schema valid. The
  * schemas are checked against JSON Schema draft-07, which VS Code downloads; this machine reaches no such
  * host, so the user settings hand VS Code the same meta-schema from ajv.
  */
@@ -13,7 +13,7 @@ import { workbenchSession } from "./session";
 const draft07 = JSON.parse(readFileSync(createRequire(import.meta.url).resolve("ajv/dist/refs/json-schema-draft-07.json"), "utf8")) as object;
 const { journey } = workbenchSession({ settings: { "json.schemas": [{ url: "https://json-schema.org/draft-07/schema", schema: draft07 }] } });
 
-journey("MCP: VS Code lists the active org's server, starts it and finds its eight tools valid", async ({ ui, emulator, workbench }) => {
+journey("MCP: VS Code lists the active org's server, starts it and finds its nine tools valid", async ({ ui, emulator, workbench }) => {
   const page = workbench.page;
   await ui.addDemoOrg(emulator.url);
   const picker = page.locator(".quick-input-widget:visible");
@@ -34,7 +34,7 @@ journey("MCP: VS Code lists the active org's server, starts it and finds its eig
   await serverAction("Start Server");
   // VS Code reveals the server's output as it starts it (and with it takes the focus): wait for that first.
   const output = page.locator(".part.panel .view-lines");
-  await output.getByText("Discovered 8 tools").waitFor({ timeout: 20_000 });
+  await output.getByText("Discovered 9 tools").waitFor({ timeout: 20_000 });
   // The list is a snapshot of the states when it opens.
   await ui.runCommand("MCP: List Servers");
   assert.match(await row("CRM Explorer: Demo org").innerText(), /Running/);
@@ -42,7 +42,7 @@ journey("MCP: VS Code lists the active org's server, starts it and finds its eig
   await picker.waitFor({ state: "hidden" });
   // VS Code checks each tool's schema once discovered, and says which it dropped; a restart lists them again.
   await serverAction("Restart Server");
-  await output.getByText("Discovered 8 tools").nth(1).waitFor({ timeout: 20_000 });
+  await output.getByText("Discovered 9 tools").nth(1).waitFor({ timeout: 20_000 });
   await ui.screenshot("46-agent-mcp-server");
   const log = await output.innerText();
   assert.doesNotMatch(log, /invalid JSON schemas|will be omitted/, log);

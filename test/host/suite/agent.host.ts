@@ -38,7 +38,7 @@ export function registerAgentTests(): void {
 
     test("the contributed tools are registered, less the MCP-only apply", () => {
       const ours = vscode.lm.tools.filter((t) => t.name.startsWith("crm_")).map((t) => t.name).sort();
-      assert.deepEqual(ours, ["crm_describe", "crm_draft_article", "crm_explain", "crm_get_article", "crm_get_record", "crm_propose_changes", "crm_query", "crm_search_knowledge"]);
+      assert.deepEqual(ours, ["crm_describe", "crm_draft_article", "crm_explain", "crm_get_article", "crm_get_record", "crm_propose_changes", "crm_propose_notebook_cell", "crm_query", "crm_search_knowledge"]);
     });
 
     test("every read tool answers, naming the org", async () => {
@@ -75,6 +75,27 @@ export function registerAgentTests(): void {
         await crm.update("agent.revealClassified", undefined, vscode.ConfigurationTarget.Global);
         await crm.update("agent.lockdown", undefined, vscode.ConfigurationTarget.Global);
       }
+    });
+
+    test("a proposed notebook cell opens in a CRM notebook on the org, with its chart, and nothing runs", async () => {
+      const writes = async () => ((await (await fetch(`${emulatorUrl()}/__emulator/requests`)).json()) as { writes: number }).writes;
+      const before = await writes();
+      const answer = await call("crm_propose_notebook_cell", { soql: "SELECT Status, COUNT(Id) n FROM Case GROUP BY Status", note: "## Cases by status", chart: { type: "pie", x: "Status", values: ["n"] } });
+      assert.match(answer, new RegExp(`Opened a new CRM notebook on ${ORG} with the proposed cells\\. Nothing was run`));
+      const notebook = vscode.window.activeNotebookEditor?.notebook;
+      assert.equal(notebook?.notebookType, "crm-notebook");
+      assert.deepEqual(notebook!.metadata.org, ORG);
+      assert.deepEqual(notebook!.getCells().map((c) => [c.document.languageId, c.document.getText(), c.metadata.chart ?? null, c.outputs.length]), [
+        ["markdown", "## Cases by status", null, 0],
+        ["soql", "SELECT Status, COUNT(Id) n FROM Case GROUP BY Status", { type: "pie", x: "Status", values: ["n"] }, 0],
+      ]);
+      // A second proposal joins the open notebook on that org.
+      assert.match(await call("crm_propose_notebook_cell", { soql: "SELECT COUNT() FROM Case" }), /Added the cell at the end of the notebook/);
+      assert.equal(vscode.window.activeNotebookEditor?.notebook.cellCount, 3);
+      // The cells' editors check their statements against the org's describe; nothing runs and nothing is written.
+      assert.ok(vscode.window.activeNotebookEditor!.notebook.getCells().every((c) => !c.executionSummary?.timing && !c.outputs.length), "no cell ran");
+      assert.equal(await writes(), before, "nothing was written");
+      await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
     });
 
     test("in read access a proposal and a draft are refused without asking, and nothing is sent", async () => {

@@ -57,7 +57,7 @@ test("read access lists the read tools and propose (refused), not apply; a query
   const { client, stderr } = await connect(emu, []);
   const { tools } = await client.listTools();
   const names = tools.map((t) => t.name).sort();
-  assert.deepEqual(names, ["crm_describe", "crm_draft_article", "crm_explain", "crm_get_article", "crm_get_record", "crm_propose_changes", "crm_query", "crm_search_knowledge"]);
+  assert.deepEqual(names, ["crm_describe", "crm_draft_article", "crm_explain", "crm_get_article", "crm_get_record", "crm_propose_changes", "crm_propose_notebook_cell", "crm_query", "crm_search_knowledge"]);
   assert.equal(tools.find((t) => t.name === "crm_query")?.annotations?.readOnlyHint, true);
   const query = await client.callTool({ name: "crm_query", arguments: { soql: "SELECT Id, Name FROM Account ORDER BY Name", limit: 3 } });
   const host = new URL(emu.url).host;

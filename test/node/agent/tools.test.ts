@@ -10,6 +10,7 @@ import { richTextAsMarkdown } from "../../../src/agent/articleText";
 import { ChangeSets } from "../../../src/agent/changeSets";
 import { TOOLS } from "../../../src/agent/catalog";
 import { clientSchema, runTool, type AgentAccess, type AgentHost, type AgentOrg } from "../../../src/agent/tools";
+import { parseNotebook } from "../../../src/notebooks/notebookFile";
 import { assertInertMarkdown, fencedData } from "../../helpers/agentAnswers";
 import { demoClient, useEmulator, writesSeen } from "../../helpers/emulator";
 
@@ -215,4 +216,30 @@ test("org text in answers is inert: a value forges no line of the server's, no e
     assert.match(answer.text, /⟨U\+202E⟩/);
     assertInertMarkdown(answer.text, "the answer");
   }
+});
+
+test("crm_propose_notebook_cell: the statement read and its chart checked against its columns; nothing sent; a host places the cells, else the answer is notebook text", async () => {
+  const o = await org();
+  const sent = demo().requests.length;
+  const soql = "SELECT Status, COUNT(Id) n FROM Case GROUP BY Status";
+  const placed: unknown[] = [];
+  const inVsCode = await runTool("crm_propose_notebook_cell", { soql, note: "## Cases by status", chart: { type: "bar", x: "Status", values: ["n"] } }, o, host({ proposeCell: async (_o, cells) => (placed.push(cells), "added to cases.crmnb") }));
+  assert.equal(inVsCode.isError, undefined, inVsCode.text);
+  assert.deepEqual(placed, [[{ kind: "markdown", source: "## Cases by status" }, { kind: "soql", source: soql, chart: { type: "bar", x: "Status", values: ["n"] } }]]);
+  assert.match(fencedData(inVsCode.text).data, /added to cases\.crmnb/);
+
+  const overMcp = await runTool("crm_propose_notebook_cell", { soql, chart: { type: "donut", x: "Status", values: ["n"] } }, o, host());
+  const notebook = parseNotebook(fencedData(overMcp.text).data.replace(/^[^\n]*\n/, ""));
+  assert.deepEqual(notebook, { org: "Demo", binds: {}, cells: [{ kind: "soql", source: soql, chart: { type: "donut", x: "Status", values: ["n"] } }] }, "the answer is a notebook's text");
+
+  const wrongColumn = await runTool("crm_propose_notebook_cell", { soql, chart: { type: "bar", x: "Priority", values: ["n"] } }, o, host());
+  assert.match(wrongColumn.text, /Bad input: chart\.x must be one of the output's columns \(Status, n\)/);
+  const options = await runTool("crm_propose_notebook_cell", { soql, chart: { type: "bar", x: "Status", values: ["n"], series: "Status", color: "red" } }, o, host());
+  assert.match(options.text, /Bad input: chart\.color must be one of type, x, values, series, title/, "no chart library options");
+  assert.match((await runTool("crm_propose_notebook_cell", { sosl: "FIND {router}", chart: { type: "bar", x: "a", values: ["b"] } }, o, host())).text, /Bad input: chart draws a SOQL statement's columns/);
+  assert.match((await runTool("crm_propose_notebook_cell", { soql: "SELECT Id FROM Case FOR UPDATE" }, o, host())).text, /Bad input: soql may only read/);
+  assert.match((await runTool("crm_propose_notebook_cell", { soql: "DELETE FROM Case" }, o, host())).text, /Bad input: The statement cannot be read as SOQL/);
+  assert.match((await runTool("crm_propose_notebook_cell", { soql, sosl: "FIND {x}" }, o, host())).text, /Bad input: give exactly one of soql or sosl/);
+  assert.match((await runTool("crm_propose_notebook_cell", { soql }, await org("read"), host())).text, /allows agents to read only/, "a proposal needs stage access, as other proposals do");
+  assert.equal(demo().requests.length, sent, "nothing was sent to the org");
 });

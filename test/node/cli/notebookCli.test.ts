@@ -55,6 +55,26 @@ test("a notebook re-run as a Markdown report, an HTML page and JSON: the org's r
   assert.deepEqual(json.cells[1]!.output!.data, [[HOSTILE]]);
 });
 
+test("the HTML report draws each cell's chart as SVG from the re-run rows (no script), a single number as a tile", async () => {
+  for (const n of [1, 2]) emu().seeded.store.insert("Account", { Name: `Charted ${n}`, Industry: HOSTILE }, emu().seeded.adminId);
+  writeFileSync(path.join(dir, "charts.crmnb"), [
+    "crmnb: 1", "cells:",
+    "  - kind: soql", "    source: SELECT Industry, COUNT(Id) n FROM Account WHERE Industry != null GROUP BY Industry",
+    "    chart: { type: bar, x: Industry, values: [n], title: Accounts by industry }",
+    "  - kind: soql", "    source: SELECT COUNT(Id) n FROM Account",
+    "    chart: { type: number, values: [n], title: Accounts }", "",
+  ].join("\n"));
+  const run = await cli(["notebook", "run", "charts.crmnb", "--org", helper(), "--format", "html", "--out", "charts.html"]);
+  assert.equal(run.code, 0, run.err);
+  const page = readFileSync(path.join(dir, "charts.html"), "utf8");
+  assert.equal(page.match(/<svg /g)?.length, 1, "one chart drawn");
+  assert.match(page, /<figure role="img" aria-label="bar chart of n by Industry"><svg /);
+  assert.match(page, /<text [^>]*>&lt;img src=x on[^<]*<\/text>/, "the hostile industry is SVG text (cut to its label's width)");
+  assert.doesNotMatch(page, /<script|<img|<foreignObject/);
+  const accounts = emu().seeded.store.liveRecords("Account").length;
+  assert.match(page, new RegExp(`<p class="tile">${accounts.toLocaleString("en-US")}</p><figcaption>Accounts</figcaption>`));
+});
+
 test("a statement the org refuses: the report says why and the exit code is 1; a file that is not a notebook: exit 2", async () => {
   writeFileSync(path.join(dir, "bad.crmnb"), "crmnb: 1\ncells:\n  - kind: soql\n    source: SELECT Nope FROM Account\n");
   const refused = await cli(["notebook", "run", "bad.crmnb", "--org", helper()]);

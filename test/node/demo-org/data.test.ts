@@ -185,6 +185,28 @@ test("SOQL aggregates by date functions (UTC), ordered by a grouped key or by an
   assert.match(refused.json[0].message, /CALENDAR_MONTH takes a date or dateTime field/);
 });
 
+test("SOQL GROUP BY ROLLUP and CUBE: the groups, each subtotal after the groups it sums, the grand total last; GROUPING() tells a subtotal from a group whose value is empty", async () => {
+  const cases = (await query("SELECT Status, Priority FROM Case")).json.records as { Status: string | null; Priority: string | null }[];
+  const rolled = (await query("SELECT Status, Priority, GROUPING(Status) gs, GROUPING(Priority) gp, COUNT(Id) n FROM Case GROUP BY ROLLUP(Status, Priority)")).json.records as { Status: string | null; Priority: string | null; gs: number; gp: number; n: number }[];
+  const groups = rolled.filter((r) => r.gs === 0 && r.gp === 0);
+  assert.equal(groups.reduce((sum, r) => sum + r.n, 0), cases.length, "the groups count every case once");
+  assert.equal(groups.length, new Set(cases.map((c) => JSON.stringify([c.Status, c.Priority]))).size);
+  const total = rolled.at(-1)!;
+  assert.deepEqual([total.Status, total.Priority, total.gs, total.gp, total.n], [null, null, 1, 1, cases.length], "the grand total is the last row");
+  for (const status of new Set(cases.map((c) => c.Status))) {
+    const at = rolled.findIndex((r) => r.Status === status && r.gs === 0 && r.gp === 1);
+    assert.equal(rolled[at]!.n, cases.filter((c) => c.Status === status).length, `the subtotal of ${status}`);
+    assert.ok(rolled.slice(at + 1).every((r) => r.Status !== status || r.gs === 1), `${status}'s subtotal follows its groups`);
+  }
+  const cube = (await query("SELECT Status, Priority, GROUPING(Status) gs, GROUPING(Priority) gp, COUNT(Id) n FROM Case GROUP BY CUBE(Status, Priority)")).json.records as { Status: string | null; Priority: string | null; gs: number; gp: number; n: number }[];
+  for (const priority of new Set(cases.map((c) => c.Priority))) {
+    assert.equal(cube.find((r) => r.gs === 1 && r.gp === 0 && r.Priority === priority)?.n, cases.filter((c) => c.Priority === priority).length, `CUBE's subtotal of priority ${priority}`);
+  }
+  const mixed = await query("SELECT Status, COUNT(Id) FROM Case GROUP BY ROLLUP(Status), Priority");
+  assert.equal(mixed.status, 400);
+  assert.match(mixed.json[0].message, /within the parentheses of ROLLUP/);
+});
+
 test("SOQL errors are worded like the API's", async () => {
   const malformed = await query("SELECT Id FORM Account");
   assert.equal(malformed.status, 400);

@@ -5,8 +5,10 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { aggregatedStatement, AggregationError } from "../../../src/notebooks/aggregation";
-import { checkChartSpec, ChartSpecError } from "../../../src/notebooks/chartSpec";
+import { aggregatedStatement, AggregationError, statementShape } from "../../../src/notebooks/aggregation";
+import { chartSvg } from "../../../src/notebooks/chartLibrary";
+import { defaultSpec, drawnChart, REPORT_COLORS } from "../../../src/notebooks/chartOption";
+import { CHART_TYPES, checkChartSpec, ChartSpecError } from "../../../src/notebooks/chartSpec";
 import { NotebookFormatError, parseNotebook, serializeNotebook, type Notebook } from "../../../src/notebooks/notebookFile";
 import { demoClient, useEmulator } from "../../helpers/emulator";
 
@@ -78,10 +80,12 @@ test("a plain query charted by the org's aggregate: its filter kept, its groups 
   const rows = (await crm.queryAll<{ Status: string; CreatedDate: string }>("SELECT Status, CreatedDate FROM Case WHERE Status != 'Closed'")).records;
   assert.ok(rows.length > 0, "the demo org has open cases");
   assert.equal(groups.reduce((sum, g) => sum + Number(g.value), 0), rows.length, "every row in one group");
-  const shaped = aggregated.shape(["year", "x", "series", "value"], groups.map((g) => [g.year!, g.x!, g.series!, g.value!]));
-  assert.deepEqual(shaped.columns, ["x", "series", "value"]);
-  const first = rows.map((r) => r.CreatedDate.slice(0, 7)).sort()[0]!;
-  assert.ok(shaped.rows.some((r) => r[0] === first), `a bar for ${first}: ${JSON.stringify(shaped.rows.slice(0, 3))}`);
+  const shape = statementShape(aggregated.soql);
+  assert.deepEqual(shape, { periods: [{ column: "x", year: "year", bucket: "CALENDAR_MONTH" }] });
+  const output = { columns: ["year", "x", "series", "value"], data: groups.map((g) => [g.year!, g.x!, g.series!, g.value!]) };
+  const months = (drawnChart(aggregated.chart, output, { colors: REPORT_COLORS, shape }).option as { xAxis: { data: string[] } }).xAxis.data;
+  const seen = [...new Set(rows.map((r) => r.CreatedDate.slice(0, 7)))].sort();
+  assert.deepEqual(months, seen, "one bar per month the rows fall in, labelled with its year, in order");
 });
 
 test("a single number is one aggregate, no group; a statement that groups already or reads child rows is charted as it is", () => {
@@ -90,4 +94,55 @@ test("a single number is one aggregate, no group; a statement that groups alread
   assert.throws(() => aggregatedStatement("SELECT Id, (SELECT Id FROM Contacts) FROM Account", { type: "bar", x: "Industry", measure: "COUNT" }), /reads child rows/);
   assert.throws(() => aggregatedStatement("SELECT Id FROM Case", { type: "bar", x: "Status; DELETE", measure: "COUNT" }), /x must be a field's API name/);
   assert.throws(() => aggregatedStatement("SELECT Id FROM Opportunity", { type: "bar", x: "StageName", measure: "SUM" }), /of \(the field SUM measures\) must be/);
+});
+
+test("a chart drawn from an output: categories in the org's order, one series per value or per series column, ROLLUP subtotals kept apart by GROUPING()", async () => {
+  const output = {
+    columns: ["Status", "Priority", "gs", "gp", "n"],
+    data: [["New", "High", 0, 0, 4], ["New", null, 0, 0, 1], ["New", null, 0, 1, 5], ["Closed", "High", 0, 0, 2], ["Closed", null, 0, 1, 2], [null, null, 1, 1, 7]] as (string | number | null)[][],
+  };
+  const shape = statementShape("SELECT Status, Priority, GROUPING(Status) gs, GROUPING(Priority) gp, COUNT(Id) n FROM Case GROUP BY ROLLUP(Status, Priority)");
+  assert.deepEqual(shape, { subtotals: { grouping: ["gs", "gp"] } });
+  const stacked = drawnChart({ type: "stackedBar", x: "Status", values: ["n"], series: "Priority" }, output, { colors: REPORT_COLORS, shape });
+  const option = stacked.option as { xAxis: { data: string[] }; series: { name: string; data: number[]; stack?: string }[] };
+  assert.deepEqual(option.xAxis.data, ["New", "Closed"], "categories in the order the org returned them");
+  assert.deepEqual(option.series.map((s) => [s.name, s.data, s.stack]), [["High", [4, 2], "total"], ["(none)", [1, 0], "total"]], "a group whose priority is empty stays a bar; the subtotals do not");
+  assert.deepEqual(stacked.subtotals, ["New: 5", "Closed: 2", "Total: 7"]);
+  assert.equal(drawnChart({ type: "bar", x: "Status", values: ["n"] }, output, { colors: REPORT_COLORS }).subtotals.length, 0, "no ROLLUP, no subtotals");
+  assert.deepEqual(statementShape("SELECT Status, COUNT(Id) FROM Case GROUP BY Status"), {});
+  assert.deepEqual(statementShape("SELECT CALENDAR_YEAR(CreatedDate), FISCAL_QUARTER(CreatedDate), FISCAL_YEAR(CreatedDate) fy, COUNT(Id) FROM Case GROUP BY CALENDAR_YEAR(CreatedDate), FISCAL_YEAR(CreatedDate), FISCAL_QUARTER(CreatedDate)"),
+    { periods: [{ column: "expr1", year: "fy", bucket: "FISCAL_QUARTER" }] }, "a column without alias is named as the org names it (exprN)");
+  assert.deepEqual(statementShape("not SOQL"), {});
+
+  const pie = drawnChart({ type: "donut", x: "Status", values: ["n"] }, { columns: ["Status", "n"], data: [["<b>x</b>".repeat(30), 3], ["Closed", "2"]] }, { colors: REPORT_COLORS });
+  const slices = (pie.option as { series: { radius: string[]; data: { name: string; value: number }[] }[] }).series[0]!;
+  assert.deepEqual(slices.radius, ["45%", "70%"]);
+  assert.equal(slices.data[0]!.name.length, 80, "a long label is cut to 80 characters (the table has it whole)");
+  assert.equal(slices.data[1]!.value, 2, "a number the org sent as text is a number");
+  assert.deepEqual(drawnChart({ type: "number", values: ["n"], title: "Open cases" }, { columns: ["n"], data: [[12345]] }, { colors: REPORT_COLORS }).tile, { label: "Open cases", value: "12,345" });
+  assert.match(drawnChart({ type: "bar", x: "Status", values: ["n"] }, { columns: ["Status", "n"], data: [["New", "many"]] }, { colors: REPORT_COLORS }).empty ?? "", /No numbers in n/);
+  const scatter = drawnChart({ type: "scatter", x: "a", values: ["b"] }, { columns: ["a", "b"], data: [[1, 2], [3, null], [5, 6]] }, { colors: REPORT_COLORS });
+  assert.deepEqual((scatter.option as { series: { data: number[][] }[] }).series[0]!.data, [[1, 2], [5, 6]], "a point needs both numbers");
+});
+
+test("a chart type chosen on an output gets axes that fit it: the first text column along the axis, the first column of numbers measured", () => {
+  const output = { columns: ["Status", "Origin", "n", "hours"], data: [["New", "Web", 3, 1.5]] };
+  assert.deepEqual(defaultSpec("bar", output), { type: "bar", x: "Status", values: ["n"] });
+  assert.deepEqual(defaultSpec("stackedBar", output), { type: "stackedBar", x: "Status", values: ["n"], series: "Origin" });
+  assert.deepEqual(defaultSpec("scatter", output), { type: "scatter", x: "n", values: ["hours"] });
+  assert.deepEqual(defaultSpec("number", output), { type: "number", values: ["n"] });
+  assert.equal(defaultSpec("bar", { columns: ["Name"], data: [["Acme"]] }), undefined, "nothing to measure");
+  for (const type of CHART_TYPES) {
+    const spec = defaultSpec(type, output);
+    if (spec) assert.deepEqual(checkChartSpec(spec, output.columns), spec, `${type}'s default passes the chart spec's rule`);
+  }
+});
+
+test("a chart as SVG with no DOM, for reports: the org's text escaped inside it", () => {
+  const { option } = drawnChart({ type: "bar", x: "Name", values: ["n"] }, { columns: ["Name", "n"], data: [["<script>alert(1)</script>", 2], ["A & \"B\"", 3]] }, { colors: REPORT_COLORS });
+  const svg = chartSvg(option!, { width: 600, height: 300 });
+  assert.match(svg, /^<svg [^>]*width="600" height="300"/);
+  assert.match(svg, /&lt;script&gt;alert\(1\)/);
+  assert.match(svg, /A &amp; &quot;B&quot;/);
+  assert.doesNotMatch(svg, /<script|<foreignObject/);
 });

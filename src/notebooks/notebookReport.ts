@@ -1,11 +1,16 @@
 /**
- * `crm-data notebook run`'s report: the notebook re-run, as Markdown, a self-contained HTML page (no script, no
- * request: a page to attach to an e-mail or keep as a CI artifact) or JSON. Every value from the org goes through
- * its channel's one encoder (outputText's for Markdown, escapeHtml for HTML).
+ * A notebook's report (`crm-data notebook run`, and Export Notebook Report in VS Code): as Markdown, a self-contained HTML page (no script, no
+ * request: a page to attach to an e-mail or keep as a CI artifact; each cell's chart drawn as SVG) or JSON. Every
+ * value from the org goes through its channel's one encoder (outputText's for Markdown, escapeHtml for HTML, the
+ * chart library's SVG text for a chart).
  */
-import type { CellOutput, Notebook } from "../notebooks/notebookFile";
-import { outputMarkdown } from "../notebooks/outputText";
-import { escapeHtml } from "./output";
+import { escapeHtml } from "../shared/html";
+import { statementShape } from "./aggregation";
+import { chartSvg } from "./chartLibrary";
+import { drawnChart, REPORT_COLORS } from "./chartOption";
+import { checkChartSpec } from "./chartSpec";
+import type { CellOutput, Notebook, NotebookCell } from "./notebookFile";
+import { outputMarkdown } from "./outputText";
 
 export const REPORT_FORMATS = ["md", "html", "json"] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
@@ -26,6 +31,21 @@ function htmlOutput(output: CellOutput): string {
   return `<table>\n<caption>${caption}</caption>\n<thead>${head}</thead>\n<tbody>\n${rows}\n</tbody>\n</table>`;
 }
 
+/** A cell's chart as SVG (or its single number), drawn from the output it has now; a chart its columns no longer fit is said. */
+function htmlChart(cell: NotebookCell): string {
+  const { chart, output } = cell;
+  if (!chart || !output || output.error || !output.columns.length) return "";
+  try {
+    const drawn = drawnChart(checkChartSpec(chart, output.columns), output, { colors: REPORT_COLORS, shape: statementShape(cell.source) });
+    const subtotals = drawn.subtotals.length ? `<p class="meta">Subtotals: ${escapeHtml(drawn.subtotals.join(" · "))}</p>` : "";
+    if (drawn.tile) return `<figure><p class="tile">${escapeHtml(drawn.tile.value)}</p><figcaption>${escapeHtml(drawn.tile.label)}</figcaption></figure>${subtotals}`;
+    if (!drawn.option) return `<p class="meta">${escapeHtml(drawn.empty ?? "")}</p>`;
+    return `<figure role="img" aria-label="${escapeHtml(`${chart.type} chart of ${chart.values.join(", ")}${chart.x ? ` by ${chart.x}` : ""}`)}">${chartSvg(drawn.option, { width: 720, height: 320 })}</figure>${subtotals}`;
+  } catch (err) {
+    return `<p class="error">${escapeHtml((err as Error).message)}</p>`;
+  }
+}
+
 export function notebookReport(notebook: Notebook, format: ReportFormat, title: string): string {
   if (format === "json") return `${JSON.stringify(notebook, null, 2)}\n`;
   if (format === "md") {
@@ -33,7 +53,7 @@ export function notebookReport(notebook: Notebook, format: ReportFormat, title: 
   }
   const body = notebook.cells.map((cell) => cell.kind === "markdown"
     ? `<section class="note"><pre>${escapeHtml(cell.source.trimEnd())}</pre></section>`
-    : `<section class="cell"><pre><code>${escapeHtml(cell.source.trimEnd())}</code></pre>\n${cell.output ? htmlOutput(cell.output) : ""}</section>`).join("\n");
+    : `<section class="cell"><pre><code>${escapeHtml(cell.source.trimEnd())}</code></pre>\n${htmlChart(cell)}${cell.output ? htmlOutput(cell.output) : ""}</section>`).join("\n");
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -48,6 +68,8 @@ table { border-collapse: collapse; margin: .5rem 0 1.5rem; }
 th, td { border: 1px solid #d0d7de; padding: .25rem .5rem; text-align: left; vertical-align: top; }
 caption, .meta { text-align: left; color: #59636e; }
 .error { color: #d1242f; }
+figure { margin: .5rem 0; }
+.tile { font-size: 2.5rem; font-weight: 600; margin: 0; }
 </style>
 </head>
 <body>

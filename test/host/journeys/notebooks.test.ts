@@ -1,0 +1,149 @@
+/**
+ * Journeys: CRM notebooks in code-server — a notebook made from the palette, a GROUP BY written with completion,
+ * run, charted from the output's toolbar, saved, closed and reopened with its chart; Run All asking a bind once
+ * and keeping it; a report exported with its chart as SVG; hostile values from the org shown as text.
+ */
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import type { Locator, Page } from "playwright-core";
+import { parseNotebook } from "../../../src/notebooks/notebookFile";
+import { workbenchSession } from "./session";
+
+const HOSTILE = `<img src=x onerror=alert(1)> ${"very long origin ".repeat(12)}`;
+
+const { journey } = workbenchSession({
+  setup: async ({ ui, emulator }) => {
+    // A web form wrote this origin: markup and a label far longer than a chart's axis.
+    for (const subject of ["Hostile one", "Hostile two"]) emulator.seeded.store.insert("Case", { Subject: subject, Origin: HOSTILE, Status: "New" }, emulator.seeded.adminId);
+    await ui.addDemoOrg(emulator.url);
+  },
+  workspaceFiles: {
+    "by-status.crmnb": [
+      "crmnb: 1", "cells:",
+      "  - kind: markdown", "    source: '# Cases of one status'",
+      "  - kind: soql", "    source: SELECT COUNT() FROM Case WHERE Status = :status",
+      "  - kind: soql", "    source: SELECT Priority, COUNT(Id) n FROM Case WHERE Status = :status GROUP BY Priority ORDER BY Priority",
+      "    chart: { type: donut, x: Priority, values: [n] }", "",
+    ].join("\n"),
+  },
+});
+
+/** The code cell's editor at `index` among the notebook's code cells. */
+const codeCell = (page: Page, index: number): Locator => page.locator(".notebook-editor .cell.code .monaco-editor").nth(index);
+
+/** Saves through the save dialog (code-server's own, in the quick input) at `file`. */
+async function saveAs(page: Page, ui: { eventually: <T>(what: string, check: () => T | Promise<T>) => Promise<unknown> }, file: string): Promise<void> {
+  const dialog = page.locator(".quick-input-widget:visible .quick-input-box input");
+  await dialog.waitFor();
+  // The dialog fills its input in steps, ending with a proposed name; what is typed before then is overwritten.
+  await ui.eventually("the save dialog to propose a file", async () => /\/[^/]+$/.test(await dialog.inputValue()));
+  await dialog.fill(file);
+  await page.keyboard.press("Enter");
+  await ui.eventually(`${file} to be written`, () => existsSync(file));
+}
+
+journey("Notebooks: made from the palette, a GROUP BY written with completion, run, charted as bars, saved, closed and reopened with its chart", async ({ ui, emulator, workbench, server }) => {
+  const page = workbench.page;
+  await ui.runCommand("CRM: New Notebook");
+  await codeCell(page, 0).waitFor({ timeout: 30_000 });
+  await codeCell(page, 0).click();
+  await page.keyboard.press("Control+A");
+  await page.keyboard.press("Delete");
+  await page.keyboard.insertText("SELECT Origin, COUNT(Id) n FROM Case GROUP BY Ori");
+  // Completion knows Case's fields on the notebook's org (the active org).
+  await page.keyboard.press("Control+Space");
+  const suggestion = page.locator(".suggest-widget .monaco-list-row", { hasText: /^Origin/ }).first();
+  await suggestion.waitFor({ timeout: 20_000 });
+  await suggestion.click();
+  // The editor draws spaces as no-break spaces.
+  await ui.eventually("the completed statement", async () => (await codeCell(page, 0).innerText()).replace(/\u00a0/g, " ").includes("GROUP BY Origin"));
+
+  await page.locator(".notebook-editor .code-cell-row").first().locator(".run-button-container .action-label").first().click();
+  // The first run of a notebook may ask for its kernel: the CRM controller is the one for .crmnb files.
+  const kernel = page.locator(".quick-input-widget:visible .monaco-list-row", { hasText: /^CRM/ }).first();
+  const cases = emulator.seeded.store.liveRecords("Case");
+  const origins = new Set(cases.map((c) => c.Origin ?? null));
+  const rowsSaid = new RegExp(`Demo org · ${origins.size} rows`);
+  await Promise.race([ui.notebookOutput(rowsSaid, 40_000), kernel.waitFor({ timeout: 40_000 }).then(() => kernel.click())]);
+  const output = await ui.notebookOutput(rowsSaid);
+
+  // The compact table first: the hostile origin is text in its cell, no element made of it.
+  const hostileCell = output.locator("td", { hasText: "<img src=x onerror=alert(1)>" });
+  assert.equal((await hostileCell.innerText()).trim(), HOSTILE.trim());
+  assert.equal(await output.locator("img").count(), 0, "no image from the org's text");
+
+  // A bar chart from the toolbar: drawn at once, by keyboard too (the toolbar is one tab stop; arrows move in it).
+  await output.locator("[role=toolbar] button", { hasText: /^Bar$/ }).click();
+  await output.locator(".chart svg").waitFor({ timeout: 15_000 });
+  assert.equal(await output.locator("[role=toolbar] button[aria-pressed=true]").innerText(), "Bar");
+  assert.match(await output.locator(".chart").getAttribute("aria-label") ?? "", /Bar chart of n by Origin/);
+  const labels = await output.locator(".chart svg text").allTextContents();
+  assert.ok(labels.some((t) => t.startsWith("<img src=x on")), `the hostile origin is an axis label, as text: ${labels.join(" | ")}`);
+  assert.ok(labels.every((t) => t.length <= 81), "a long label is cut on the axis (the table has it whole)");
+  assert.equal(await output.locator("svg image, svg foreignObject").count(), 0);
+  await output.locator("details summary", { hasText: "Data table" }).click();
+  assert.equal(await output.locator("details table tbody tr").count(), origins.size);
+  await ui.runCommand("Notifications: Clear All Notifications");
+  await ui.screenshot("49-notebook-chart");
+
+  const file = path.join(server.workspace, "origins.crmnb");
+  await ui.runCommand("File: Save");
+  await saveAs(page, ui, file);
+  const saved = parseNotebook(readFileSync(file, "utf8"));
+  assert.deepEqual(saved.cells[1]!.chart, { type: "bar", x: "Origin", values: ["n"] }, "the chart chosen is kept with its question");
+  assert.equal(saved.cells[1]!.output?.rows, origins.size);
+
+  // Closed and opened again: the chart comes back from the file, before anything runs.
+  const requests = emulator.requests.length;
+  await ui.runCommand("View: Close Editor");
+  await page.locator(".notebook-editor").waitFor({ state: "detached", timeout: 15_000 });
+  await ui.openFile("origins.crmnb");
+  const reopened = await ui.notebookOutput(rowsSaid);
+  await reopened.locator(".chart svg").waitFor({ timeout: 15_000 });
+  assert.equal(await reopened.locator("[role=toolbar] button[aria-pressed=true]").innerText(), "Bar");
+  assert.equal(emulator.requests.filter((r, i) => i >= requests && r.path.includes("/query")).length, 0, "reopening sends no query");
+}, 240_000);
+
+journey("Notebooks: Run All asks a bind once and keeps it in the notebook; a changed value runs again; the report has the chart as SVG", async ({ ui, emulator, workbench, server }) => {
+  const page = workbench.page;
+  await ui.openFile("by-status.crmnb");
+  await codeCell(page, 1).waitFor({ timeout: 30_000 });
+  await ui.runCommand("Notebook: Run All");
+  const kernel = page.locator(".quick-input-widget:visible .monaco-list-row", { hasText: /^CRM/ }).first();
+  const asked = ui.quickInput("Value for :status (1 of 1)", 40_000);
+  await Promise.race([asked, kernel.waitFor({ timeout: 40_000 }).then(() => kernel.click())]);
+  await ui.answer("Value for :status (1 of 1)", "New");
+
+  const cases = emulator.seeded.store.liveRecords("Case");
+  const isNew = cases.filter((c) => c.Status === "New");
+  const priorities = new Set(isNew.map((c) => c.Priority ?? null));
+  await ui.notebookOutput(new RegExp(`Demo org · ${isNew.length} rows`));
+  const chart = await ui.notebookOutput(new RegExp(`Demo org · ${priorities.size} rows?`));
+  await chart.locator(".chart svg").waitFor({ timeout: 15_000 });
+
+  // Saved, the bind is the notebook's; a second Run All asks nothing.
+  await ui.runCommand("File: Save");
+  await ui.eventually("the bind saved in the file", () => parseNotebook(readFileSync(path.join(server.workspace, "by-status.crmnb"), "utf8")).binds.status === "New");
+  const before = emulator.requests.length;
+  await ui.runCommand("Notebook: Run All");
+  await ui.eventually("the second run's queries", () => emulator.requests.slice(before).filter((r) => r.path.includes("/query")).length >= 2, 30_000);
+  assert.equal(await page.locator(".quick-input-widget:visible .quick-input-title", { hasText: "Value for :status" }).count(), 0, "the kept value is not asked again");
+
+  // Another value, through the notebook's toolbar command: the next run uses it.
+  await ui.runCommandInto("CRM: Set Notebook Bind Values…", "Value for :status (1 of 1)");
+  await ui.answer("Value for :status (1 of 1)", "Closed");
+  await ui.runCommand("Notebook: Run All");
+  const closed = cases.filter((c) => c.Status === "Closed");
+  await ui.notebookOutput(new RegExp(`Demo org · ${closed.length} rows`));
+
+  // The report: the notebook as it stands, its chart as SVG, no script.
+  await ui.runCommandInto("CRM: Export Notebook Report…", "Export the notebook's report as");
+  await ui.pick("Export the notebook's report as", "HTML page");
+  const report = path.join(server.workspace, "by-status.html");
+  await saveAs(page, ui, report);
+  const html = readFileSync(report, "utf8");
+  assert.equal(html.match(/<svg /g)?.length, 1, "the donut, drawn");
+  assert.match(html, /<figure role="img" aria-label="donut chart of n by Priority">/);
+  assert.doesNotMatch(html, /<script/);
+}, 240_000);

@@ -413,21 +413,33 @@ export function executeSoql(ctx: QueryContext, soql: string, options: SelectOpti
   const windowed = generated && !query.where && !query.orderBy && !query.offset && !query.groupBy;
   /** A generated table read in windows has this many rows (its own, or the LIMIT's). */
   const generatedTotal = generated ? Math.min(generated.count, query.limit ?? generated.count) : 0;
-  if (generated && !windowed && generated.count > GENERATED_SCAN_LIMIT) {
-    throw new ApiError(400, "QUERY_TIMEOUT", `Your query request was running for too long: ${def.name} holds ${generated.count} rows; read it without WHERE or ORDER BY, or with the Bulk API.`);
+  const fields = expandFields(def, query.fields ?? []);
+  const aggregate = fields.some((f) => f.type === "FieldFunctionExpression" && f.isAggregateFn) || query.groupBy;
+  const onlyCount = aggregate && fields.length === 1 && fields[0]!.type === "FieldFunctionExpression" && fields[0]!.functionName?.toUpperCase() === "COUNT" && !fields[0]!.parameters?.length;
+  // A large generated table is aggregated as an org's index serves it: scanned in windows, never held.
+  const scanned = !!generated && !windowed && generated.count > GENERATED_SCAN_LIMIT;
+  if (scanned && !aggregate) {
+    throw new ApiError(400, "QUERY_TIMEOUT", `Your query request was running for too long: ${def.name} holds ${generated.count} rows; read it without WHERE or ORDER BY, aggregate it (GROUP BY, COUNT()), or use the Bulk API.`);
   }
-  // Read without a window (a COUNT(), say), a large generated table is not generated at all.
-  const window = ctx.window ?? { offset: 0, count: generatedTotal <= GENERATED_SCAN_LIMIT ? generatedTotal : 0 };
+  const keep = (row: Rec) => (!ctx.rowFilter || ctx.rowFilter(row)) && where(row);
+  const where = ev.where(def, query.where, alias);
+  if (scanned) {
+    const rows = scanGenerated(ctx, def.name, generatedTotal, fieldsNamed(def, soql), keep);
+    if (onlyCount) {
+      let n = 0;
+      for (const _ of rows) n++;
+      return { totalSize: n, records: [], isCount: true };
+    }
+    const records = aggregateRows(ev, def, rows, fields, query.groupBy, alias, query.orderBy).slice(query.offset ?? 0, query.limit !== undefined ? (query.offset ?? 0) + query.limit : undefined);
+    return { totalSize: records.length, records, isCount: false };
+  }
+  const window = ctx.window ?? { offset: 0, count: generatedTotal };
   let rows = windowed ? ctx.store.generatedRows(def.name, window.offset, Math.max(0, Math.min(window.count, generatedTotal - window.offset))) : ctx.store.liveRecords(def.name, ctx.includeDeleted);
-  if (ctx.rowFilter) rows = rows.filter(ctx.rowFilter);
-  rows = rows.filter(ev.where(def, query.where, alias));
+  rows = rows.filter(keep);
   if (query.withDataCategory && ctx.store.object("Knowledge__DataCategorySelection")) {
     rows = rows.filter(dataCategoryFilter(ctx, query));
   }
-  const fields = expandFields(def, query.fields ?? []);
-  const aggregate = fields.some((f) => f.type === "FieldFunctionExpression" && f.isAggregateFn) || query.groupBy;
   if (aggregate) {
-    const onlyCount = fields.length === 1 && fields[0]!.type === "FieldFunctionExpression" && fields[0]!.functionName?.toUpperCase() === "COUNT" && !fields[0]!.parameters?.length;
     if (onlyCount) return { totalSize: windowed ? generatedTotal : rows.length, records: [], isCount: true };
     // LIMIT and OFFSET count the grouped rows, as in an org.
     const records = aggregateRows(ev, def, rows, fields, query.groupBy, alias, query.orderBy).slice(query.offset ?? 0, query.limit !== undefined ? (query.offset ?? 0) + query.limit : undefined);
@@ -572,6 +584,20 @@ function groupKeyReader(ev: Evaluator, def: ObjectDef, clause: { field?: string;
   };
 }
 
+/** The fields of an object a statement names anywhere (a generated row is made with these alone: its skinny table). */
+function fieldsNamed(def: ObjectDef, soql: string): Set<string> {
+  const words = new Set((soql.match(/[A-Za-z_]\w*/g) ?? []).map((w) => w.toLowerCase()));
+  return new Set(def.fields.map((f) => f.name.toLowerCase()).filter((name) => words.has(name)));
+}
+
+/** A generated table's rows that `keep` accepts, made a window at a time with the fields the statement names. */
+function* scanGenerated(ctx: QueryContext, objectName: string, total: number, wanted: ReadonlySet<string>, keep: (row: Rec) => boolean): Generator<Rec> {
+  const WINDOW = 10_000;
+  for (let offset = 0; offset < total; offset += WINDOW) {
+    for (const row of ctx.store.generatedRows(objectName, offset, Math.min(WINDOW, total - offset), wanted)) if (keep(row)) yield row;
+  }
+}
+
 /**
  * GROUP BY ROLLUP(a, b) / CUBE(a, b): the grouped fields (at most three, all inside the parentheses) and the
  * subtotal levels, each as the positions it rolls up — ROLLUP from the right (a,b · a · total), CUBE every subset.
@@ -589,28 +615,28 @@ function subtotalLevels(ev: Evaluator, groups: GroupByClause[]): { clauses: { fi
   return { clauses: (params as string[]).map((field) => ({ field })), levels };
 }
 
-function aggregateRows(ev: Evaluator, def: ObjectDef, rows: Rec[], fields: SoqlField[], groupBy: GroupByClause | GroupByClause[] | undefined, alias?: string, orderBy?: OrderByClause | OrderByClause[]) {
+/** What a group keeps of a column as its rows go by: a running result, never the rows (a million rows aggregate in constant memory). */
+interface Accumulator {
+  add(row: Rec): void;
+  result(): unknown;
+}
+
+/** A grouped value: the first row's (every row of a group has it). */
+const firstValue = (read: (r: Rec) => unknown) => (): Accumulator => {
+  let seen = false;
+  let value: unknown = null;
+  return { add: (row) => { if (!seen) [seen, value] = [true, read(row)]; }, result: () => value };
+};
+
+function aggregateRows(ev: Evaluator, def: ObjectDef, rows: Iterable<Rec>, fields: SoqlField[], groupBy: GroupByClause | GroupByClause[] | undefined, alias?: string, orderBy?: OrderByClause | OrderByClause[]) {
   const clauses = groupBy ? (Array.isArray(groupBy) ? groupBy : [groupBy]) : [];
   const subtotals = subtotalLevels(ev, clauses);
   const groups = subtotals?.clauses ?? clauses;
   const groupReaders = groups.map((g) => groupKeyReader(ev, def, g as { field?: string; fn?: FunctionExp }, alias));
-  /** A group's rows, the positions of the grouped fields it rolls up (a subtotal's) and its key's values. */
-  interface Bucket { rows: Rec[]; rolled: Set<number>; values: unknown[] }
-  const buckets = new Map<string, Bucket>();
-  const addTo = (values: unknown[], rolled: Set<number>, row: Rec) => {
-    const key = JSON.stringify([[...rolled].sort(), values]);
-    const bucket = buckets.get(key) ?? { rows: [], rolled, values };
-    bucket.rows.push(row);
-    buckets.set(key, bucket);
-  };
-  for (const row of rows) {
-    const values = groupReaders.map((g) => g.read(row));
-    addTo(values, new Set(), row);
-    for (const level of subtotals?.levels ?? []) addTo(values.map((v, i) => (level.includes(i) ? null : v)), new Set(level), row);
-  }
-  if (!groups.length && !buckets.size) buckets.set("[]", { rows: [], rolled: new Set(), values: [] });
+  /** A group: the positions of the grouped fields it rolls up (a subtotal's), its key's values, a running result per column. */
+  interface Bucket { rolled: Set<number>; values: unknown[]; columns: (Accumulator | undefined)[] }
   let exprIndex = 0;
-  const columns = fields.map((f): { name: string; key: string; value: (b: Bucket) => unknown } => {
+  const columns = fields.map((f): { name: string; key: string; accumulator?: () => Accumulator; value: (b: Bucket, acc: Accumulator | undefined) => unknown } => {
     if (f.type === "FieldFunctionExpression" && (f.functionName ?? "").toUpperCase() === "GROUPING") {
       const param = f.parameters?.[0];
       const at = typeof param === "string" ? groupReaders.findIndex((g) => g.key === ev.resolver.path(def, param, alias).field.name.toLowerCase()) : -1;
@@ -619,11 +645,25 @@ function aggregateRows(ev: Evaluator, def: ObjectDef, rows: Rec[], fields: SoqlF
     }
     const column = aggregateColumn(f);
     const grouped = groupReaders.findIndex((g) => g.key === column.key);
-    return { ...column, value: (b) => (grouped >= 0 && b.rolled.has(grouped) ? null : column.value(b.rows)) };
+    return { ...column, value: (b, acc) => (grouped >= 0 && b.rolled.has(grouped) ? null : acc!.result()) };
   });
+  const buckets = new Map<string, Bucket>();
+  const bucket = (values: unknown[], rolled: Set<number>) => ({ rolled, values, columns: columns.map((c) => c.accumulator?.()) });
+  const addTo = (values: unknown[], rolled: Set<number>, row: Rec) => {
+    const key = JSON.stringify([[...rolled].sort(), values]);
+    let b = buckets.get(key);
+    if (!b) buckets.set(key, (b = bucket(values, rolled)));
+    for (const acc of b.columns) acc?.add(row);
+  };
+  for (const row of rows) {
+    const values = groupReaders.map((g) => g.read(row));
+    addTo(values, new Set(), row);
+    for (const level of subtotals?.levels ?? []) addTo(values.map((v, i) => (level.includes(i) ? null : v)), new Set(level), row);
+  }
+  if (!groups.length && !buckets.size) buckets.set("[]", bucket([], new Set()));
   const results = [...buckets.values()].map((b) => {
     const out: Record<string, unknown> = { attributes: { type: "AggregateResult" } };
-    for (const c of columns) out[c.name] = c.value(b);
+    columns.forEach((c, i) => (out[c.name] = c.value(b, b.columns[i])));
     return out;
   });
   if (subtotals) {
@@ -645,32 +685,38 @@ function aggregateRows(ev: Evaluator, def: ObjectDef, rows: Rec[], fields: SoqlF
   sortGroups(ev, def, results, columns, alias, orderBy);
   return results;
 
-  function aggregateColumn(f: SoqlField): { name: string; key: string; value: (rs: Rec[]) => unknown } {
+  function aggregateColumn(f: SoqlField): { name: string; key: string; accumulator: () => Accumulator } {
     if (f.type === "FieldFunctionExpression" && DATE_FUNCTIONS[(f.functionName ?? "").toUpperCase()]) {
       const grouped = groupKeyReader(ev, def, { fn: f as unknown as FunctionExp }, alias);
       const name = f.alias ?? `expr${exprIndex++}`;
       if (!groupReaders.some((g) => g.key === grouped.key)) throw new ApiError(400, "MALFORMED_QUERY", `${preamble(ev.soql, f.functionName)}Field must be grouped or aggregated: ${f.rawValue ?? f.functionName}`);
-      return { name, key: grouped.key, value: (rs: Rec[]) => (rs[0] ? grouped.read(rs[0]) : null) };
+      return { name, key: grouped.key, accumulator: firstValue(grouped.read) };
     }
     if (f.type === "FieldFunctionExpression") {
       const fn = (f.functionName ?? "").toUpperCase();
+      if (!["COUNT", "COUNT_DISTINCT", "SUM", "AVG", "MIN", "MAX"].includes(fn)) throw new ApiError(400, "MALFORMED_QUERY", `${preamble(ev.soql, fn)}Unknown aggregate function ${fn}`);
       const param = f.parameters?.[0] as string | FunctionExp | undefined;
       const reader = typeof param === "string" ? ev.resolver.path(def, param, alias).read : undefined;
       const name = f.alias ?? `expr${exprIndex++}`;
       return {
         name,
         key: `${fn}(${typeof param === "string" ? param.toLowerCase() : ""})`,
-        value: (rs: Rec[]) => {
-          const values = reader ? rs.map(reader).filter((v) => v !== null && v !== undefined) : rs;
-          switch (fn) {
-            case "COUNT": return values.length;
-            case "COUNT_DISTINCT": return new Set(values.map((v) => String(v).toLowerCase())).size;
-            case "SUM": return values.reduce((s: number, v) => s + Number(v), 0);
-            case "AVG": return values.length ? values.reduce((s: number, v) => s + Number(v), 0) / values.length : null;
-            case "MIN": return values.length ? [...values].sort(compare)[0] : null;
-            case "MAX": return values.length ? [...values].sort(compare)[values.length - 1] : null;
-            default: throw new ApiError(400, "MALFORMED_QUERY", `${preamble(ev.soql, fn)}Unknown aggregate function ${fn}`);
-          }
+        accumulator: () => {
+          let n = 0;
+          let sum = 0;
+          let best: unknown;
+          const distinct = new Set<string>();
+          return {
+            add(row) {
+              const v = reader ? reader(row) : row;
+              if (v === null || v === undefined) return;
+              n++;
+              if (fn === "SUM" || fn === "AVG") sum += Number(v);
+              else if (fn === "COUNT_DISTINCT") distinct.add(String(v).toLowerCase());
+              else if ((fn === "MIN" && (best === undefined || compare(v, best) < 0)) || (fn === "MAX" && (best === undefined || compare(v, best) > 0))) best = v;
+            },
+            result: () => (fn === "COUNT" ? n : fn === "COUNT_DISTINCT" ? distinct.size : fn === "SUM" ? sum : !n ? null : fn === "AVG" ? sum / n : best),
+          };
         },
       };
     }
@@ -679,7 +725,7 @@ function aggregateRows(ev: Evaluator, def: ObjectDef, rows: Rec[], fields: SoqlF
     if (!groupReaders.some((g) => g.key === field.name.toLowerCase())) {
       throw new ApiError(400, "MALFORMED_QUERY", `${preamble(ev.soql, f.field)}Field must be grouped or aggregated: ${field.name}`);
     }
-    return { name: f.alias ?? field.name, key: field.name.toLowerCase(), value: (rs: Rec[]) => (rs[0] ? read(rs[0]) : null) };
+    return { name: f.alias ?? field.name, key: field.name.toLowerCase(), accumulator: firstValue(read) };
   }
 }
 

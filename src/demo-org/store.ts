@@ -166,14 +166,14 @@ export class Store {
    * Tables whose rows are computed from their index when read and never kept (the large seed's million-row
    * object): queries read them a window at a time, so the emulator's memory stays modest whatever their size.
    */
-  readonly generated = new Map<string, { count: number; row(index: number): Rec }>();
+  readonly generated = new Map<string, { count: number; row(index: number, wanted?: ReadonlySet<string>): Rec }>();
 
-  /** Rows `offset` to `offset + count` of a generated table. */
-  generatedRows(objectName: string, offset: number, count: number): Rec[] {
+  /** Rows `offset` to `offset + count` of a generated table; with `wanted` (lower-case field names), those fields alone. */
+  generatedRows(objectName: string, offset: number, count: number, wanted?: ReadonlySet<string>): Rec[] {
     const table = this.generated.get(objectName.toLowerCase())!;
     const end = Math.min(table.count, offset + count);
     const rows: Rec[] = [];
-    for (let i = offset; i < end; i++) rows.push(table.row(i));
+    for (let i = offset; i < end; i++) rows.push(table.row(i, wanted));
     return rows;
   }
 

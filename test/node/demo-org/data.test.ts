@@ -207,6 +207,20 @@ test("SOQL GROUP BY ROLLUP and CUBE: the groups, each subtotal after the groups 
   assert.match(mixed.json[0].message, /within the parentheses of ROLLUP/);
 });
 
+test("SOQL over a generated table larger than a scan (150,000 Tasks): aggregates answer, counted row by row; a filtered read of its rows is refused as too long", async () => {
+  const byStatus = (await query("SELECT Status, COUNT(Id) n FROM Task GROUP BY Status ORDER BY Status")).json.records as { Status: string; n: number }[];
+  assert.deepEqual(byStatus.map((r) => [r.Status, r.n]), [["Completed", 50_000], ["In Progress", 50_000], ["Not Started", 50_000]]);
+  const high = await query("SELECT COUNT() FROM Task WHERE Priority = 'High' AND Status = 'Completed'");
+  // Every tenth task is High and every third Completed: indexes 0 mod 30 + 20 → one in thirty.
+  assert.equal(high.json.totalSize, 5_000);
+  const months = (await query("SELECT CALENDAR_YEAR(CreatedDate) y, CALENDAR_MONTH(CreatedDate) m, COUNT(Id) n FROM Task GROUP BY CALENDAR_YEAR(CreatedDate), CALENDAR_MONTH(CreatedDate) ORDER BY CALENDAR_YEAR(CreatedDate), CALENDAR_MONTH(CreatedDate)")).json.records as { y: number; m: number; n: number }[];
+  // A task a minute from 2025-01-01: 44,640 in January (31 days), the rest in February and March.
+  assert.deepEqual(months.map((r) => [r.y, r.m, r.n]), [[2025, 1, 44_640], [2025, 2, 40_320], [2025, 3, 44_640], [2025, 4, 20_400]]);
+  const refused = await query("SELECT Id FROM Task WHERE Status = 'Completed'");
+  assert.equal(refused.status, 400);
+  assert.equal(refused.json[0].errorCode, "QUERY_TIMEOUT");
+});
+
 test("SOQL errors are worded like the API's", async () => {
   const malformed = await query("SELECT Id FORM Account");
   assert.equal(malformed.status, 400);

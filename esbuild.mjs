@@ -228,7 +228,11 @@ const groups = [
     alias: { "@jetstreamapp/soql-parser-js": "./scripts/bundle-stubs/soql-parser-runtime.cjs", "@vscode/l10n": "./scripts/bundle-stubs/l10n-host.cjs" },
   },
   // The notebook renderer, with the chart library: VS Code loads it into a notebook's webview when an output of ours is shown.
-  { ...common, entryPoints: ["src/notebooks/renderer/outputRenderer.ts"], outfile: "dist/notebook-renderer.js", platform: "browser", format: "esm", target: "es2022" },
+  // The chart library is its own chunk, imported when an output first draws a chart: a table draws without it.
+  {
+    ...common, entryPoints: { "notebook-renderer": "src/notebooks/renderer/outputRenderer.ts" }, outdir: "dist", splitting: true, chunkNames: "notebook-renderer-[name]",
+    platform: "browser", format: "esm", target: "es2022",
+  },
   ...(webviewEntries.length
     ? [{ ...common, entryPoints: webviewEntries, outdir: "dist/webview", platform: "browser", format: "esm", target: "es2022" }]
     : []),

@@ -94,4 +94,5 @@ export const BENCH_SECTIONS: Record<string, string> = {
   "bench:knowledge": "Knowledge folder at scale",
   "bench:agent": "Agent tools: twenty tasks",
   "bench:migrate": "Migration: 600,000 records between two orgs",
+  "bench:notebooks": "CRM notebooks",
 };

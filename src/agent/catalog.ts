@@ -24,6 +24,7 @@ export interface ToolSpec {
 }
 
 const org = { type: "string", description: "In VS Code: the name of another connected org (as in the Orgs view); the active org when left out. An MCP server serves one org and refuses any other name." };
+const sosl = { type: "string", description: "A SOSL FIND statement (instead of soql)." };
 const language = { type: "string", description: "Knowledge language code (en_US, fr, de …); the signed-in user's language when left out." };
 const fieldValues = { type: "object", description: "Field API names and their new values (strings, numbers, booleans or null).", additionalProperties: { type: ["string", "number", "boolean", "null"] } };
 
@@ -44,7 +45,7 @@ export const TOOLS: ToolSpec[] = [
       type: "object",
       properties: {
         soql: { type: "string", description: "A SOQL SELECT statement." },
-        sosl: { type: "string", description: "A SOSL FIND statement (instead of soql)." },
+        sosl,
         limit: { type: "integer", minimum: 1, maximum: 2000, description: "Most rows to return (default 50)." },
         org,
       },
@@ -163,7 +164,7 @@ export const TOOLS: ToolSpec[] = [
       type: "object",
       properties: {
         soql: { type: "string", description: "A SOQL SELECT statement; bind variables such as :status are the notebook's." },
-        sosl: { type: "string", description: "A SOSL FIND statement (instead of soql)." },
+        sosl,
         note: { type: "string", maxLength: 2000, description: "Markdown shown above the cell: the question it answers." },
         chart: {
           type: "object",

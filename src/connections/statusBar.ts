@@ -2,6 +2,7 @@
 import * as vscode from "vscode";
 import { statusText } from "../platform/statusText";
 import type { OrgManager } from "./orgManager";
+import { guardsWrites } from "./writeGuard";
 
 export class OrgStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem("crm.activeOrg", vscode.StatusBarAlignment.Left, 50);
@@ -21,7 +22,7 @@ export class OrgStatusBar implements vscode.Disposable {
       this.item.hide();
       return;
     }
-    const view = statusText(record.alias, this.manager.apiUsage(record.key), record.signedIn, record.kind);
+    const view = statusText(record.alias, this.manager.apiUsage(record.key), record.signedIn, { kind: record.kind, guarded: guardsWrites(record) });
     this.item.text = view.text;
     // Plain text first (an alias may contain Markdown), then links trusted for these two commands only.
     const tooltip = new vscode.MarkdownString(undefined, true);

@@ -424,7 +424,8 @@ export function executeSoql(ctx: QueryContext, soql: string, options: SelectOpti
   const keep = (row: Rec) => (!ctx.rowFilter || ctx.rowFilter(row)) && where(row);
   const where = ev.where(def, query.where, alias);
   if (scanned) {
-    const rows = scanGenerated(ctx, def.name, generatedTotal, fieldsNamed(def, soql), keep);
+    // Every row is scanned: an aggregate's LIMIT counts its groups.
+    const rows = scanGenerated(ctx, def.name, generated.count, fieldsNamed(def, soql), keep);
     if (onlyCount) {
       let n = 0;
       for (const _ of rows) n++;
@@ -563,6 +564,19 @@ const DATE_FUNCTIONS: Record<string, (d: Date) => number | string> = {
 };
 const dayInYear = (d: Date) => Math.floor((Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()) - Date.UTC(d.getUTCFullYear(), 0, 1)) / 86_400_000) + 1;
 
+/**
+ * The day a time the org wrote falls on (UTC), as a Date — what every date function but HOUR_IN_DAY reads. A scan
+ * of a million rows reads it as an index would: the org's own forms ("2026-03-01T10:00:00.000+0000", a date) by
+ * their first ten characters, one Date a day.
+ */
+let lastDay: { prefix: string; date: Date } | undefined;
+function dayOf(text: string): Date {
+  if (!(text.length === 10 || (text.length === 28 && text[10] === "T" && text.endsWith("+0000")))) return new Date(orgInstant(text));
+  const prefix = text.slice(0, 10);
+  if (lastDay?.prefix !== prefix) lastDay = { prefix, date: new Date(Date.parse(prefix)) };
+  return lastDay.date;
+}
+
 /** A group's key: a field's value, or a date function of one (`CALENDAR_MONTH(CreatedDate)`). */
 function groupKeyReader(ev: Evaluator, def: ObjectDef, clause: { field?: string; fn?: FunctionExp }, alias: string | undefined): { key: string; read: (r: Rec) => unknown } {
   if (clause.field !== undefined) {
@@ -579,7 +593,7 @@ function groupKeyReader(ev: Evaluator, def: ObjectDef, clause: { field?: string;
     key: `${name}(${field.name.toLowerCase()})`,
     read: (r) => {
       const v = read(r);
-      return typeof v === "string" && v ? dateFn(new Date(orgInstant(v))) : null;
+      return typeof v === "string" && v ? dateFn(name === "HOUR_IN_DAY" ? new Date(orgInstant(v)) : dayOf(v)) : null;
     },
   };
 }
@@ -590,11 +604,12 @@ function fieldsNamed(def: ObjectDef, soql: string): Set<string> {
   return new Set(def.fields.map((f) => f.name.toLowerCase()).filter((name) => words.has(name)));
 }
 
-/** A generated table's rows that `keep` accepts, made a window at a time with the fields the statement names. */
+/** A generated table's rows that `keep` accepts, made one at a time with the fields the statement names. */
 function* scanGenerated(ctx: QueryContext, objectName: string, total: number, wanted: ReadonlySet<string>, keep: (row: Rec) => boolean): Generator<Rec> {
-  const WINDOW = 10_000;
-  for (let offset = 0; offset < total; offset += WINDOW) {
-    for (const row of ctx.store.generatedRows(objectName, offset, Math.min(WINDOW, total - offset), wanted)) if (keep(row)) yield row;
+  const table = ctx.store.generated.get(objectName.toLowerCase())!;
+  for (let i = 0; i < total; i++) {
+    const row = table.row(i, wanted);
+    if (keep(row)) yield row;
   }
 }
 
@@ -647,28 +662,42 @@ function aggregateRows(ev: Evaluator, def: ObjectDef, rows: Iterable<Rec>, field
     const grouped = groupReaders.findIndex((g) => g.key === column.key);
     return { ...column, value: (b, acc) => (grouped >= 0 && b.rolled.has(grouped) ? null : acc!.result()) };
   });
-  const buckets = new Map<string, Bucket>();
-  const bucket = (values: unknown[], rolled: Set<number>) => ({ rolled, values, columns: columns.map((c) => c.accumulator?.()) });
-  const addTo = (values: unknown[], rolled: Set<number>, row: Rec) => {
-    const key = JSON.stringify([[...rolled].sort(), values]);
-    let b = buckets.get(key);
-    if (!b) buckets.set(key, (b = bucket(values, rolled)));
-    for (const acc of b.columns) acc?.add(row);
-  };
+  const bucket = (values: unknown[], rolled: Set<number>): Bucket => ({ rolled, values, columns: columns.map((c) => c.accumulator?.()) });
+  // The groups themselves, then each subtotal level (the positions it rolls up); a group is found by walking
+  // its values through a tree of maps, one level per grouped field: no key is built for a row.
+  const levels = [new Set<number>(), ...(subtotals?.levels ?? []).map((level) => new Set(level))];
+  const trees = levels.map(() => new Map<unknown, unknown>());
+  const buckets: Bucket[] = [];
+  const values: unknown[] = new Array(groupReaders.length);
+  const last = groupReaders.length - 1;
   for (const row of rows) {
-    const values = groupReaders.map((g) => g.read(row));
-    addTo(values, new Set(), row);
-    for (const level of subtotals?.levels ?? []) addTo(values.map((v, i) => (level.includes(i) ? null : v)), new Set(level), row);
+    for (let i = 0; i <= last; i++) values[i] = groupReaders[i]!.read(row) ?? null;
+    levels.forEach((rolled, l) => {
+      let node = trees[l]!;
+      for (let i = 0; i < last; i++) {
+        const v = rolled.has(i) ? null : values[i];
+        let next = node.get(v) as Map<unknown, unknown> | undefined;
+        if (!next) node.set(v, (next = new Map()));
+        node = next;
+      }
+      const v = last < 0 || rolled.has(last) ? null : values[last];
+      let b = node.get(v) as Bucket | undefined;
+      if (!b) {
+        node.set(v, (b = bucket(values.map((x, i) => (rolled.has(i) ? null : x)), rolled)));
+        buckets.push(b);
+      }
+      for (const acc of b.columns) acc?.add(row);
+    });
   }
-  if (!groups.length && !buckets.size) buckets.set("[]", bucket([], new Set()));
-  const results = [...buckets.values()].map((b) => {
+  if (!groups.length && !buckets.length) buckets.push(bucket([], new Set()));
+  const results = buckets.map((b) => {
     const out: Record<string, unknown> = { attributes: { type: "AggregateResult" } };
     columns.forEach((c, i) => (out[c.name] = c.value(b, b.columns[i])));
     return out;
   });
   if (subtotals) {
     // As an org returns them: each subtotal after the groups it sums, the grand total last.
-    const order = [...buckets.values()];
+    const order = buckets;
     const rank = (x: Bucket, y: Bucket) => {
       for (let i = 0; i < groups.length; i++) {
         const [rx, ry] = [x.rolled.has(i), y.rolled.has(i)];

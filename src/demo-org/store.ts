@@ -168,12 +168,12 @@ export class Store {
    */
   readonly generated = new Map<string, { count: number; row(index: number, wanted?: ReadonlySet<string>): Rec }>();
 
-  /** Rows `offset` to `offset + count` of a generated table; with `wanted` (lower-case field names), those fields alone. */
-  generatedRows(objectName: string, offset: number, count: number, wanted?: ReadonlySet<string>): Rec[] {
+  /** Rows `offset` to `offset + count` of a generated table. */
+  generatedRows(objectName: string, offset: number, count: number): Rec[] {
     const table = this.generated.get(objectName.toLowerCase())!;
     const end = Math.min(table.count, offset + count);
     const rows: Rec[] = [];
-    for (let i = offset; i < end; i++) rows.push(table.row(i, wanted));
+    for (let i = offset; i < end; i++) rows.push(table.row(i));
     return rows;
   }
 

@@ -31,8 +31,9 @@ export class OrgsTreeProvider implements vscode.TreeDataProvider<OrgNode>, vscod
     item.id = `org:${org.key}`;
     const idleAfter = readSettings().orgsIdleDays;
     item.description = orgDescription(org, Date.now(), idleAfter);
-    const production = org.kind === "production";
-    // Production stands out in the theme's warning colour, whatever else the icon says.
+    // Production stands out in the theme's warning colour, whatever else the icon says; so does an org whose writes
+    // ask first because its kind could not be read (guardsWrites, the guard's own rule).
+    const production = org.kind === "production" || guardsWrites(org);
     const colour = production ? new vscode.ThemeColor("list.warningForeground") : active && org.signedIn ? new vscode.ThemeColor("charts.green") : undefined;
     item.iconPath = new vscode.ThemeIcon(!org.signedIn ? "debug-disconnect" : production ? "warning" : active ? "cloud" : "circle-outline", colour);
     item.contextValue = ["crm.org", org.signedIn ? "signedIn" : "signedOut", active ? "active" : "inactive", guardsWrites(org) ? "guarded" : "unguarded"].join(";");

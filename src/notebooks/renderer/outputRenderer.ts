@@ -7,7 +7,6 @@
 import * as l10n from "@vscode/l10n";
 import type { ActivationFunction, OutputItem, RendererContext } from "vscode-notebook-renderer";
 import { el } from "../../shared/element";
-import { echarts } from "../chartLibrary";
 import { defaultSpec, drawnChart, REPORT_COLORS, type ChartColors } from "../chartOption";
 import { CHART_TYPES, checkChartSpec, type ChartSpec, type ChartType } from "../chartSpec";
 import { isL10nBundle, type ChartChosen, type RenderedOutput } from "../renderedOutput";
@@ -51,13 +50,18 @@ function dataTable(data: RenderedOutput["output"], caption: string): HTMLTableEl
     el("tbody", {}, ...data.data.map((row) => el("tr", {}, ...row.map((v) => el("td", {}, v === null ? "" : String(v)))))));
 }
 
-/** Arrow keys, Home and End move between a toolbar's buttons; Tab leaves it (one stop in the tab order). */
+/**
+ * Arrow keys, Home and End move between a toolbar's buttons; Tab leaves it (one stop in the tab order). The keys
+ * the toolbar uses stay in it: the notebook would otherwise act on them too (and move the focus to the output's
+ * first control).
+ */
 function rovingToolbar(toolbar: HTMLElement): void {
   const buttons = () => [...toolbar.querySelectorAll("button")];
   toolbar.addEventListener("keydown", (event) => {
     const all = buttons();
     const at = all.indexOf(document.activeElement as HTMLButtonElement);
     if (at < 0) return;
+    if (["Enter", " ", "ArrowRight", "ArrowLeft", "Home", "End"].includes(event.key)) event.stopPropagation();
     const next = event.key === "ArrowRight" ? at + 1 : event.key === "ArrowLeft" ? at - 1 : event.key === "Home" ? 0 : event.key === "End" ? all.length - 1 : undefined;
     if (next === undefined) return;
     event.preventDefault();
@@ -67,8 +71,14 @@ function rovingToolbar(toolbar: HTMLElement): void {
   });
 }
 
+/** The chart library, fetched with the first chart an output draws (a table needs none of it). */
+let library: Promise<typeof import("../chartLibrary")> | undefined;
+const chartLibrary = () => (library ??= import("../chartLibrary"));
+
 interface Shown {
-  chart?: ReturnType<typeof echarts.init>;
+  chart?: { resize(): void; dispose(): void };
+  /** Counts the draws: a chart whose library arrives after a newer draw is not drawn. */
+  drawing: number;
   resize?: ResizeObserver;
   redraw(): void;
 }
@@ -112,7 +122,7 @@ export const activate: ActivationFunction = (context: RendererContext<unknown>) 
       return;
     }
     let spec = chosen.has(item.id) ? chosen.get(item.id) : rendered.chart;
-    const state: Shown = { redraw: () => draw() };
+    const state: Shown = { drawing: 0, redraw: () => draw() };
     shown.set(item.id, state);
 
     const choose = (next: ChartSpec | undefined) => {
@@ -120,7 +130,13 @@ export const activate: ActivationFunction = (context: RendererContext<unknown>) 
       chosen.set(item.id, next);
       const message: ChartChosen = { type: "chart", outputId: rendered.id, ...(next ? { chart: next } : {}) };
       context.postMessage?.(message);
+      // The output is drawn anew: the keyboard's place goes to the same control in it (a select, else the pressed button).
+      const focused = root.contains(document.activeElement) ? document.activeElement : undefined;
+      const select = focused instanceof HTMLSelectElement ? focused.getAttribute("aria-label") : undefined;
       draw();
+      if (!focused) return;
+      const again = [...root.querySelectorAll<HTMLElement>(select ? "select" : "[role=toolbar] button[aria-pressed=true]")].find((e) => !select || e.getAttribute("aria-label") === select);
+      again?.focus();
     };
 
     function toolbar(): HTMLElement {
@@ -200,13 +216,19 @@ export const activate: ActivationFunction = (context: RendererContext<unknown>) 
       if (drawn.tile) root.append(el("p", { class: "tile", "aria-label": `${drawn.tile.label}: ${drawn.tile.value}` }, drawn.tile.value), el("p", { class: "meta" }, drawn.tile.label));
       if (drawn.empty) notice.textContent = drawn.empty;
       if (drawn.option) {
+        const option = drawn.option;
         const area = el("div", { class: "chart", role: "img", "aria-label": spec.x ? l10n.t("{0} chart of {1} by {2}; the data table follows", typeLabel(spec.type), spec.values.join(", "), spec.x) : l10n.t("{0} chart of {1}; the data table follows", typeLabel(spec.type), spec.values.join(", ")) });
         root.append(area);
-        const chart = echarts.init(area, undefined, { renderer: "svg" });
-        chart.setOption(drawn.option);
-        state.chart = chart;
-        state.resize = new ResizeObserver(() => chart.resize());
-        state.resize.observe(area);
+        const drawing = ++state.drawing;
+        void chartLibrary().then(({ echarts }) => {
+          // Drawn again meanwhile (another choice, the theme): this chart is no longer shown.
+          if (drawing !== state.drawing || !area.isConnected) return;
+          const chart = echarts.init(area, undefined, { renderer: "svg" });
+          chart.setOption(option);
+          state.chart = chart;
+          state.resize = new ResizeObserver(() => chart.resize());
+          state.resize.observe(area);
+        });
       }
       if (drawn.subtotals.length) root.append(el("p", { class: "meta" }, l10n.t("Subtotals: {0}", drawn.subtotals.join(" · "))));
       root.append(el("details", {}, el("summary", {}, l10n.t("Data table")), table));

@@ -32,15 +32,21 @@ const { journey } = workbenchSession({
 /** The code cell's editor at `index` among the notebook's code cells. */
 const codeCell = (page: Page, index: number): Locator => page.locator(".notebook-editor .cell.code .monaco-editor").nth(index);
 
-/** Saves through the save dialog (code-server's own, in the quick input) at `file`. */
-async function saveAs(page: Page, ui: { eventually: <T>(what: string, check: () => T | Promise<T>) => Promise<unknown> }, file: string): Promise<void> {
+/** Waits for a Run All's `cells` queries to reach the org (counted from `before`) and for VS Code to show no cell still running. */
+async function runEnded(page: Page, ui: { eventually: <T>(what: string, check: () => T | Promise<T>, timeout?: number) => Promise<unknown> }, requests: () => { path: string }[], before: number, cells: number): Promise<void> {
+  await ui.eventually("the run's queries", () => requests().slice(before).filter((r) => r.path.includes("/query")).length >= cells, 30_000);
+  await ui.eventually("no cell running", async () => (await page.locator(".notebook-editor .codicon-modifier-spin").count()) === 0, 30_000);
+}
+
+/** Saves through the save dialog (code-server's own, in the quick input) at `file`, and waits until `written` says the file is whole. */
+async function saveAs(page: Page, ui: { eventually: <T>(what: string, check: () => T | Promise<T>) => Promise<unknown> }, file: string, written: () => boolean | Promise<boolean>): Promise<void> {
   const dialog = page.locator(".quick-input-widget:visible .quick-input-box input");
   await dialog.waitFor();
   // The dialog fills its input in steps, ending with a proposed name; what is typed before then is overwritten.
   await ui.eventually("the save dialog to propose a file", async () => /\/[^/]+$/.test(await dialog.inputValue()));
   await dialog.fill(file);
   await page.keyboard.press("Enter");
-  await ui.eventually(`${file} to be written`, () => existsSync(file));
+  await ui.eventually(`${file} to be written`, async () => existsSync(file) && (await written()));
 }
 
 journey("Notebooks: made from the palette, a GROUP BY written with completion, run, charted as bars, saved, closed and reopened with its chart", async ({ ui, emulator, workbench, server }) => {
@@ -82,14 +88,29 @@ journey("Notebooks: made from the palette, a GROUP BY written with completion, r
   assert.ok(labels.some((t) => t.startsWith("<img src=x on")), `the hostile origin is an axis label, as text: ${labels.join(" | ")}`);
   assert.ok(labels.every((t) => t.length <= 81), "a long label is cut on the axis (the table has it whole)");
   assert.equal(await output.locator("svg image, svg foreignObject").count(), 0);
+  // By keyboard: the pressed button holds the toolbar's tab stop; arrows move along it, Enter chooses.
+  const pressed = output.locator("[role=toolbar] button[aria-pressed=true]");
+  assert.equal(await pressed.getAttribute("tabindex"), "0");
+  await pressed.focus();
+  await pressed.press("ArrowRight");
+  await output.locator("[role=toolbar] button", { hasText: /^Stacked bar$/ }).press("ArrowRight");
+  await output.locator("[role=toolbar] button", { hasText: /^Line$/ }).press("Enter");
+  await output.locator("[role=toolbar] button[aria-pressed=true]", { hasText: /^Line$/ }).waitFor({ timeout: 15_000 });
+  const focus = await output.locator("[role=toolbar] button[aria-pressed=true]").evaluate((e) => (e === document.activeElement ? "" : `${document.activeElement?.outerHTML.slice(0, 120)} (has focus: ${document.hasFocus()})`));
+  assert.equal(focus, "", "the keyboard stays on the chosen button");
+  await output.locator("[role=toolbar] button", { hasText: /^Bar$/ }).click();
+  await output.locator("[role=toolbar] button[aria-pressed=true]", { hasText: /^Bar$/ }).waitFor({ timeout: 15_000 });
   await output.locator("details summary", { hasText: "Data table" }).click();
   assert.equal(await output.locator("details table tbody tr").count(), origins.size);
+  // Back to the cell, as a mouse user does, before the palette (F1 typed while Playwright holds the focus inside the output's webview does not reach the workbench).
+  await codeCell(page, 0).click();
   await ui.runCommand("Notifications: Clear All Notifications");
   await ui.screenshot("49-notebook-chart");
 
   const file = path.join(server.workspace, "origins.crmnb");
   await ui.runCommand("File: Save");
-  await saveAs(page, ui, file);
+  // Written once VS Code shows the file in the tab: it may exist, empty, a moment before that.
+  await saveAs(page, ui, file, async () => (await page.locator(".tab.active", { hasText: "origins.crmnb" }).count()) > 0);
   const saved = parseNotebook(readFileSync(file, "utf8"));
   assert.deepEqual(saved.cells[1]!.chart, { type: "bar", x: "Origin", values: ["n"] }, "the chart chosen is kept with its question");
   assert.equal(saved.cells[1]!.output?.rows, origins.size);
@@ -127,21 +148,25 @@ journey("Notebooks: Run All asks a bind once and keeps it in the notebook; a cha
   await ui.eventually("the bind saved in the file", () => parseNotebook(readFileSync(path.join(server.workspace, "by-status.crmnb"), "utf8")).binds.status === "New");
   const before = emulator.requests.length;
   await ui.runCommand("Notebook: Run All");
-  await ui.eventually("the second run's queries", () => emulator.requests.slice(before).filter((r) => r.path.includes("/query")).length >= 2, 30_000);
+  await runEnded(page, ui, () => emulator.requests, before, 2);
   assert.equal(await page.locator(".quick-input-widget:visible .quick-input-title", { hasText: "Value for :status" }).count(), 0, "the kept value is not asked again");
 
   // Another value, through the notebook's toolbar command: the next run uses it.
-  await ui.runCommandInto("CRM: Set Notebook Bind Values…", "Value for :status (1 of 1)");
+  // From the notebook's own toolbar (a click: the palette's Enter can land on the picker it opens).
+  const toolbarAction = (title: string) => page.locator(`.notebook-toolbar-container [aria-label^="${title}"]:visible`).first();
+  await toolbarAction("Set Notebook Bind Values").click();
   await ui.answer("Value for :status (1 of 1)", "Closed");
+  const third = emulator.requests.length;
   await ui.runCommand("Notebook: Run All");
   const closed = cases.filter((c) => c.Status === "Closed");
   await ui.notebookOutput(new RegExp(`Demo org · ${closed.length} rows`));
+  await runEnded(page, ui, () => emulator.requests, third, 2);
 
   // The report: the notebook as it stands, its chart as SVG, no script.
-  await ui.runCommandInto("CRM: Export Notebook Report…", "Export the notebook's report as");
+  await toolbarAction("Export Notebook Report").click();
   await ui.pick("Export the notebook's report as", "HTML page");
   const report = path.join(server.workspace, "by-status.html");
-  await saveAs(page, ui, report);
+  await saveAs(page, ui, report, () => readFileSync(report, "utf8").trimEnd().endsWith("</html>"));
   const html = readFileSync(report, "utf8");
   assert.equal(html.match(/<svg /g)?.length, 1, "the donut, drawn");
   assert.match(html, /<figure role="img" aria-label="donut chart of n by Priority">/);

@@ -61,3 +61,15 @@ test("status text: alias and API usage, warning above 80 %, signed-out state", (
   assert.equal(statusText("acme", undefined, true).text, "$(cloud) acme");
   assert.match(statusText("acme", undefined, false).text, /signed out/);
 });
+
+test("status text says when writes ask first — production, or a kind that could not be read — and not when the guard is off", () => {
+  const production = statusText("acme", undefined, true, { kind: "production", guarded: true });
+  assert.equal(production.text, "$(warning) acme (production)");
+  assert.match(production.tooltip, /Every write asks for confirmation first/);
+  const unknown = statusText("acme", undefined, true, { kind: "unknown", guarded: true });
+  assert.deepEqual([unknown.text, unknown.warning], ["$(warning) acme (kind unknown)", true]);
+  assert.match(unknown.tooltip, /Every write asks for confirmation first/);
+  const off = statusText("acme", { used: 1, max: 100 }, true, { kind: "production", guarded: false });
+  assert.doesNotMatch(off.tooltip, /asks for confirmation/, "the guard turned off for this org: no promise it keeps");
+  assert.equal(statusText("acme", undefined, true, { kind: "sandbox", guarded: false }).text, "$(cloud) acme");
+});

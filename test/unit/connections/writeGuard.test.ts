@@ -45,9 +45,9 @@ test("the Orgs view and status bar say the kind; production warns; an org idle f
   assert.equal(orgDescription({ ...org, lastUsedAt: "2026-11-20T00:00:00Z" }, now, 30), "production · ada@acme.com · acme.my.salesforce.com");
   assert.equal(orgDescription({ ...org, lastUsedAt: "2026-09-01T00:00:00Z" }, now, 30), "production · ada@acme.com · acme.my.salesforce.com · unused for 83 days: may need signing in again");
   assert.equal(idleDays({ addedAt: "2026-09-01T00:00:00Z" }, now, 0), undefined, "0 turns the mark off");
-  const production = statusText("Acme", { used: 10, max: 100 }, true, "production");
+  const production = statusText("Acme", { used: 10, max: 100 }, true, { kind: "production", guarded: true });
   assert.equal(production.warning, true);
   assert.match(production.text, /^\$\(warning\) Acme \(production\)/);
   assert.match(production.tooltip, /Every write asks for confirmation first/);
-  assert.equal(statusText("Sandbox", { used: 10, max: 100 }, true, "sandbox").warning, false);
+  assert.equal(statusText("Sandbox", { used: 10, max: 100 }, true, { kind: "sandbox", guarded: false }).warning, false);
 });

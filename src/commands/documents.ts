@@ -13,7 +13,7 @@ import { readSettings } from "../platform/settings";
 import type { ActiveOrg } from "../views/activeOrg";
 import { isArticleTarget } from "../views/knowledgeModel";
 import type { PanelTarget } from "../webviews/panels";
-import type { CommandId } from "./ids";
+import type { CommandId } from "./commandIds";
 import { isRecordId } from "../client/ids";
 import { articleOf } from "./knowledge";
 

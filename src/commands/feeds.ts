@@ -7,7 +7,7 @@ import { UserCancelled } from "../platform/errorMessages";
 import { pickWhileLoading } from "../platform/quickPick";
 import type { ActiveOrg } from "../views/activeOrg";
 import { FeedItemNode, FeedMoreNode, FeedNode, OlderCommentsNode, type FeedsTreeProvider } from "../views/feedsView";
-import type { CommandId } from "./ids";
+import type { CommandId } from "./commandIds";
 
 /** The org a node belongs to (undefined: the active org). */
 const orgOf = (node: unknown) => (node instanceof FeedNode || node instanceof FeedItemNode || node instanceof FeedMoreNode ? node.orgKey : undefined);

@@ -26,7 +26,7 @@ import { formatCount } from "../platform/numbers";
 import { CommandRefusal, UserCancelled } from "../platform/errorMessages";
 import { withCancellableProgress } from "../platform/progress";
 import type { ActiveOrg } from "../views/activeOrg";
-import type { CommandId } from "./ids";
+import type { CommandId } from "./commandIds";
 
 const operations = (): { label: string; operation: IngestOperation; detail: string }[] => [
   { label: vscode.l10n.t("Insert"), operation: "insert", detail: vscode.l10n.t("Create a record from each row") },

@@ -11,7 +11,7 @@ import { isArticleTarget, toArticleRow, type ArticleRow, type ArticleTarget, typ
 import { ArticleNode, LoadMoreNode, TranslationNode, type KnowledgeTreeProvider } from "../views/knowledgeView";
 import type { ArticleAction, ArticleDetailsView } from "../webviews/protocol/article";
 import type { PanelTarget } from "../webviews/panels";
-import type { CommandId } from "./ids";
+import type { CommandId } from "./commandIds";
 
 /** Article Details panels: shown and kept, or shown in the preview panel the next preview reuses. */
 export interface ArticlePanels {

@@ -16,7 +16,7 @@ import { readSettings } from "../platform/settings";
 import type { ActiveOrg } from "../views/activeOrg";
 import { isArticleTarget, publishStatusLabel, type PublishStatus } from "../views/knowledgeModel";
 import { workspaceFolderIO, type KnowledgeFolders } from "../views/knowledgeFolders";
-import type { CommandId } from "./ids";
+import type { CommandId } from "./commandIds";
 
 export interface KnowledgeFolderDeps {
   manager: OrgManager;

@@ -20,7 +20,7 @@ import type { JournalEntry, WriteJournal } from "../connections/writeJournal";
 import { CommandRefusal, UserCancelled } from "../platform/errorMessages";
 import { formatCount, formatTime } from "../platform/numbers";
 import { withCancellableProgress } from "../platform/progress";
-import type { CommandId } from "./ids";
+import type { CommandId } from "./commandIds";
 
 export const MIGRATION_REPORT_SCHEME = "crm-migration";
 const PLAN_PATTERN = /\.migration\.ya?ml$/i;

@@ -4,7 +4,7 @@ import type { RunSpec } from "../shared/runSpec";
 import { UserCancelled } from "../platform/errorMessages";
 import type { ActiveOrg } from "../views/activeOrg";
 import { ObjectNode, type ObjectsTreeProvider } from "../views/objectsView";
-import type { CommandId } from "./ids";
+import type { CommandId } from "./commandIds";
 
 export const DESCRIBE_SCHEME = "crm-describe";
 

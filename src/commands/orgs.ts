@@ -17,7 +17,7 @@ import type { Redactor } from "../platform/redact";
 import { readSettings } from "../platform/settings";
 import { OrgNode } from "../views/orgsView";
 import type { PanelTarget } from "../webviews/panels";
-import type { CommandId } from "./ids";
+import type { CommandId } from "./commandIds";
 
 export interface OrgCommandDeps {
   manager: OrgManager;

@@ -7,7 +7,7 @@ import type { ActiveOrg } from "../views/activeOrg";
 import type { FieldSummary, SobjectSummary } from "../connections/schema";
 import { ObjectNode } from "../views/objectsView";
 import { coerceFieldValue } from "../views/recordValues";
-import type { CommandId } from "./ids";
+import type { CommandId } from "./commandIds";
 
 async function askId(title: string, value?: string): Promise<string> {
   const id = await vscode.window.showInputBox({ title, value, ignoreFocusOut: true, validateInput: (v) => (isRecordId(v.trim()) ? undefined : vscode.l10n.t("A 15- or 18-character record ID (letters and digits)")) });

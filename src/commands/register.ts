@@ -2,7 +2,7 @@
 import * as vscode from "vscode";
 import { CommandRefusal } from "../platform/errorMessages";
 import { wrapCommand } from "../platform/commandWrapper";
-import { COMMAND_IDS, type CommandId } from "./ids";
+import { COMMAND_IDS, type CommandId } from "./commandIds";
 import type { ActiveOrg } from "../views/activeOrg";
 import type { FeedsTreeProvider } from "../views/feedsView";
 import type { KnowledgeTreeProvider } from "../views/knowledgeView";
@@ -18,7 +18,7 @@ import { importCommands } from "./importData";
 import type { ImportsInFlight } from "../connections/importsInFlight";
 import { cellRunSpec, newNotebook } from "../notebooks/notebookProvider";
 import { notebookCommands } from "../notebooks/notebookCommands";
-import { historyCommands, type HistoryDeps } from "./history";
+import { historyCommands, type HistoryDeps } from "./writeHistory";
 import { agentCommands } from "./agent";
 import { migrationCommands, type MigrationReports } from "./migration";
 import { queryCommands } from "./queries";

@@ -11,7 +11,7 @@ import type { OrgSession } from "../connections/orgSession";
 import { CommandRefusal, UserCancelled } from "../platform/errorMessages";
 import { readSettings } from "../platform/settings";
 import type { ExportFormatName } from "../webviews/protocol/results";
-import type { QueryHistory } from "../soql/history";
+import type { QueryHistory } from "../soql/runHistory";
 import type { KeyValueStore } from "../connections/orgRegistry";
 import { applyBinds, bindNames, libraryFileName, libraryHeader } from "../soql/library";
 import { askBindValues } from "../soql/bindPrompt";
@@ -24,7 +24,7 @@ import { bulkRecords, exportPages, inPages } from "../webviews/resultsExport";
 import { EXCEL_MAX_CELL_TEXT, EXCEL_MAX_ROWS, exportXlsx } from "../webviews/xlsxExport";
 import { tokenize } from "../soql/statements";
 import { sobjectOfId } from "./documents";
-import type { CommandId } from "./ids";
+import type { CommandId } from "./commandIds";
 
 export interface SoqlCommandDeps {
   manager: OrgManager;

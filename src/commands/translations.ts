@@ -16,7 +16,7 @@ import { isArticleTarget, type ArticleRow } from "../views/knowledgeModel";
 import { languageLabel } from "../shared/languages";
 import { TranslationNode } from "../views/knowledgeView";
 import { openArticlePairs } from "./documents";
-import type { CommandId } from "./ids";
+import type { CommandId } from "./commandIds";
 import { articleOf, outcomeOf, showPublishOutcome, withViewProgress } from "./knowledge";
 
 export interface TranslationDeps {

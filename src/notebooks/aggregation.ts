@@ -50,6 +50,9 @@ export function statementShape(statement: string): StatementShape {
   };
 }
 
+/** Functions whose column the org names after the field they take. */
+const FIELD_NAMED = new Set(["TOLABEL", "FORMAT", "CONVERTCURRENCY", "CONVERTTIMEZONE"]);
+
 interface SelectColumn {
   name: string;
   /** A function's name (upper case) and the field it takes (lower case). */
@@ -67,7 +70,13 @@ function selectColumns(query: Query): SelectColumn[] {
     switch (f.type) {
       case "Field": return [{ name: f.alias ?? f.field }];
       case "FieldRelationship": return [{ name: ("alias" in f ? f.alias : undefined) ?? f.rawValue ?? f.field }];
-      case "FieldFunctionExpression": return [{ name: f.alias ?? `expr${expr++}`, fn: (f.functionName ?? "").toUpperCase(), of: String(f.parameters?.[0] ?? "").toLowerCase() }];
+      case "FieldFunctionExpression": {
+        const fn = (f.functionName ?? "").toUpperCase();
+        const of = String(f.parameters?.[0] ?? "");
+        // toLabel(), FORMAT(), convertCurrency() and convertTimezone() keep their field's name; other functions are exprN.
+        const name = f.alias ?? (FIELD_NAMED.has(fn) ? of.split(".").at(-1)! : `expr${expr++}`);
+        return [{ name, fn, of: of.toLowerCase() }];
+      }
       case "FieldSubquery": return [{ name: f.subquery.relationshipName }];
       default: return [];
     }

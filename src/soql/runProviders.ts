@@ -4,7 +4,7 @@
  */
 import * as vscode from "vscode";
 import type { OrgManager } from "../connections/orgManager";
-import { DocumentPins, type DocumentPin } from "./history";
+import { DocumentPins, type DocumentPin } from "./runHistory";
 import { apiOf } from "./runText";
 import { parseLibraryHeader } from "./library";
 import { splitStatements, type Statement } from "./statements";

@@ -3,7 +3,7 @@
  * each org's query history, narrowed by a search over names, tags, descriptions, orgs and statements.
  * No VS Code here: tested in Node.
  */
-import type { HistoryEntry } from "../soql/history";
+import type { HistoryEntry } from "../soql/runHistory";
 import { parseLibraryHeader } from "../soql/library";
 import { stripComments } from "../soql/runText";
 

@@ -6,9 +6,9 @@
 import { formatCount, formatTime } from "../platform/numbers";
 import * as vscode from "vscode";
 import type { OrgManager } from "../connections/orgManager";
-import type { QueryHistory } from "../soql/history";
+import type { QueryHistory } from "../soql/runHistory";
 import { queriesMatching, savedQuery, type OrgHistory, type SavedQuery } from "./queriesModel";
-import type { HistoryEntry } from "../soql/history";
+import type { HistoryEntry } from "../soql/runHistory";
 import { stripComments } from "../soql/runText";
 
 export type QueryNode =

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { TOOLS } from "../../src/agent/catalog";
-import { COMMAND_IDS } from "../../src/commands/ids";
+import { COMMAND_IDS } from "../../src/commands/commandIds";
 
 const manifest = JSON.parse(readFileSync("package.json", "utf8"));
 const nls = JSON.parse(readFileSync("package.nls.json", "utf8")) as Record<string, string>;

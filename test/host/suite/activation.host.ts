@@ -1,7 +1,7 @@
 /** Activation in the real host: no network I/O, every contributed command registered. */
 import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
-import { COMMAND_IDS } from "../../../src/commands/ids";
+import { COMMAND_IDS } from "../../../src/commands/commandIds";
 import { EXTENSION_ID, api, requestCount } from "./env";
 
 export function registerActivationTests(): void {

@@ -5,7 +5,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { aggregatedStatement, AggregationError, statementShape } from "../../../src/notebooks/aggregation";
+import { aggregatedStatement, AggregationError, statementColumns, statementShape } from "../../../src/notebooks/aggregation";
 import { chartSvg } from "../../../src/notebooks/chartLibrary";
 import { defaultSpec, drawnChart, REPORT_COLORS } from "../../../src/notebooks/chartOption";
 import { CHART_TYPES, checkChartSpec, ChartSpecError } from "../../../src/notebooks/chartSpec";
@@ -113,6 +113,8 @@ test("a chart drawn from an output: categories in the org's order, one series pe
   assert.deepEqual(statementShape("SELECT CALENDAR_YEAR(CreatedDate), FISCAL_QUARTER(CreatedDate), FISCAL_YEAR(CreatedDate) fy, COUNT(Id) FROM Case GROUP BY CALENDAR_YEAR(CreatedDate), FISCAL_YEAR(CreatedDate), FISCAL_QUARTER(CreatedDate)"),
     { periods: [{ column: "expr1", year: "fy", bucket: "FISCAL_QUARTER" }] }, "a column without alias is named as the org names it (exprN)");
   assert.deepEqual(statementShape("not SOQL"), {});
+  assert.deepEqual(statementColumns("SELECT toLabel(StageName), FORMAT(Amount) amt, COUNT(Id), Account.Industry FROM Opportunity GROUP BY StageName, Amount, Account.Industry"),
+    ["StageName", "amt", "expr0", "Account.Industry", "Industry"], "toLabel keeps its field's name; a parent's field is also known by its own");
 
   const pie = drawnChart({ type: "donut", x: "Status", values: ["n"] }, { columns: ["Status", "n"], data: [["<b>x</b>".repeat(30), 3], ["Closed", "2"]] }, { colors: REPORT_COLORS });
   const slices = (pie.option as { series: { radius: string[]; data: { name: string; value: number }[] }[] }).series[0]!;

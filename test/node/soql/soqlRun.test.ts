@@ -5,7 +5,7 @@ import { mkdtemp, readdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { DescribeStore } from "../../../src/connections/describeStore";
-import { DocumentPins, QueryHistory } from "../../../src/soql/history";
+import { DocumentPins, QueryHistory } from "../../../src/soql/runHistory";
 import { apiOf } from "../../../src/soql/runText";
 import { useEmulator } from "../../helpers/emulator";
 import { managerWithDemoOrg, MemoryState } from "../fakes";

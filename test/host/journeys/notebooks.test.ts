@@ -124,6 +124,14 @@ journey("Notebooks: made from the palette, a GROUP BY written with completion, r
   await reopened.locator(".chart svg").waitFor({ timeout: 15_000 });
   assert.equal(await reopened.locator("[role=toolbar] button[aria-pressed=true]").innerText(), "Bar");
   assert.equal(emulator.requests.filter((r, i) => i >= requests && r.path.includes("/query")).length, 0, "reopening sends no query");
+
+  // The theme's colours: switched to the dark theme, the chart is drawn again in its chart colours.
+  const fills = () => reopened.locator(".chart svg path[fill]").evaluateAll((paths) => paths.map((p) => p.getAttribute("fill")).join(" "));
+  const light = await fills();
+  await ui.runCommand("Preferences: Toggle between Light/Dark Themes");
+  await ui.eventually("the chart in the dark theme's colours", async () => (await fills()) !== light, 15_000);
+  await ui.runCommand("Preferences: Toggle between Light/Dark Themes");
+  await ui.eventually("the chart in the light theme's colours again", async () => (await fills()) === light, 15_000);
 }, 240_000);
 
 journey("Notebooks: Run All asks a bind once and keeps it in the notebook; a changed value runs again; the report has the chart as SVG", async ({ ui, emulator, workbench, server }) => {

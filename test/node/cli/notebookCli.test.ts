@@ -96,6 +96,15 @@ test("the example notebook (a knowledge manager's and an admin's questions) runs
   const run = await cli(["notebook", "run", path.resolve(__dirname, "../../../examples/org-questions.crmnb"), "--org", helper(), "--format", "json"]);
   assert.equal(run.code, 0, run.err);
   const cells = (JSON.parse(run.out) as { cells: { kind: string; output?: { rows: number; error?: string } }[] }).cells.filter((c) => c.kind !== "markdown");
-  assert.equal(cells.length, 4);
+  assert.equal(cells.length, 6);
   for (const cell of cells) assert.ok(cell.output && !cell.output.error && cell.output.rows > 0, JSON.stringify(cell.output));
+  // Its report draws every chart: a pie, bars, months as a line (labelled with their year), stacked bars with the
+  // ROLLUP's subtotals set apart, and a single number.
+  const html = await cli(["notebook", "run", path.resolve(__dirname, "../../../examples/org-questions.crmnb"), "--org", helper(), "--format", "html", "--out", "questions.html"]);
+  assert.equal(html.code, 0, html.err);
+  const page = readFileSync(path.join(dir, "questions.html"), "utf8");
+  assert.equal(page.match(/<svg /g)?.length, 4);
+  assert.match(page, /<text [^>]*>20\d\d-\d\d<\/text>/, "a month on the axis with its year");
+  assert.match(page, /<p class="meta">Subtotals: [^<]*Total: \d+<\/p>/);
+  assert.match(page, /<p class="tile">\d+<\/p><figcaption>Drafts<\/figcaption>/);
 });

@@ -416,13 +416,13 @@ export function executeSoql(ctx: QueryContext, soql: string, options: SelectOpti
   const fields = expandFields(def, query.fields ?? []);
   const aggregate = fields.some((f) => f.type === "FieldFunctionExpression" && f.isAggregateFn) || query.groupBy;
   const onlyCount = aggregate && fields.length === 1 && fields[0]!.type === "FieldFunctionExpression" && fields[0]!.functionName?.toUpperCase() === "COUNT" && !fields[0]!.parameters?.length;
-  // A large generated table is aggregated as an org's index serves it: scanned in windows, never held.
+  // A large generated table is aggregated as an org's index serves it: scanned a row at a time, never held.
   const scanned = !!generated && !windowed && generated.count > GENERATED_SCAN_LIMIT;
   if (scanned && !aggregate) {
     throw new ApiError(400, "QUERY_TIMEOUT", `Your query request was running for too long: ${def.name} holds ${generated.count} rows; read it without WHERE or ORDER BY, aggregate it (GROUP BY, COUNT()), or use the Bulk API.`);
   }
-  const keep = (row: Rec) => (!ctx.rowFilter || ctx.rowFilter(row)) && where(row);
   const where = ev.where(def, query.where, alias);
+  const keep = (row: Rec) => (!ctx.rowFilter || ctx.rowFilter(row)) && where(row);
   if (scanned) {
     // Every row is scanned: an aggregate's LIMIT counts its groups.
     const rows = scanGenerated(ctx, def.name, generated.count, fieldsNamed(def, soql), keep);

@@ -32,7 +32,7 @@ const YEAR_OF: Partial<Record<DateBucket, "CALENDAR_YEAR" | "FISCAL_YEAR">> = {
 export function statementShape(statement: string): StatementShape {
   let query: Query;
   try {
-    query = soqlParser().parseQuery(statement) as Query;
+    query = parsed(statement);
   } catch {
     return {};
   }
@@ -48,6 +48,15 @@ export function statementShape(statement: string): StatementShape {
     ...(rolled ? { subtotals: { grouping: functions.filter((f) => f.fn === "GROUPING").map((f) => f.name) } } : {}),
     ...(periods.length ? { periods } : {}),
   };
+}
+
+/** A statement read by the SOQL parser; AggregationError says why it cannot be. */
+function parsed(statement: string): Query {
+  try {
+    return soqlParser().parseQuery(statement) as Query;
+  } catch (err) {
+    throw new AggregationError(l10n.t("The statement cannot be read as SOQL: {0}", (err as Error).message));
+  }
 }
 
 /** Functions whose column the org names after the field they take. */
@@ -88,13 +97,7 @@ function selectColumns(query: Query): SelectColumn[] {
  * aggregate's group names it). AggregationError when the statement cannot be read as SOQL.
  */
 export function statementColumns(statement: string): string[] {
-  let query: Query;
-  try {
-    query = soqlParser().parseQuery(statement) as Query;
-  } catch (err) {
-    throw new AggregationError(l10n.t("The statement cannot be read as SOQL: {0}", (err as Error).message));
-  }
-  return selectColumns(query).flatMap((c) => (c.fn === undefined && c.name.includes(".") ? [c.name, c.name.split(".").at(-1)!] : [c.name]));
+  return selectColumns(parsed(statement)).flatMap((c) => (c.fn === undefined && c.name.includes(".") ? [c.name, c.name.split(".").at(-1)!] : [c.name]));
 }
 
 export interface ChartAxes {
@@ -132,12 +135,7 @@ const plain = (field: string, alias: string): Field => ({ type: "Field", field, 
 
 /** A statement whose rows the org can aggregate for a chart: one that does not group already nor read child rows. */
 function chartableQuery(statement: string): Query {
-  let query: Query;
-  try {
-    query = soqlParser().parseQuery(statement) as Query;
-  } catch (err) {
-    throw new AggregationError(l10n.t("The statement cannot be read as SOQL: {0}", (err as Error).message));
-  }
+  const query = parsed(statement);
   if (query.groupBy || query.having) throw new AggregationError(l10n.t("The statement groups already: it is charted from its own rows"));
   if (query.fields?.some((f) => f.type === "FieldSubquery")) throw new AggregationError(l10n.t("The statement reads child rows (a subquery): take them out to chart it by the org's aggregate"));
   return query;

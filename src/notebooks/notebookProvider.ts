@@ -61,12 +61,16 @@ export function notebookFromCells(cells: readonly Pick<vscode.NotebookCellData, 
     ...notebookMetadata(metadata),
     cells: cells.map((cell) => {
       const kind = cell.kind === vscode.NotebookCellKind.Markup ? "markdown" : codeKind(cell.languageId);
-      const item = cell.outputs?.flatMap((o) => o.items).find((i) => i.mime === OUTPUT_MIME);
+      const [shown] = renderedIn(cell.outputs);
       const chart = chartOf(cell.metadata);
-      return { kind, source: cell.value, ...(chart ? { chart } : {}), ...(item ? { output: (JSON.parse(new TextDecoder().decode(item.data)) as RenderedOutput).output } : {}) };
+      return { kind, source: cell.value, ...(chart ? { chart } : {}), ...(shown ? { output: shown.output } : {}) };
     }),
   };
 }
+
+/** The outputs of ours among a cell's outputs, as the renderer receives them. */
+const renderedIn = (outputs: readonly vscode.NotebookCellOutput[] | undefined): RenderedOutput[] =>
+  (outputs ?? []).flatMap((o) => o.items).filter((i) => i.mime === OUTPUT_MIME).map((i) => JSON.parse(new TextDecoder().decode(i.data)) as RenderedOutput);
 
 const chartOf = (metadata: unknown): ChartSpec | undefined => (metadata as { chart?: ChartSpec } | undefined)?.chart;
 
@@ -172,9 +176,8 @@ export function keepChosenCharts(): vscode.Disposable {
       return void messaging.postMessage(answer, editor);
     }
     if (!isChartChosen(message) || editor.notebook.notebookType !== NOTEBOOK_TYPE) return;
-    const shownIn = (c: vscode.NotebookCell) => c.outputs.flatMap((o) => o.items).filter((i) => i.mime === OUTPUT_MIME).map((i) => JSON.parse(new TextDecoder().decode(i.data)) as RenderedOutput);
-    const cell = editor.notebook.getCells().find((c) => shownIn(c).some((r) => r.id === message.outputId));
-    const output = cell && shownIn(cell).find((r) => r.id === message.outputId)!.output;
+    const cell = editor.notebook.getCells().find((c) => renderedIn(c.outputs).some((r) => r.id === message.outputId));
+    const output = cell && renderedIn(cell.outputs).find((r) => r.id === message.outputId)!.output;
     if (!cell || !output) return;
     let chart: ChartSpec | undefined;
     try {

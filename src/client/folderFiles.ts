@@ -239,6 +239,26 @@ export function guardFolder(io: FolderIO): FolderIO {
   } as FolderIO;
 }
 
+/**
+ * The guarded folder with each file read and each folder listed at most once: for one article's work that reads
+ * its files several ways (a check reads them as the article, as versions and for their hashes), then dropped.
+ */
+export function readingOnce(io: FolderIO): FolderIO {
+  const guarded = guardFolder(io);
+  const reads = new Map<string, Promise<Uint8Array | undefined>>();
+  const lists = new Map<string, ReturnType<FolderIO["list"]>>();
+  const once = <T>(cache: Map<string, Promise<T>>, p: string, work: () => Promise<T>) => cache.get(p) ?? cache.set(p, work()).get(p)!;
+  const forget = (p: string) => (reads.clear(), lists.clear(), p);
+  return {
+    [GUARDED]: true,
+    read: (p) => once(reads, p, () => guarded.read(p)),
+    list: (p) => once(lists, p, () => guarded.list(p)),
+    stat: (p) => guarded.stat(p),
+    write: (p, data) => guarded.write(forget(p), data),
+    remove: (p) => guarded.remove(forget(p)),
+  } as FolderIO;
+}
+
 export const sha256 = (data: Uint8Array) => createHash("sha256").update(data).digest("hex");
 const utf8 = (text: string) => new TextEncoder().encode(text);
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);

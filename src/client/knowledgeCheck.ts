@@ -10,7 +10,7 @@ import type { Crm } from "./crm";
 import { CrmError } from "./errors";
 import {
   type FolderIO, type FolderManifest, type LocalArticle, type RecordedField, IMAGE_TYPES, MAX_IMAGE_BYTES, MANIFEST_FILE, folderImageSources,
-  blockHashes, changedFiles, checkRelativePath, guardFolder, hashArticleFiles, readLocalArticle, readManifest,
+  blockHashes, changedFiles, checkRelativePath, guardFolder, hashArticleFiles, readLocalArticle, readManifest, readingOnce,
 } from "./folderFiles";
 import { getDataCategoryGroups } from "./knowledge";
 import { articleFolders, categoryExists, folderStatus } from "./knowledgeFolder";
@@ -118,19 +118,27 @@ export async function checkFolder(folder: FolderIO, options: CheckOptions = {}):
   const languagesOf = new Map<string, { file: string; languages: Set<string> }>();
   const categories: { article: string; file: string; line?: number; category: string }[] = [];
 
-  for (const name of names) {
+  // An article's files are read while the ones before it are checked (a few ahead, each read once).
+  const loadArticle = async (name: string) => {
+    const articleIO = readingOnce(io);
+    try {
+      const local = await readLocalArticle(articleIO, name);
+      const pulled = manifest?.articles[name];
+      return { io: articleIO, local, versions: await versionsOf(articleIO, local), hashes: pulled ? await hashArticleFiles(articleIO, name) : undefined };
+    } catch (err) {
+      if (err instanceof CrmError) return { error: err };
+      throw err;
+    }
+  };
+  for await (const [name, loaded] of loadedAhead(names, READ_AHEAD, loadArticle)) {
     options.signal?.throwIfAborted();
     const add = (f: Omit<Finding, "article">) => reported(name) && findings.push({ article: name, ...f });
-    let local: LocalArticle;
-    try {
-      local = await readLocalArticle(io, name);
-    } catch (err) {
-      if (!(err instanceof CrmError)) throw err;
-      const message = err.message;
+    if (loaded.error) {
+      const message = loaded.error.message;
       add({ rule: "folder", severity: "error", file: /^\S+/.exec(message)?.[0]?.replace(/[,:]$/, "") ?? `${name}/article.yaml`, line: lineInMessage(message), message });
       continue;
     }
-    const versions = await versionsOf(io, local);
+    const { local, versions } = loaded;
     const master = versions[0]!;
     const published = master.facts.PublishStatus === "Online" || !!master.facts.LastPublishedDate;
     for (const key of [String(master.fields.UrlName ?? ""), manifest?.articles[name]?.knowledgeArticleId?.slice(0, 15), manifest?.articles[name]?.versionId?.slice(0, 15)]) {
@@ -153,10 +161,10 @@ export async function checkFolder(folder: FolderIO, options: CheckOptions = {}):
           add({ rule: "richText", severity: "error", file, line: lineOf(content, /\b(\S+) attribute\b/.exec(removed)?.[1] ?? /<\w+/.exec(removed)?.[0] ?? ""), message: `Sanitizing removes ${removed}: readers would not see what the file holds.` });
         }
         for (const link of articleLinks(html).filter((l) => isOrgLink(l.href))) links.push({ article: name, file, line: lineOf(content, link.href), ...link });
-        await checkImages(io, name, file, content, add);
+        await checkImages(loaded.io, name, file, content, add);
       }
     }
-    await checkTranslations(io, local, versions, manifest, add);
+    checkTranslations(local, versions, manifest, loaded.hashes, add);
   }
 
   for (const places of urlNames.values()) {
@@ -195,6 +203,27 @@ async function versionsOf(io: FolderIO, local: LocalArticle): Promise<Version[]>
 }
 
 type Add = (f: Omit<Finding, "article">) => void;
+
+/** How many articles are read ahead of the one checked: enough to keep the disk busy, few enough to hold little. */
+const READ_AHEAD = 8;
+
+/** Each item's load, started up to `width` items ahead and handed out in order: at most `width` loads are held at once. */
+async function* loadedAhead<T, R>(items: readonly T[], width: number, load: (item: T) => Promise<R>): AsyncGenerator<[T, R]> {
+  const started = new Map<number, Promise<R>>();
+  const start = (i: number) => {
+    if (i >= items.length) return;
+    const loading = load(items[i]!);
+    loading.catch(() => undefined); // awaited in turn below; a consumer that stops early leaves no unhandled rejection
+    started.set(i, loading);
+  };
+  for (let i = 0; i < width; i++) start(i);
+  for (let i = 0; i < items.length; i++) {
+    const value = await started.get(i)!;
+    started.delete(i);
+    start(i + width);
+    yield [items[i]!, value];
+  }
+}
 
 /** Each field against what the org's describe said at the pull: known, filled when required, within its length, of its type, an allowed value. */
 function checkFields(version: Version, fields: Record<string, RecordedField>, add: Add): void {
@@ -269,11 +298,11 @@ async function checkImages(io: FolderIO, name: string, file: string, content: st
  * translation last changed), or in the folder since (the master's files changed, the translation's did not) —
  * then the master's blocks that changed are named, from the hashes the pull recorded.
  */
-async function checkTranslations(io: FolderIO, local: LocalArticle, versions: Version[], manifest: FolderManifest | undefined, add: Add): Promise<void> {
+function checkTranslations(local: LocalArticle, versions: Version[], manifest: FolderManifest | undefined, hashes: Record<string, string> | undefined, add: Add): void {
   const [master, ...translations] = versions;
   if (!master || !translations.length) return;
   const entry = manifest?.articles[local.name];
-  const changed = entry ? changedFiles(entry.files, await hashArticleFiles(io, local.name)) : [];
+  const changed = entry && hashes ? changedFiles(entry.files, hashes) : [];
   const masterChanged = changed.filter((f) => f === "article.yaml" || /^[A-Za-z]\w*\.html$/.test(f));
   const changedBlocks = Object.entries(master.richText).flatMap(([field, r]) => {
     const before = new Set(entry?.blocks?.[field] ?? []);

@@ -86,8 +86,17 @@ export interface FolderManifest {
   pulledAt: string;
   /** The article type's carried fields (absent in a folder pulled before checks were recorded). */
   fields?: Record<string, RecordedField>;
-  /** By folder name (the article's URL name when pulled). */
-  articles: Record<string, ManifestArticle>;
+  /** Each pulled article's record, by folder name (the article's URL name when pulled): read and written one at a time. */
+  articles: ArticleRecords;
+}
+
+export interface ArticleRecords {
+  /** The article's record, checked (a tampered record must not steer a write, a removal or a query); undefined for a folder never pulled or pushed. */
+  get(name: string): Promise<ManifestArticle | undefined>;
+  /** Writes the article's record at once: a pull or push that dies after it still knows the article as its own. */
+  set(name: string, entry: ManifestArticle): Promise<void>;
+  /** Every recorded article's folder, by its article ID (records read a few at a time, only their IDs kept). */
+  folders(): Promise<Map<string, string>>;
 }
 
 /** An article as its files say: what a push writes. Rich text is as the org stores it, with local image paths. */
@@ -391,18 +400,10 @@ function staysInside(relativePath: string): boolean {
 }
 
 /** The folder's record of the pull, checked entry by entry: a tampered record must not steer a write, a removal or a query. */
-/**
- * Where a push keeps each article's new record as soon as it is pushed, until the folder's record is written
- * whole at its end: a push that dies half way leaves them, and the next read of the folder's record takes them
- * in — so a push run again finds its own writes as its own, not as changes made in the org since the pull.
- */
-export const PUSHED_DIR = ".crm-knowledge-pushed";
-
-/** Keeps one pushed article's record (a small file of its own: a push of 10,000 articles writes 10,000 small files, never the whole record each time). */
-export async function keepPushed(io: FolderIO, name: string, entry: ManifestArticle): Promise<void> {
-  if (!isArticleFolderName(name)) throw new TypeError(`'${name}' is not an article folder's name`);
-  await guardFolder(io).write(`${PUSHED_DIR}/${name}.json`, utf8(JSON.stringify(entry)));
-}
+/** Where each article's record lives: a small YAML file per article folder (`.crm-knowledge/<folder>.yaml`). */
+export const RECORDS_DIR = ".crm-knowledge";
+/** Where a push of an earlier version kept the records of articles it pushed until its end: read, then folded into RECORDS_DIR. */
+const PUSHED_DIR = ".crm-knowledge-pushed";
 
 /**
  * Where a push says, before an article's writes, that it is about to write it (as whom, since when): a push
@@ -450,43 +451,108 @@ export async function readPending(io: FolderIO): Promise<Map<string, PendingPush
   return pending;
 }
 
-async function pushedRecords(io: FolderIO): Promise<[string, unknown][]> {
-  const guarded = guardFolder(io);
-  if ((await guarded.stat(PUSHED_DIR))?.type !== "directory") return [];
-  const files = (await guarded.list(PUSHED_DIR)).filter((e) => e.type === "file" && e.name.endsWith(".json"));
-  return Promise.all(files.map(async (f): Promise<[string, unknown]> => [f.name.slice(0, -".json".length), loadData((await guarded.read(`${PUSHED_DIR}/${f.name}`))!, `${PUSHED_DIR}/${f.name}`)]));
-}
-
-export async function readManifest(io: FolderIO): Promise<FolderManifest | undefined> {
-  const bytes = await guardFolder(io).read(MANIFEST_FILE);
-  if (!bytes) return undefined;
-  const parsed = loadData(bytes, MANIFEST_FILE) as FolderManifest | undefined;
-  const broken = (what: string) => new CrmError(`${MANIFEST_FILE} ${what}: it is not a knowledge folder's record of a pull as CRM Explorer writes it. Pull the articles again.`);
-  if (!parsed || typeof parsed !== "object" || !parsed.org || typeof parsed.org.id !== "string" || !parsed.org.id) throw broken("has no org");
-  if (!parsed.articles || typeof parsed.articles !== "object" || Array.isArray(parsed.articles)) throw broken("has no articles");
-  if (typeof parsed.sobject !== "string" || !/^[A-Za-z][A-Za-z0-9_]*__kav$/.test(parsed.sobject)) throw broken(`names ${JSON.stringify(String(parsed.sobject))} as the article type (an API name ending in __kav)`);
-  // What a push that died half way had pushed: its records, checked as the rest of the record is.
-  for (const [name, entry] of await pushedRecords(io)) parsed.articles[name] = entry as ManifestArticle;
-  for (const [name, entry] of Object.entries(parsed.articles)) {
-    if (!isArticleFolderName(name)) throw broken(`names ${JSON.stringify(name)} as an article folder (one folder of this folder)`);
-    if (!entry || typeof entry !== "object" || !entry.files || typeof entry.files !== "object") throw broken(`has no files for '${name}'`);
-    for (const file of Object.keys(entry.files)) {
-      if (!staysInside(file)) throw broken(`lists ${JSON.stringify(file)} under '${name}' (a file inside that article's folder)`);
-    }
-    if (!isRecordId(entry.knowledgeArticleId)) throw broken(`has no article ID for '${name}'`);
-    for (const language of Object.keys(entry.translations ?? {})) if (pathNameProblem("language", language)) throw broken(`lists ${JSON.stringify(language)} as a language of '${name}'`);
+/** Records an earlier version kept elsewhere (the folder's record held them all; a push killed half way kept its own apart), by folder name. */
+async function olderRecords(io: FolderIO, parsed: { articles?: unknown }): Promise<Map<string, unknown>> {
+  const older = new Map<string, unknown>(Object.entries((parsed.articles ?? {}) as Record<string, unknown>));
+  if ((await io.stat(PUSHED_DIR))?.type !== "directory") return older;
+  for (const f of (await io.list(PUSHED_DIR)).filter((e) => e.type === "file" && e.name.endsWith(".json"))) {
+    older.set(f.name.slice(0, -".json".length), loadData((await io.read(`${PUSHED_DIR}/${f.name}`))!, `${PUSHED_DIR}/${f.name}`));
   }
-  return parsed;
+  return older;
 }
 
-/** Writes the folder's record whole; the records a push kept article by article are in it now, and go. */
-export async function writeManifest(io: FolderIO, manifest: FolderManifest): Promise<void> {
-  const header = "# Written by a pull or push of CRM Explorer's knowledge folder: what each article was in the org. Not for editing.\n";
-  await io.write(MANIFEST_FILE, utf8(header + yaml().dumpYaml(manifest, { sortKeys: true })));
-  const guarded = guardFolder(io);
-  const kept = await pushedRecords(io);
-  for (const [name] of kept) await guarded.remove(`${PUSHED_DIR}/${name}.json`);
-  if (kept.length) await guarded.remove(PUSHED_DIR).catch(() => undefined); // left when something else is in it
+const brokenRecord = (file: string, what: string) => new CrmError(`${file} ${what}: it is not a knowledge folder's record of a pull as CRM Explorer writes it. Pull the articles again.`);
+
+function checkedRecord(name: string, entry: unknown, file: string): ManifestArticle {
+  const broken = (what: string) => brokenRecord(file, what);
+  if (!isArticleFolderName(name)) throw broken(`names ${JSON.stringify(name)} as an article folder (one folder of this folder)`);
+  const record = entry as ManifestArticle;
+  if (!record || typeof record !== "object" || !record.files || typeof record.files !== "object") throw broken(`has no files for '${name}'`);
+  for (const f of Object.keys(record.files)) {
+    if (!staysInside(f)) throw broken(`lists ${JSON.stringify(f)} under '${name}' (a file inside that article's folder)`);
+  }
+  if (!isRecordId(record.knowledgeArticleId)) throw broken(`has no article ID for '${name}'`);
+  for (const language of Object.keys(record.translations ?? {})) if (pathNameProblem("language", language)) throw broken(`lists ${JSON.stringify(language)} as a language of '${name}'`);
+  return record;
+}
+
+/** The folder's article records: each in its own file, read when asked for; records of an earlier version's layout are read until the next write moves them. */
+function articleRecords(io: FolderIO, older: Map<string, unknown>): ArticleRecords & { older: Map<string, unknown> } {
+  const fileOf = (name: string) => {
+    if (!isArticleFolderName(name)) throw new TypeError(`'${name}' is not an article folder's name`);
+    return `${RECORDS_DIR}/${name}.yaml`;
+  };
+  const get = async (name: string) => {
+    const file = fileOf(name);
+    const bytes = await io.read(file);
+    if (bytes) return checkedRecord(name, loadData(bytes, file), file);
+    return older.has(name) ? checkedRecord(name, older.get(name), MANIFEST_FILE) : undefined;
+  };
+  return {
+    older,
+    get,
+    set: async (name, entry) => {
+      await io.write(fileOf(name), utf8(yaml().dumpYaml(entry, { sortKeys: true })));
+      older.delete(name);
+    },
+    folders: async () => {
+      const names = new Set(older.keys());
+      for (const f of await io.list(RECORDS_DIR)) if (f.type === "file" && f.name.endsWith(".yaml")) names.add(f.name.slice(0, -".yaml".length));
+      const found = await inTurns([...names], async (name) => [(await get(name))!.knowledgeArticleId, name] as const);
+      return new Map(found);
+    },
+  };
+}
+
+/** The folder's record of the pull (crm-knowledge.yaml) and its articles' records, checked: a tampered record must not steer a write, a removal or a query. */
+export async function readManifest(folder: FolderIO): Promise<FolderManifest | undefined> {
+  const io = guardFolder(folder);
+  const bytes = await io.read(MANIFEST_FILE);
+  if (!bytes) return undefined;
+  const parsed = loadData(bytes, MANIFEST_FILE) as (Omit<FolderManifest, "articles"> & { articles?: unknown }) | undefined;
+  const broken = (what: string) => brokenRecord(MANIFEST_FILE, what);
+  if (!parsed || typeof parsed !== "object" || !parsed.org || typeof parsed.org.id !== "string" || !parsed.org.id) throw broken("has no org");
+  if (parsed.articles !== undefined && (!parsed.articles || typeof parsed.articles !== "object" || Array.isArray(parsed.articles))) throw broken("has no articles");
+  if (typeof parsed.sobject !== "string" || !/^[A-Za-z][A-Za-z0-9_]*__kav$/.test(parsed.sobject)) throw broken(`names ${JSON.stringify(String(parsed.sobject))} as the article type (an API name ending in __kav)`);
+  const older = await olderRecords(io, parsed);
+  for (const [name, entry] of older) checkedRecord(name, entry, MANIFEST_FILE);
+  return { org: parsed.org, sobject: parsed.sobject, pulledAt: parsed.pulledAt, ...(parsed.fields ? { fields: parsed.fields } : {}), articles: articleRecords(io, older) };
+}
+
+/** A new folder's (or a pull's) record, with no article recorded yet. */
+export function newManifest(folder: FolderIO, header: Omit<FolderManifest, "articles">): FolderManifest {
+  return { ...header, articles: articleRecords(guardFolder(folder), new Map()) };
+}
+
+/**
+ * Writes the folder's record (its org, article type and fields); records of an earlier version's layout are
+ * moved into their own files first, then the places they were kept go.
+ */
+export async function writeManifest(folder: FolderIO, manifest: FolderManifest): Promise<void> {
+  const io = guardFolder(folder);
+  const records = manifest.articles as ReturnType<typeof articleRecords>;
+  for (const [name, entry] of [...records.older]) await records.set(name, checkedRecord(name, entry, MANIFEST_FILE));
+  const header = `# Written by a pull or push of CRM Explorer's knowledge folder: the org and article type it holds. Each article's record (its versions in the org, its files' hashes) is in ${RECORDS_DIR}/. Not for editing.\n`;
+  const { articles: _records, ...folderRecord } = manifest;
+  await io.write(MANIFEST_FILE, utf8(header + yaml().dumpYaml(folderRecord, { sortKeys: true })));
+  if ((await io.stat(PUSHED_DIR))?.type !== "directory") return;
+  for (const f of await io.list(PUSHED_DIR)) if (f.type === "file" && f.name.endsWith(".json")) await io.remove(`${PUSHED_DIR}/${f.name}`);
+  await io.remove(PUSHED_DIR).catch(() => undefined); // left when something else is in it
+}
+
+/** Folders looked at side by side, a few at a time: a folder of 10,000 articles is never read all at once. */
+const SIDE_BY_SIDE = 16;
+export async function inTurns<T, R>(items: T[], work: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await work(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(SIDE_BY_SIDE, items.length) }, worker));
+  return out;
 }
 
 export const encodeText = utf8;

@@ -289,11 +289,30 @@ function actionFailure(result: ActionResult | undefined, what: string): CrmError
 /** A draft from the online version (the article stays online unless `unpublish`). Resolves to the action result. */
 export async function createDraftFromOnlineArticle(crm: Crm, articleId: string, options: { unpublish?: boolean } = {}): Promise<ActionResult[]> {
   requireRecordId(articleId, "articleId");
-  const inputs = [{ action: "EDIT_AS_DRAFT_ARTICLE", unpublish: options.unpublish ?? false, articleId }];
-  const response = await crm.request<ActionResult[]>("POST", await crm.apiPath("/actions/standard/createDraftFromOnlineKnowledgeArticle"), { inputs }, { intent: knowledgeActionIntent("createDraftFromOnlineKnowledgeArticle", inputs) });
-  const data = response.data ?? [];
+  const data = await createDraftsFromOnlineArticles(crm, [articleId], options);
   if (!data[0]?.isSuccess) throw actionFailure(data[0], `Creating a draft from the online version of ${articleId}`);
   return data;
+}
+
+/** The most inputs one request to an action carries here (the org's collections take as many records). */
+export const ACTION_INPUTS_LIMIT = 200;
+
+/**
+ * Drafts from the online versions of several articles, in one request per 200 (the action takes a list of
+ * inputs): each article's result in the order given, a refused one with its reason (`isSuccess` false).
+ */
+export async function createDraftsFromOnlineArticles(crm: Crm, articleIds: string[], options: { unpublish?: boolean } = {}): Promise<ActionResult[]> {
+  if (!Array.isArray(articleIds)) throw new TypeError("articleIds must be an array of article IDs (kA…)");
+  articleIds.forEach((id, i) => requireRecordId(id, `articleIds[${i}]`));
+  const results: ActionResult[] = [];
+  for (let from = 0; from < articleIds.length; from += ACTION_INPUTS_LIMIT) {
+    const inputs = articleIds.slice(from, from + ACTION_INPUTS_LIMIT).map((articleId) => ({ action: "EDIT_AS_DRAFT_ARTICLE", unpublish: options.unpublish ?? false, articleId }));
+    const response = await crm.request<ActionResult[]>("POST", await crm.apiPath("/actions/standard/createDraftFromOnlineKnowledgeArticle"), { inputs }, { intent: knowledgeActionIntent("createDraftFromOnlineKnowledgeArticle", inputs) });
+    const data = response.data;
+    if (!Array.isArray(data) || data.length !== inputs.length) throw new CrmError(`createDraftFromOnlineKnowledgeArticle answered ${Array.isArray(data) ? data.length : "no"} results for ${inputs.length} articles`);
+    results.push(...data);
+  }
+  return results;
 }
 
 /**
@@ -505,7 +524,7 @@ export async function setTranslationComplete(crm: Crm, versionId: string, comple
 }
 
 /** The functions this module adds to every client as `crm.knowledge`. */
-const api = { preflightPublish, compareVersions, checkForExistingArticle, getArticleUriFromNumber, getArticleIdFromNumber, getArticlesList, listArticleVersions, getVersionsOfArticle, getDataCategorySelections, getArticleDetails, getValidationStatus, getArticleMetadata, getArticleVersion, getArticleUrl, createArticle, updateArticle, createDraftFromOnlineArticle, createDraftFromMasterVersion, publishArticle, publishMultipleArticles, archiveArticle, deleteArticleDraft, assignDataCategory, getDataCategoryGroups, getKnowledgeSettings, getTranslations, submitForTranslation, publishTranslations, publishTranslation, createDraftFromOnlineTranslation, deleteTranslation, unpublishTranslation, setTranslationComplete };
+const api = { preflightPublish, compareVersions, checkForExistingArticle, getArticleUriFromNumber, getArticleIdFromNumber, getArticlesList, listArticleVersions, getVersionsOfArticle, getDataCategorySelections, getArticleDetails, getValidationStatus, getArticleMetadata, getArticleVersion, getArticleUrl, createArticle, updateArticle, createDraftFromOnlineArticle, createDraftsFromOnlineArticles, createDraftFromMasterVersion, publishArticle, publishMultipleArticles, archiveArticle, deleteArticleDraft, assignDataCategory, getDataCategoryGroups, getKnowledgeSettings, getTranslations, submitForTranslation, publishTranslations, publishTranslation, createDraftFromOnlineTranslation, deleteTranslation, unpublishTranslation, setTranslationComplete };
 plugIn("knowledge", api);
 declare module "./crm" {
   interface Crm {

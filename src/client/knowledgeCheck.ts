@@ -9,7 +9,7 @@
 import type { Crm } from "./crm";
 import { CrmError } from "./errors";
 import {
-  type FolderIO, type FolderManifest, type LocalArticle, type RecordedField, IMAGE_TYPES, MAX_IMAGE_BYTES, MANIFEST_FILE, folderImageSources,
+  type FolderIO, type FolderManifest, type LocalArticle, type ManifestArticle, type RecordedField, IMAGE_TYPES, MAX_IMAGE_BYTES, MANIFEST_FILE, folderImageSources,
   blockHashes, changedFiles, checkRelativePath, guardFolder, hashArticleFiles, readLocalArticle, readManifest, readingOnce,
 } from "./folderFiles";
 import { getDataCategoryGroups } from "./knowledge";
@@ -115,7 +115,8 @@ export async function checkFolder(folder: FolderIO, options: CheckOptions = {}):
   const urlNames = new Map<string, { article: string; file: string; line?: number }[]>();
   const targets = new Map<string, { article: string; published: boolean }>();
   const links: LinkFound[] = [];
-  const languagesOf = new Map<string, { file: string; languages: Set<string> }>();
+  /** Each article's languages, and those the pull recorded whose files are gone. */
+  const languagesOf = new Map<string, { file: string; languages: Set<string>; lost: string[] }>();
   const categories: { article: string; file: string; line?: number; category: string }[] = [];
 
   // An article's files are read while the ones before it are checked (a few ahead, each read once).
@@ -123,8 +124,8 @@ export async function checkFolder(folder: FolderIO, options: CheckOptions = {}):
     const articleIO = readingOnce(io);
     try {
       const local = await readLocalArticle(articleIO, name);
-      const pulled = manifest?.articles[name];
-      return { io: articleIO, local, versions: await versionsOf(articleIO, local), hashes: pulled ? await hashArticleFiles(articleIO, name) : undefined };
+      const pulled = await manifest?.articles.get(name);
+      return { io: articleIO, local, pulled, versions: await versionsOf(articleIO, local), hashes: pulled ? await hashArticleFiles(articleIO, name) : undefined };
     } catch (err) {
       if (err instanceof CrmError) return { error: err };
       throw err;
@@ -138,13 +139,14 @@ export async function checkFolder(folder: FolderIO, options: CheckOptions = {}):
       add({ rule: "folder", severity: "error", file: /^\S+/.exec(message)?.[0]?.replace(/[,:]$/, "") ?? `${name}/article.yaml`, line: lineInMessage(message), message });
       continue;
     }
-    const { local, versions } = loaded;
+    const { local, versions, pulled } = loaded;
     const master = versions[0]!;
     const published = master.facts.PublishStatus === "Online" || !!master.facts.LastPublishedDate;
-    for (const key of [String(master.fields.UrlName ?? ""), manifest?.articles[name]?.knowledgeArticleId?.slice(0, 15), manifest?.articles[name]?.versionId?.slice(0, 15)]) {
+    for (const key of [String(master.fields.UrlName ?? ""), pulled?.knowledgeArticleId?.slice(0, 15), pulled?.versionId?.slice(0, 15)]) {
       if (key) targets.set(key, { article: name, published });
     }
-    languagesOf.set(name, { file: master.yamlFile, languages: new Set(Object.keys(local.translations)) });
+    const languages = new Set(Object.keys(local.translations));
+    languagesOf.set(name, { file: master.yamlFile, languages, lost: Object.keys(pulled?.translations ?? {}).filter((l) => !languages.has(l)) });
     for (const category of local.dataCategories) categories.push({ article: name, file: master.yamlFile, line: lineOf(master.yaml, category), category });
     if (!reported(name)) continue;
 
@@ -164,7 +166,7 @@ export async function checkFolder(folder: FolderIO, options: CheckOptions = {}):
         await checkImages(loaded.io, name, file, content, add);
       }
     }
-    checkTranslations(local, versions, manifest, loaded.hashes, add);
+    checkTranslations(versions, pulled, loaded.hashes, add);
   }
 
   for (const places of urlNames.values()) {
@@ -173,11 +175,10 @@ export async function checkFolder(folder: FolderIO, options: CheckOptions = {}):
       findings.push({ rule: "urlName", severity: "error", article: p.article, file: p.file, line: p.line, message: `The URL name is also used by ${places.filter((o) => o !== p).map((o) => `'${o.article}'`).join(", ")}: URL names are unique in the org.` });
     }
   }
-  for (const [name, { file, languages }] of languagesOf) {
+  for (const [name, { file, languages, lost }] of languagesOf) {
     if (!reported(name)) continue;
     const missing = (options.languages ?? []).filter((l) => !languages.has(l));
     if (missing.length) findings.push({ rule: "translation", severity: "warning", article: name, file, message: `No translation into ${missing.join(", ")} (every article is to be translated into ${options.languages!.join(", ")}).` });
-    const lost = Object.keys(manifest?.articles[name]?.translations ?? {}).filter((l) => !languages.has(l));
     if (lost.length) findings.push({ rule: "translation", severity: "warning", article: name, file, message: `The ${lost.join(", ")} translation${lost.length === 1 ? " was" : "s were"} pulled, and ${lost.length === 1 ? "its" : "their"} files are gone from the folder: a push leaves ${lost.length === 1 ? "it" : "them"} in the org as ${lost.length === 1 ? "it is" : "they are"}.` });
   }
   const outside = await resolveLinks(links, targets, options.crm, manifest?.sobject);
@@ -298,10 +299,9 @@ async function checkImages(io: FolderIO, name: string, file: string, content: st
  * translation last changed), or in the folder since (the master's files changed, the translation's did not) —
  * then the master's blocks that changed are named, from the hashes the pull recorded.
  */
-function checkTranslations(local: LocalArticle, versions: Version[], manifest: FolderManifest | undefined, hashes: Record<string, string> | undefined, add: Add): void {
+function checkTranslations(versions: Version[], entry: ManifestArticle | undefined, hashes: Record<string, string> | undefined, add: Add): void {
   const [master, ...translations] = versions;
   if (!master || !translations.length) return;
-  const entry = manifest?.articles[local.name];
   const changed = entry && hashes ? changedFiles(entry.files, hashes) : [];
   const masterChanged = changed.filter((f) => f === "article.yaml" || /^[A-Za-z]\w*\.html$/.test(f));
   const changedBlocks = Object.entries(master.richText).flatMap(([field, r]) => {

@@ -11,14 +11,15 @@ import { requireSobjectName, sameRecordId } from "./ids";
 import { withinSkew } from "./orgTime";
 import {
   type FolderIO, type FolderManifest, type LocalArticle, type ManifestArticle, type PulledVersion, FolderContentError, IMAGES_DIR, IMAGE_TYPES, MAX_IMAGE_BYTES, folderImageSources, withImageInline,
-  type RecordedField, type PendingPush, blockHashes, changedFiles, checkRelativePath, dropPending, encodeText, guardFolder, hashArticleFiles, keepPending, keepPushed, pathNameProblem, readLocalArticle, readManifest, readPending, versionFiles, writeManifest,
+  type RecordedField, type PendingPush, blockHashes, changedFiles, checkRelativePath, dropPending, encodeText, guardFolder, hashArticleFiles, inTurns, keepPending, newManifest, pathNameProblem, readLocalArticle, readManifest, readPending, versionFiles, writeManifest,
 } from "./folderFiles";
-import { createArticle, createDraftFromOnlineArticle, createDraftFromOnlineTranslation, deleteArticleDraft, deleteTranslation, getDataCategoryGroups, publishMultipleArticles, publishTranslations, submitForTranslation, updateArticle, type DataCategory } from "./knowledge";
+import { createArticle, createDraftsFromOnlineArticles, createDraftFromOnlineTranslation, deleteArticleDraft, deleteTranslation, getDataCategoryGroups, publishMultipleArticles, publishTranslations, submitForTranslation, updateArticle, type DataCategory } from "./knowledge";
 import { soqlLiteral } from "./soql-text";
 import { richTextImageUrls } from "./urls";
 import { preflightPublish } from "./versions";
 import { plugIn, type Bound } from "./plugins";
 import { batchIntent } from "./intent";
+import { create as createRecords, remove as removeRecords, update as updateRecords } from "./collections";
 
 export { nodeFolder, checkRelativePath, guardFolder, layOutRichText, readManifest, storeRichText, FILE_LIMITS, FolderContentError, type FolderEntryType, type FolderIO, type FolderManifest, type LocalArticle } from "./folderFiles";
 
@@ -162,8 +163,8 @@ async function selectedArticleIds(crm: Crm, sobject: string, selection: PullSele
 
 /**
  * Pulls articles into the folder: each in a folder named by its URL name (see folderFiles.ts), the version it
- * is edited in (its draft, else the published one), its images, categories and translations. The folder's
- * record (crm-knowledge.yaml) keeps each article's version and LastModifiedDate for the status and the push.
+ * is edited in (its draft, else the published one), its images, categories and translations. Each article's
+ * record (its version and LastModifiedDate, for the status and the push) is written as soon as its files are.
  * A folder holds one org's pull: pulling another org into it is refused.
  */
 export async function pullArticles(crm: Crm, folder: FolderIO, selection: PullSelection = {}, options: PullOptions = {}): Promise<PulledArticle[]> {
@@ -179,20 +180,16 @@ export async function pullArticles(crm: Crm, folder: FolderIO, selection: PullSe
     .filter((f) => describe.fields.some((d) => d.name === f));
   const recordTypes = await recordTypeNames(crm, describe);
 
-  const manifest: FolderManifest = {
-    org: { id: crm.orgId ?? "", instanceUrl: crm.instanceUrl ?? "" }, sobject, pulledAt: new Date().toISOString(), fields: recordedFields(plain, rich), articles: { ...previous?.articles },
-  };
+  const header = { org: { id: crm.orgId ?? "", instanceUrl: crm.instanceUrl ?? "" }, sobject, pulledAt: new Date().toISOString(), fields: recordedFields(plain, rich) };
+  const manifest: FolderManifest = previous ? { ...header, articles: previous.articles } : newManifest(io, header);
+  await writeManifest(io, manifest);
   const taken = new Set((await io.list("")).filter((e) => e.type !== "file").map((e) => lower(e.name)));
   /** Each article's folder by its ID: an article pulled before goes back into its own folder. */
-  const folderOf = new Map(Object.entries(manifest.articles).map(([name, a]) => [a.knowledgeArticleId, name]));
+  const folderOf = await manifest.articles.folders();
   const out: PulledArticle[] = [];
-  // A cancelled or failed pull still records the articles it finished (each is written whole before it is recorded).
-  try {
-    // A chunk of articles at a time: their versions and categories in a query each, written, then let go (the rows of the whole knowledge base are never held).
-    for (let from = 0; from < ids.length; from += CHUNK) await pullChunk(ids.slice(from, from + CHUNK));
-  } finally {
-    await writeManifest(io, manifest);
-  }
+  // A chunk of articles at a time: their versions and categories in a query each, written, then let go (the rows of
+  // the whole knowledge base are never held). A cancelled, failed or killed pull keeps the records of the articles it finished.
+  for (let from = 0; from < ids.length; from += CHUNK) await pullChunk(ids.slice(from, from + CHUNK));
   options.onProgress?.(ids.length, ids.length, "");
   return out;
 
@@ -251,11 +248,11 @@ export async function pullArticles(crm: Crm, folder: FolderIO, selection: PullSe
     const written = new Set([...Object.keys(files), ...images.values()]);
     for (const [file, content] of Object.entries(files)) await io.write(`${name}/${file}`, encodeText(content));
     // Files of an earlier pull that this one no longer has (a translation deleted, an image removed).
-    for (const stale of Object.keys(manifest.articles[name]?.files ?? {})) if (!written.has(stale)) await io.remove(`${name}/${stale}`);
-    manifest.articles[name] = {
+    for (const stale of Object.keys((await manifest.articles.get(name))?.files ?? {})) if (!written.has(stale)) await io.remove(`${name}/${stale}`);
+    await manifest.articles.set(name, {
       ...pulled(master), articleNumber: String(master.ArticleNumber), knowledgeArticleId: String(master.KnowledgeArticleId),
       files: await hashArticleFiles(io, name), translations: Object.fromEntries(translations.map((t) => [String(t.Language), pulled(t)])), blocks: masterBlocks(files),
-    };
+    });
     return { name, title: String(master.Title), versionId: String(master.Id), publishStatus: String(master.PublishStatus), images: images.size, translations: translations.map((t) => String(t.Language)) };
   }
 }
@@ -282,26 +279,19 @@ export async function articleFolders(io: FolderIO): Promise<string[]> {
   return withFile.filter((n): n is string => !!n).sort();
 }
 
-/** Folders looked at side by side, a few at a time: a folder of 10,000 articles is never read all at once. */
-const SIDE_BY_SIDE = 16;
-async function inTurns<T, R>(items: T[], work: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await work(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(SIDE_BY_SIDE, items.length) }, worker));
-  return out;
+interface LocalChange {
+  /** The files changed since the pull (none: as pulled), or undefined for a folder the pull did not write. */
+  changed?: string[];
+  /** The article's record, when `keep` asked for it. */
+  entry?: ManifestArticle;
 }
 
-/** Each article folder's files against the pull: those changed (none: as pulled), or undefined for a folder the pull did not write. */
-async function localChanges(io: FolderIO, manifest: FolderManifest | undefined): Promise<Map<string, string[] | undefined>> {
-  return new Map(await inTurns(await articleFolders(io), async (name) => {
-    const entry = manifest?.articles[name];
-    return [name, entry ? changedFiles(entry.files, await hashArticleFiles(io, name)) : undefined] as const;
+/** Each of these article folders' files against its record; the records asked to be kept (`keep`) come back with it, the others are let go. */
+async function localChanges(io: FolderIO, manifest: FolderManifest | undefined, names: string[], keep: (changed: string[] | undefined) => boolean): Promise<Map<string, LocalChange>> {
+  return new Map(await inTurns(names, async (name) => {
+    const entry = await manifest?.articles.get(name);
+    const changed = entry ? changedFiles(entry.files, await hashArticleFiles(io, name)) : undefined;
+    return [name, { ...(changed ? { changed } : {}), ...(entry && keep(changed) ? { entry } : {}) }] as const;
   }));
 }
 
@@ -341,25 +331,27 @@ function orgMovedOn(entry: ManifestArticle, rows: Row[] | undefined, pending?: P
 export async function folderStatus(folder: FolderIO, options: { crm?: Crm; signal?: AbortSignal } = {}): Promise<{ manifest?: FolderManifest; articles: ArticleStatus[] }> {
   const io = guardFolder(folder);
   const manifest = await readManifest(io);
-  const changes = await localChanges(io, manifest);
-  const names = [...changes.keys()];
-  const local = names.map((name): [string, LocalState] => [name, localState(changes.get(name))]);
-  let versions: Map<string, Row[]> | undefined;
+  let askOrg = false;
   if (manifest && options.crm) {
     await options.crm.apiPath();
-    if (options.crm.orgId === manifest.org.id) {
-      versions = await orgVersions(options.crm, manifest.sobject, names.map((n) => manifest.articles[n]?.knowledgeArticleId).filter((id): id is string => !!id));
-    }
+    askOrg = options.crm.orgId === manifest.org.id;
   }
   const pending = await readPending(io);
-  return {
-    manifest,
-    articles: local.map(([name, state]) => {
-      const entry = manifest?.articles[name];
+  const names = await articleFolders(io);
+  const articles: ArticleStatus[] = [];
+  // A query's worth of articles at a time: their records are held only while the org's answer about them is read.
+  for (let from = 0; from < names.length; from += CHUNK) {
+    options.signal?.throwIfAborted();
+    const changes = await localChanges(io, manifest, names.slice(from, from + CHUNK), () => askOrg);
+    const ids = [...changes.values()].flatMap((c) => (c.entry ? [c.entry.knowledgeArticleId] : []));
+    const versions = askOrg && ids.length ? await orgVersions(options.crm!, manifest!.sobject, ids) : undefined;
+    for (const [name, { changed, entry }] of changes) {
+      const state = localState(changed);
       const org: OrgState = entry && versions ? orgMovedOn(entry, versions.get(entry.knowledgeArticleId), pending.get(name)) : "unknown";
-      return { name, local: state, org, conflict: isConflict(state, org) };
-    }),
-  };
+      articles.push({ name, local: state, org, conflict: isConflict(state, org) });
+    }
+  }
+  return { manifest, articles };
 }
 
 // ---- push ------------------------------------------------------------------------------------------------
@@ -408,19 +400,21 @@ export async function planPush(crm: Crm, folder: FolderIO, options: PushOptions 
   const io = await existingFolder(folder);
   await crm.apiPath(); // signed in, so the org's ID is known
   const manifest = await readManifest(io);
-  const changes = await localChanges(io, manifest);
   const sobject = requireSobjectName(options.sobject ?? manifest?.sobject ?? DEFAULT_KNOWLEDGE_SOBJECT, "options.sobject");
   const sameOrg = !!manifest && manifest.org.id === crm.orgId;
-  const chosen = [...changes.keys()].filter((name) => !options.only || options.only.includes(name)).map((name) => ({ name, local: localState(changes.get(name)) }));
+  // The records of articles that will be written are kept; an unchanged article's is let go once it is read.
+  const changes = await localChanges(io, manifest, await articleFolders(io), (changed) => !sameOrg || !changed || changed.length > 0);
+  const chosen = [...changes.keys()].filter((name) => !options.only || options.only.includes(name)).map((name) => ({ name, local: localState(changes.get(name)!.changed) }));
   const unknown = options.only?.filter((n) => !changes.has(n));
   if (unknown?.length) throw new CrmError(`No article folder named ${unknown.map((n) => `'${n}'`).join(", ")} in this knowledge folder`);
   // Into the pulled org an unchanged article is left alone without asking the org anything.
   const candidates = chosen.filter((a) => !sameOrg || a.local !== "unchanged");
   const locals = new Map(await inTurns(candidates, async (a) => [a.name, await readLocalArticle(io, a.name)] as const));
-  const pulledIds = sameOrg ? candidates.map((a) => manifest!.articles[a.name]?.knowledgeArticleId).filter((id): id is string => !!id) : [];
+  const recordOf = (name: string) => (sameOrg ? changes.get(name)?.entry : undefined);
+  const pulledIds = candidates.map((a) => recordOf(a.name)?.knowledgeArticleId).filter((id): id is string => !!id);
   const byId = pulledIds.length ? await orgVersions(crm, sobject, pulledIds) : new Map<string, Row[]>();
   // Articles not pulled from this org are matched by URL name.
-  const unmatched = candidates.filter((a) => !sameOrg || !manifest!.articles[a.name]).map((a) => String(locals.get(a.name)!.fields.UrlName ?? a.name));
+  const unmatched = candidates.filter((a) => !recordOf(a.name)).map((a) => String(locals.get(a.name)!.fields.UrlName ?? a.name));
   const byUrl = new Map<string, string>();
   if (unmatched.length) {
     const rows = await inChunks(unmatched, async (list) => (await crm.queryAll<Row>(`SELECT KnowledgeArticleId, UrlName FROM ${sobject} WHERE UrlName IN (${list}) AND IsMasterLanguage = true`)).records);
@@ -432,13 +426,13 @@ export async function planPush(crm: Crm, folder: FolderIO, options: PushOptions 
   const entries = chosen.map((a): PushPlanEntry => {
     const local = locals.get(a.name);
     if (!local) return { name: a.name, title: a.name, action: "nothing", reason: "unchanged since the pull", translations: [] };
-    const entry = sameOrg ? manifest!.articles[a.name] : undefined;
+    const entry = recordOf(a.name);
     const articleId = entry?.knowledgeArticleId ?? byUrl.get(lower(String(local.fields.UrlName ?? a.name)));
     const rows = articleId ? byId.get(articleId) ?? [] : [];
     const master = current(rows.filter((r) => r.IsMasterLanguage !== false));
     const conflict = entry ? ({ changed: "changed in the org since the pull", gone: "no longer in the org as a draft or published article", unchanged: undefined, unknown: undefined } as const)[orgMovedOn(entry, rows, pending.get(a.name))] : undefined;
     // Into the pulled org only the versions whose files changed are written; elsewhere, all of them.
-    const edited = entry ? changes.get(a.name) : undefined;
+    const edited = entry ? changes.get(a.name)!.changed : undefined;
     const touches = (language: string, version: { richText: Record<string, string> }) => !edited || edited.some((file) =>
       file === `article${language}.yaml` || new RegExp(`^\\w+${language.replace(".", "\\.")}\\.html$`).test(file) || (file.startsWith(`${IMAGES_DIR}/`) && Object.values(version.richText).some((html) => html.includes(file))));
     const translationRows = groupBy(rows.filter((r) => r.IsMasterLanguage === false), (r) => String(r.Language));
@@ -548,39 +542,56 @@ export async function pushFolder(crm: Crm, folder: FolderIO, options: PushRunOpt
   const pushedDrafts = new Map<string, PushedArticle>();
 
   const push: PushContext = { crm, io, sobject, describe, selection, categoryGroups, recordTypes };
+  const resultOf = (entry: PushPlanEntry) => results.find((r) => r.name === entry.name)!;
+  // Into the pulled org, a batch's writes are announced before they are sent, and each article's new record kept
+  // once they are done: a push killed inside a batch, or after it, finds its own writes as its own.
+  const recorded = plan.sameOrg && !!manifest;
   await crm.withConfirmedWrites({ method: "POST", path: `/sobjects/${sobject}`, summary, records: work.length, intent: batchIntent(summary, { object: sobject, records: work.length, area: "knowledge" }) }, async () => {
-    for (const [done, entry] of work.entries()) {
-      const result = results.find((r) => r.name === entry.name)!;
+    let done = 0;
+    for (let next = 0; next < work.length;) {
       if (options.signal?.aborted) {
-        result.outcome = "cancelled";
-        continue;
+        for (const entry of work.slice(next)) resultOf(entry).outcome = "cancelled";
+        break;
       }
-      options.onProgress?.(done, work.length, entry.title);
-      // Into the pulled org, the article's writes are announced before they are sent, and its new record kept once
-      // they are done: a push killed inside the article, or after it, finds its own writes as its own.
-      const recorded = plan.sameOrg && !!manifest;
-      if (recorded) await keepPending(io, entry.name, { since: new Date().toISOString(), userId: crm.userId! });
-      try {
-        const pushed = await pushArticle(push, entry, result);
-        pushedDrafts.set(entry.name, pushed);
-        if (recorded) {
-          const entries = await pushedEntries(crm, io, manifest, sobject, new Map([[entry.name, pushed]]));
-          for (const [name, record] of entries) await keepPushed(io, name, record);
+      // A batch's files are read and checked before any of its writes: an article that cannot be sent fails alone, having written nothing.
+      const batch: Prepared[] = [];
+      for (let bytes = 0; next < work.length && batch.length < PUSH_BATCH && bytes < PUSH_BATCH_BYTES;) {
+        const entry = work[next++]!;
+        try {
+          const prepared = await prepareArticle(push, entry, resultOf(entry));
+          bytes += prepared.bytes;
+          batch.push(prepared);
+        } catch (err) {
+          failed(resultOf(entry), err);
         }
-      } catch (err) {
-        result.outcome = "failed";
-        result.message = (err as Error).message;
       }
-      // Pushed and kept, or failed and taken back: either way nothing of it is pending.
-      if (recorded) await dropPending(io, entry.name);
+      if (recorded) for (const p of batch) await keepPending(io, p.entry.name, { since: new Date().toISOString(), userId: crm.userId! });
+      const pushed = await pushBatch(push, batch);
+      for (const [name, article] of pushed) pushedDrafts.set(name, article);
+      const records = recorded ? new Map(await pushedEntries(crm, io, manifest, sobject, pushed)) : undefined;
+      for (const p of batch) {
+        const record = records?.get(p.entry.name);
+        if (record) await manifest!.articles.set(p.entry.name, record);
+        // Pushed and kept, or failed and taken back: either way nothing of it is pending.
+        if (recorded) await dropPending(io, p.entry.name);
+        options.onProgress?.(++done, work.length, p.entry.title);
+      }
     }
     const toPublish = new Map([...pushedDrafts].filter(([name]) => options.publish === true || (Array.isArray(options.publish) && options.publish.includes(name))));
     if (toPublish.size) await publishPassing(crm, sobject, results, toPublish, options.requiredFields, describe);
+    if (!recorded) return;
+    // What publishing changed (the versions now online) goes into the records too; records of an earlier layout move into theirs.
+    if (toPublish.size) for (const [name, record] of await pushedEntries(crm, io, manifest, sobject, toPublish)) await manifest.articles.set(name, record);
+    await writeManifest(io, manifest);
   });
-  if (plan.sameOrg && manifest) await recordPush(crm, io, manifest, sobject, pushedDrafts);
   options.onProgress?.(work.length, work.length, "");
   return results;
 }
+
+/** Articles written together: a request each for their drafts, their fields, their categories and their records. */
+const PUSH_BATCH = 200;
+/** A batch's field values at most (images inline as data URIs): well inside what one request to the org may carry. */
+const PUSH_BATCH_BYTES = 16 * 1024 * 1024;
 
 interface PushContext {
   crm: Crm;
@@ -592,61 +603,137 @@ interface PushContext {
   recordTypes: Map<string, string>;
 }
 
-/**
- * One article's writes. Everything it sends is read and checked first (fields, images), and a failure part way
- * takes back the drafts this push made, so a failed article leaves the org as it was.
- */
-async function pushArticle(ctx: PushContext, entry: PushPlanEntry, result: PushResult): Promise<PushedArticle> {
-  const { crm, io, sobject, describe, selection } = ctx;
+/** One article of a batch: what it sends, read and checked before any write, and what its writes made so far. */
+interface Prepared {
+  entry: PushPlanEntry;
+  result: PushResult;
+  local: LocalArticle;
+  master?: Row;
+  translations: { language: string; action: "submit" | "draftFromOnline" | "updateDraft"; values: Row }[];
+  bytes: number;
+  knowledgeArticleId?: string;
+  draftId?: string;
+  /** Takes back what this push made of the article (its drafts), newest first. */
+  undo: (() => Promise<unknown>)[];
+  translationIds?: string[];
+  error?: unknown;
+}
+
+function failed(result: PushResult, err: unknown): void {
+  result.outcome = "failed";
+  result.message = err instanceof Error ? err.message : String(err);
+}
+
+const refusedBy = (errors: { message: string }[] | null | undefined, what: string) => new CrmError(`${what}: ${errors?.map((e) => e.message).join("; ") || "the org gave no reason"}`);
+
+async function prepareArticle(ctx: PushContext, entry: PushPlanEntry, result: PushResult): Promise<Prepared> {
+  const { io, describe } = ctx;
   const local = await readLocalArticle(io, entry.name);
   const master = entry.action === "nothing" ? undefined : await valuesOf(io, entry.name, local, describe, entry.action === "create" ? "create" : "update");
   const translations = await Promise.all(entry.translations.map(async (t) => ({ ...t, values: await valuesOf(io, entry.name, local.translations[t.language]!, describe, "update") })));
-  const undo: (() => Promise<unknown>)[] = [];
+  const bytes = [master, ...translations.map((t) => t.values)].reduce((n, values) => n + (values ? JSON.stringify(values).length : 0), 0);
+  return { entry, result, local, master, translations, bytes, knowledgeArticleId: entry.knowledgeArticleId, undo: [] };
+}
+
+/**
+ * A batch's writes: new articles one by one, then drafts of the published ones made together, every draft's
+ * fields written together, data categories set together, translations article by article. An article whose write
+ * fails is taken back (the drafts this push made of it deleted) and reported; the others go on.
+ */
+async function pushBatch(ctx: PushContext, batch: Prepared[]): Promise<Map<string, PushedArticle>> {
+  const { crm, sobject } = ctx;
+  const fail = (p: Prepared, err: unknown) => (p.error ??= err);
+  const going = () => batch.filter((p) => !p.error);
   try {
-    let knowledgeArticleId = entry.knowledgeArticleId;
-    let draftId: string | undefined;
-    if (master && entry.action === "create") {
-      const recordTypeId = local.recordType ? ctx.recordTypes.get(local.recordType) : undefined;
-      if (local.recordType && !recordTypeId) result.warnings.push(`record type '${local.recordType}' is not in this org: the org's default is used`);
-      draftId = await createArticle(crm, { ...master, ...(recordTypeId ? { RecordTypeId: recordTypeId } : {}) }, { sobject });
-      undo.push(() => deleteArticleDraft(crm, draftId!));
-      knowledgeArticleId = String((await crm.getSobjectRecord(sobject, draftId, { fields: ["KnowledgeArticleId"] })).KnowledgeArticleId);
-    } else if (master) {
-      if (entry.action === "draftFromOnline") await createDraftFromOnlineArticle(crm, knowledgeArticleId!);
-      draftId = await draftOf(crm, sobject, knowledgeArticleId!);
-      if (entry.action === "draftFromOnline") undo.push(() => deleteArticleDraft(crm, draftId!));
-      await updateArticle(crm, draftId, master, { sobject });
-    }
-    if (draftId) {
-      result.versionId = draftId;
-      // Data categories: what the file lists, matched by name; the draft's others removed.
-      const have = (await crm.queryAll<Row>(`SELECT Id, DataCategoryGroupName, DataCategoryName FROM ${selection} WHERE ParentId = ${soqlLiteral(draftId)}`)).records;
-      const key = (r: Row) => `${String(r.DataCategoryGroupName)}/${String(r.DataCategoryName)}`;
-      for (const wanted of local.dataCategories.filter((c) => !have.some((r) => key(r) === c))) {
-        const [group, category] = wanted.split("/") as [string, string];
-        if (!categoryExists(await ctx.categoryGroups(), group, category)) result.warnings.push(`data category '${wanted}' is not in this org: not assigned`);
-        else await crm.createSobjectRecord(selection, { ParentId: draftId, DataCategoryGroupName: group, DataCategoryName: category });
+    for (const p of going().filter((a) => a.master && a.entry.action === "create")) {
+      try {
+        const recordTypeId = p.local.recordType ? ctx.recordTypes.get(p.local.recordType) : undefined;
+        if (p.local.recordType && !recordTypeId) p.result.warnings.push(`record type '${p.local.recordType}' is not in this org: the org's default is used`);
+        const draftId = await createArticle(crm, { ...p.master!, ...(recordTypeId ? { RecordTypeId: recordTypeId } : {}) }, { sobject });
+        p.draftId = draftId;
+        p.undo.push(() => deleteArticleDraft(crm, draftId));
+        p.knowledgeArticleId = String((await crm.getSobjectRecord(sobject, draftId, { fields: ["KnowledgeArticleId"] })).KnowledgeArticleId);
+      } catch (err) {
+        fail(p, err);
       }
-      for (const extra of have.filter((r) => !local.dataCategories.includes(key(r)))) await crm.deleteSobjectRecord(selection, String(extra.Id));
     }
-    const translationIds: string[] = [];
-    for (const { language, values } of translations) {
-      const existing = current((await translationRows(crm, sobject, knowledgeArticleId!)).filter((r) => r.Language === language));
-      let id: string;
-      if (existing?.PublishStatus === "Draft") id = String(existing.Id);
-      else {
-        id = existing ? await createDraftFromOnlineTranslation(crm, String(existing.Id), { sobject }) : String((await submitForTranslation(crm, knowledgeArticleId!, [language], { sobject }))[0]!.Id);
-        undo.push(() => deleteTranslation(crm, id));
+    const fromOnline = going().filter((p) => p.master && p.entry.action === "draftFromOnline");
+    const drafted = fromOnline.length ? await createDraftsFromOnlineArticles(crm, fromOnline.map((p) => p.knowledgeArticleId!)) : [];
+    fromOnline.forEach((p, i) => !drafted[i]?.isSuccess && fail(p, refusedBy(drafted[i]?.errors, "The org made no draft of the published article")));
+    const toUpdate = going().filter((p) => p.master && p.entry.action !== "create");
+    const drafts = await draftsOf(crm, sobject, toUpdate.map((p) => p.knowledgeArticleId!));
+    for (const p of toUpdate) {
+      p.draftId = drafts.get(p.knowledgeArticleId!);
+      if (!p.draftId) fail(p, new CrmError("The org made no draft of the published article"));
+      else if (p.entry.action === "draftFromOnline") p.undo.push(() => deleteArticleDraft(crm, p.draftId!));
+    }
+    const updating = toUpdate.filter((p) => !p.error);
+    const saved = updating.length ? await updateRecords(crm, updating.map((p) => ({ type: sobject, id: p.draftId!, fields: p.master! }))) : [];
+    updating.forEach((p, i) => !saved[i]?.success && fail(p, refusedBy(saved[i]?.errors, "The org refused the draft's fields")));
+    await setCategories(ctx, going().filter((p) => p.draftId));
+    for (const p of going().filter((a) => a.translations.length)) {
+      try {
+        await pushTranslations(ctx, p);
+      } catch (err) {
+        fail(p, err);
       }
-      await updateArticle(crm, id, values, { sobject });
-      translationIds.push(id);
     }
-    return { ...(draftId ? { masterId: draftId } : {}), knowledgeArticleId: knowledgeArticleId!, translationIds };
   } catch (err) {
+    // A request for the whole batch failed: every article not yet refused on its own fails with it.
+    for (const p of going()) fail(p, err);
+  }
+  const pushed = new Map<string, PushedArticle>();
+  for (const p of batch) {
+    if (!p.error) {
+      if (p.draftId) p.result.versionId = p.draftId;
+      pushed.set(p.entry.name, { ...(p.draftId ? { masterId: p.draftId } : {}), knowledgeArticleId: p.knowledgeArticleId!, translationIds: p.translationIds ?? [] });
+      continue;
+    }
     const notUndone: string[] = [];
-    for (const step of undo.reverse()) await step().catch((e: Error) => notUndone.push(e.message));
-    if (notUndone.length) (err as Error).message += ` (a draft this push made could not be deleted: ${notUndone.join("; ")})`;
-    throw err;
+    for (const step of p.undo.reverse()) await step().catch((e: Error) => notUndone.push(e.message));
+    failed(p.result, p.error);
+    if (notUndone.length) p.result.message += ` (a draft this push made could not be deleted: ${notUndone.join("; ")})`;
+  }
+  return pushed;
+}
+
+/** Each draft's data categories as its file lists them, matched by name (the draft's others removed): one query and a request or two for the batch. */
+async function setCategories(ctx: PushContext, articles: Prepared[]): Promise<void> {
+  const { crm, selection } = ctx;
+  if (!articles.length) return;
+  const key = (r: Row) => `${String(r.DataCategoryGroupName)}/${String(r.DataCategoryName)}`;
+  const have = groupBy(await inChunks(articles.map((p) => p.draftId!), async (list) => (await crm.queryAll<Row>(`SELECT Id, ParentId, DataCategoryGroupName, DataCategoryName FROM ${selection} WHERE ParentId IN (${list})`)).records), (r) => String(r.ParentId).slice(0, 15));
+  const adds: { p: Prepared; fields: Row }[] = [];
+  const removals: { p: Prepared; id: string }[] = [];
+  for (const p of articles) {
+    const current = have.get(p.draftId!.slice(0, 15)) ?? [];
+    for (const wanted of p.local.dataCategories.filter((c) => !current.some((r) => key(r) === c))) {
+      const [group, category] = wanted.split("/") as [string, string];
+      if (!categoryExists(await ctx.categoryGroups(), group, category)) p.result.warnings.push(`data category '${wanted}' is not in this org: not assigned`);
+      else adds.push({ p, fields: { ParentId: p.draftId, DataCategoryGroupName: group, DataCategoryName: category } });
+    }
+    for (const extra of current.filter((r) => !p.local.dataCategories.includes(key(r)))) removals.push({ p, id: String(extra.Id) });
+  }
+  const added = adds.length ? await createRecords(crm, selection, adds.map((a) => a.fields)) : [];
+  adds.forEach((a, i) => !added[i]?.success && (a.p.error ??= refusedBy(added[i]?.errors, "The org refused a data category")));
+  const removed = removals.length ? await removeRecords(crm, removals.map((r) => r.id)) : [];
+  removals.forEach((r, i) => !removed[i]?.success && (r.p.error ??= refusedBy(removed[i]?.errors, "The org kept a data category the file no longer lists")));
+}
+
+/** An article's pushed translations, one by one: a draft of each (submitted, drafted from online, or its draft), updated. */
+async function pushTranslations(ctx: PushContext, p: Prepared): Promise<void> {
+  const { crm, sobject } = ctx;
+  p.translationIds = [];
+  for (const { language, values } of p.translations) {
+    const existing = current((await translationRows(crm, sobject, p.knowledgeArticleId!)).filter((r) => r.Language === language));
+    let id: string;
+    if (existing?.PublishStatus === "Draft") id = String(existing.Id);
+    else {
+      id = existing ? await createDraftFromOnlineTranslation(crm, String(existing.Id), { sobject }) : String((await submitForTranslation(crm, p.knowledgeArticleId!, [language], { sobject }))[0]!.Id);
+      p.undo.push(() => deleteTranslation(crm, id));
+    }
+    await updateArticle(crm, id, values, { sobject });
+    p.translationIds.push(id);
   }
 }
 
@@ -654,10 +741,10 @@ async function translationRows(crm: Crm, sobject: string, knowledgeArticleId: st
   return (await crm.queryAll<Row>(`SELECT Id, Language, PublishStatus, VersionNumber FROM ${sobject} WHERE KnowledgeArticleId = ${soqlLiteral(knowledgeArticleId)} AND IsMasterLanguage = false AND PublishStatus IN ('Draft', 'Online')`)).records;
 }
 
-async function draftOf(crm: Crm, sobject: string, knowledgeArticleId: string): Promise<string> {
-  const draft = (await crm.queryAll<{ Id: string }>(`SELECT Id FROM ${sobject} WHERE KnowledgeArticleId = ${soqlLiteral(knowledgeArticleId)} AND IsMasterLanguage = true AND PublishStatus = 'Draft'`)).records[0];
-  if (!draft) throw new CrmError("The org made no draft of the published article");
-  return draft.Id;
+/** Each article's master draft, by article ID (queried 200 articles at a time). */
+async function draftsOf(crm: Crm, sobject: string, knowledgeArticleIds: string[]): Promise<Map<string, string>> {
+  const rows = knowledgeArticleIds.length ? await inChunks(knowledgeArticleIds, async (list) => (await crm.queryAll<Row>(`SELECT Id, KnowledgeArticleId FROM ${sobject} WHERE KnowledgeArticleId IN (${list}) AND IsMasterLanguage = true AND PublishStatus = 'Draft'`)).records) : [];
+  return new Map(rows.map((r) => [String(r.KnowledgeArticleId), String(r.Id)]));
 }
 
 type PushedArticle = { masterId?: string; knowledgeArticleId: string; translationIds: string[] };
@@ -696,18 +783,11 @@ async function pushedEntries(crm: Crm, io: FolderIO, manifest: FolderManifest, s
     if (!master) continue;
     const translations = [...groupBy(rows.filter((r) => r.IsMasterLanguage === false), (r) => String(r.Language))].map(([language, list]) => [language, pulled(current(list)!)]);
     entries.push([name, {
-      ...pulled(master), knowledgeArticleId, articleNumber: manifest.articles[name]?.articleNumber ?? String(master.ArticleNumber ?? ""),
+      ...pulled(master), knowledgeArticleId, articleNumber: (await manifest.articles.get(name))?.articleNumber ?? String(master.ArticleNumber ?? ""),
       files: await hashArticleFiles(io, name), translations: Object.fromEntries(translations), blocks: await masterBlocksOnDisk(io, name),
     }]);
   }
   return entries;
-}
-
-/** After a push into the pulled org: the folder's record holds the pushed versions (published ones included) and the files as pushed. */
-async function recordPush(crm: Crm, io: FolderIO, manifest: FolderManifest, sobject: string, pushed: Map<string, { knowledgeArticleId: string }>): Promise<void> {
-  if (!pushed.size) return;
-  for (const [name, entry] of await pushedEntries(crm, io, manifest, sobject, pushed)) manifest.articles[name] = entry;
-  await writeManifest(io, manifest);
 }
 
 export { MANIFEST_FILE } from "./folderFiles";

@@ -387,13 +387,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 
   let corpus: HostileCorpus | undefined;
 
-  /** For other processes (the host tests, the CLI, benches): POST /__emulator/faults {name, value}; GET /__emulator/requests?path=; POST /__emulator/corpus. */
+  /** For other processes (the host tests, the CLI, benches): POST /__emulator/faults {name, value}; GET /__emulator/requests?path=&from=; POST /__emulator/corpus. */
   function control(parsed: URL, raw: Buffer, res: ServerResponse) {
     try {
       if (parsed.pathname === "/__emulator/requests") {
         // How many requests (optionally to one path) the org has seen: lets other processes check "no network".
         const only = parsed.searchParams.get("path");
-        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ count: requests.filter((r) => !only || r.path === only).length, total: served.total, writes: served.writes }));
+        // With `from`: the reads since that request (method, path, query, authorization), for a bench to send them again bare.
+        const from = parsed.searchParams.get("from");
+        const reads = from === null ? undefined : requests.slice(Number(from)).filter((r) => r.method === "GET").map((r) => ({ path: r.path, query: r.query, authorization: r.headers.authorization }));
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ count: requests.filter((r) => !only || r.path === only).length, total: served.total, writes: served.writes, ...(reads ? { reads } : {}) }));
         return;
       }
       if (parsed.pathname === "/__emulator/corpus") {

@@ -43,7 +43,8 @@ async function edited(emu: Emulator): Promise<string> {
 /** The push killed once the org has carried out its `at`-th write. */
 const killedAt = (emu: Emulator, dir: string, at: number) => killedAtWrite(emu, { tool: "crm-knowledge", argv: ["push", "kb", "--apply", "--helper", "helper.json"], cwd: dir, at });
 
-for (const at of [1, 2, 3, 4]) {
+// The push's writes for the three: their drafts made together (one action with three inputs), then their fields written together.
+for (const at of [1, 2]) {
   test(`a push killed at write ${at}, run again, finishes without overwriting: each article's draft holds the folder's summary once`, async (t) => {
     const emu = await startEmulator({ port: 0, seed: "demo" });
     t.after(() => emu.close());

@@ -1,11 +1,13 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after } from "node:test";
+import yaml from "js-yaml";
 import { Crm, type PendingWrite } from "../../../src/client";
 import * as knowledgeFolder from "../../../src/client/knowledgeFolder";
+import { checkFolder } from "../../../src/client/knowledgeCheck";
 import { useEmulator, demoClient, demoOptions, advanceClock } from "../../helpers/emulator";
 import type { Emulator } from "../../../src/demo-org";
 
@@ -86,8 +88,11 @@ test("pull writes each article as files: fields, rich text, images, categories a
   assert.match(await readFile(path.join(router, "article.fr.yaml"), "utf8"), new RegExp(`Title: Réinitialiser le routeur ${a.n}`));
   assert.equal(body.split("\n").length, 4, "one block per line");
   const manifest = await readFile(path.join(dir, "crm-knowledge.yaml"), "utf8");
-  assert.match(manifest, new RegExp(`router-reset-${a.n}:`));
-  assert.match(manifest, /fr:\n\s+lastModifiedDate:/);
+  assert.match(manifest, /sobject: Knowledge__kav/);
+  assert.doesNotMatch(manifest, /router-reset/, "the folder's record says what it holds, not each article");
+  const record = await readFile(path.join(dir, ".crm-knowledge", `router-reset-${a.n}.yaml`), "utf8");
+  assert.match(record, /knowledgeArticleId: kA/, "each article's record is a small file of its own");
+  assert.match(record, /fr:\n\s+lastModifiedDate:/);
 });
 
 test("a round trip sends nothing; one edited body updates one draft; the status follows both sides", async () => {
@@ -109,7 +114,8 @@ test("a round trip sends nothing; one edited body updates one draft; the status 
   const results = await c.knowledgeFolder.pushFolder(io, { plan });
   assert.deepEqual(results.map((r) => r.outcome), ["unchanged", "pushed", "unchanged"]);
   const writes = writesOf(emu, since);
-  assert.deepEqual(writes.map((w) => `${w.method} ${w.path.replace(/.*\/sobjects/, "")}`), [`PATCH /Knowledge__kav/${a.draftId}`]);
+  assert.deepEqual(writes.map((w) => `${w.method} ${w.path.replace(/.*\/services\/data\/v[\d.]+/, "")}`), ["PATCH /composite/sobjects"], "the drafts' fields are written together");
+  assert.deepEqual((JSON.parse(writes[0]!.body) as { records: { Id: string }[] }).records.map((r) => r.Id), [a.draftId], "only the edited draft");
   const draft = emu.seeded.store.table("Knowledge__kav").get(a.draftId)!;
   assert.equal(draft.Answer__c, "<p>Finished.</p><ul><li>One</li><li>Two</li></ul>", "stored as the org keeps it, without the layout's line breaks");
   assert.equal(draft.Summary, "About Draft notes", "the other fields as they were");
@@ -133,19 +139,48 @@ test("a push that dies half way, run again, finishes without overwrite: what it 
     await writeFile(file, (await readFile(file, "utf8")).replace(/Summary: .*/, `Summary: Reviewed ${name}`));
   }
   advanceClock(emu, 2000);
-  // The process dies after two articles (a kill, as far as the folder can tell: the push's end never runs).
+  // The process dies once two articles are recorded (a kill, as far as the folder can tell: the push's end never runs).
+  // The three were written together, so the third reached the org and its record was never written.
   await assert.rejects(c.knowledgeFolder.pushFolder(io, { onProgress: (done) => { if (done === 2) throw new Error("killed"); } }), /killed/);
   const written = (name: string) => emu.seeded.store.liveRecords("Knowledge__kav").some((v) => v.PublishStatus === "Draft" && v.Summary === `Reviewed ${name}`);
-  assert.deepEqual(names.map(written), [true, true, false], "two articles reached the org");
+  assert.deepEqual(names.map(written), [true, true, true], "the batch reached the org");
 
   const status = await knowledgeFolder.folderStatus(io, { crm: c });
   assert.deepEqual(status.articles.map((s) => [s.name, s.local, s.org, s.conflict]), [
     [names[0], "unchanged", "unchanged", false], [names[1], "unchanged", "unchanged", false], [names[2], "modified", "unchanged", false],
-  ], "the two pushed are the folder's own; the third is still to push");
+  ], "the two recorded are the folder's own; the third is still to push, and its draft is the push's own (no conflict)");
   const again = await c.knowledgeFolder.pushFolder(io);
   assert.deepEqual(again.map((r) => r.outcome), ["unchanged", "unchanged", "pushed"]);
   assert.ok(names.every(written));
-  assert.ok(!(await readdir(dir)).includes(".crm-knowledge-pushed"), "the folder's record holds them all now");
+  assert.ok(!(await readdir(dir)).includes(".crm-knowledge-pushed"), "each pushed article's record went straight into its own file");
+});
+
+test("a folder in the layout of earlier versions (every record in crm-knowledge.yaml, a dead push's records apart) is read as it is and moved by the next push", async () => {
+  const { c, emu, a, dir, io } = await pulledThree();
+  const names = [`billing-cycle-${a.n}`, `draft-notes-${a.n}`, `router-reset-${a.n}`];
+  // The earlier layout: the records under `articles:` in the folder's record, the draft's in .crm-knowledge-pushed/ as a killed push left it.
+  const records = Object.fromEntries(await Promise.all(names.map(async (name) => [name, yaml.load(await readFile(path.join(dir, ".crm-knowledge", `${name}.yaml`), "utf8"))])));
+  const older = yaml.load(await readFile(path.join(dir, "crm-knowledge.yaml"), "utf8")) as Record<string, unknown>;
+  const { [names[1]!]: pushedRecord, ...inRecord } = records;
+  await writeFile(path.join(dir, "crm-knowledge.yaml"), yaml.dump({ ...older, articles: inRecord }));
+  await mkdir(path.join(dir, ".crm-knowledge-pushed"));
+  await writeFile(path.join(dir, ".crm-knowledge-pushed", `${names[1]}.json`), JSON.stringify(pushedRecord));
+  await rm(path.join(dir, ".crm-knowledge"), { recursive: true });
+
+  const status = await knowledgeFolder.folderStatus(io, { crm: c });
+  assert.deepEqual(status.articles.map((s) => [s.local, s.org]), [["unchanged", "unchanged"], ["unchanged", "unchanged"], ["unchanged", "unchanged"]], "read as it is");
+  assert.deepEqual((await checkFolder(io)).findings, []);
+  assert.ok(!(await readdir(dir)).includes(".crm-knowledge"), "reading writes nothing");
+
+  const file = path.join(dir, names[2]!, "article.yaml");
+  await writeFile(file, (await readFile(file, "utf8")).replace(/Summary: .*/, "Summary: Moved"));
+  const since = emu.requests.length;
+  assert.deepEqual((await c.knowledgeFolder.pushFolder(io)).map((r) => r.outcome), ["unchanged", "unchanged", "pushed"]);
+  assert.deepEqual(writesOf(emu, since).map((w) => w.method), ["POST", "PATCH"], "one draft made from the published article and updated: the others are known as pulled");
+  assert.deepEqual((await readdir(path.join(dir, ".crm-knowledge"))).sort(), names.map((n) => `${n}.yaml`), "every record in its own file");
+  assert.doesNotMatch(await readFile(path.join(dir, "crm-knowledge.yaml"), "utf8"), /articles:/);
+  assert.ok(!(await readdir(dir)).includes(".crm-knowledge-pushed"));
+  assert.deepEqual((await c.knowledgeFolder.pushFolder(io)).map((r) => r.outcome), ["unchanged", "unchanged", "unchanged"]);
 });
 
 test("conflicts: an article changed in the org since the pull is refused unless overwritten", async () => {
@@ -236,6 +271,28 @@ test("bad input: a folder of another org, a missing image, an image the org cann
   assert.deepEqual((await c.knowledge.getVersionsOfArticle(a.router)).map((v) => v.PublishStatus), ["Online"], "the org as it was");
 });
 
+test("articles are written together; the one the org refuses fails alone and its draft is taken back, the others are pushed", async () => {
+  const { c, emu, a, dir, io } = await pulledThree();
+  const names = [`billing-cycle-${a.n}`, `draft-notes-${a.n}`, `router-reset-${a.n}`];
+  for (const name of names) {
+    const file = path.join(dir, name, "article.yaml");
+    const edited = (await readFile(file, "utf8")).replace(/Summary: .*/, `Summary: Batch ${name}`);
+    await writeFile(file, name === names[0] ? edited.replace(/UrlName: .*/, "UrlName: not a url name!") : edited);
+  }
+  const since = emu.requests.length;
+  const results = await c.knowledgeFolder.pushFolder(io);
+  assert.deepEqual(results.map((r) => r.outcome), ["failed", "pushed", "pushed"]);
+  assert.match(results[0]!.message!, /URL Name: use only letters, numbers and hyphens/);
+  assert.deepEqual(writesOf(emu, since).map((w) => `${w.method} ${w.path.replace(/.*\/services\/data\/v[\d.]+/, "").replace(/\/ka\w+$/, "/{id}")}`), [
+    "POST /actions/standard/createDraftFromOnlineKnowledgeArticle", "PATCH /composite/sobjects", "DELETE /knowledgeManagement/articleVersions/masterVersions/{id}",
+  ], "the two published articles' drafts made in one request, the three drafts written in one, the refused one's draft deleted");
+  assert.deepEqual((await c.knowledge.getVersionsOfArticle(a.online)).map((v) => v.PublishStatus), ["Online"], "the refused article as it was");
+  const drafts = emu.seeded.store.liveRecords("Knowledge__kav").filter((v) => v.PublishStatus === "Draft" && String(v.Summary).startsWith("Batch "));
+  assert.deepEqual(drafts.map((v) => v.Summary).sort(), [`Batch ${names[1]}`, `Batch ${names[2]}`]);
+  const status = await knowledgeFolder.folderStatus(io, { crm: c });
+  assert.deepEqual(status.articles.map((s) => s.local), ["modified", "unchanged", "unchanged"], "the pushed two are recorded; the refused one is still to push");
+});
+
 test("a cancelled pull keeps the articles it finished and records them", async () => {
   const c = await crm();
   const a = await threeArticles(c);
@@ -245,7 +302,7 @@ test("a cancelled pull keeps the articles it finished and records them", async (
   const status = await knowledgeFolder.folderStatus(io);
   assert.equal(status.articles.length, 1, JSON.stringify(status.articles));
   assert.deepEqual(status.articles.map((s) => s.local), ["unchanged"], "the finished article is recorded as pulled");
-  assert.match(await readFile(path.join(dir, "crm-knowledge.yaml"), "utf8"), new RegExp(status.articles[0]!.name));
+  assert.match(await readFile(path.join(dir, ".crm-knowledge", `${status.articles[0]!.name}.yaml`), "utf8"), /knowledgeArticleId:/);
 });
 
 test("pull by data category takes the articles of the category and of those under it; an unknown one is named", async () => {

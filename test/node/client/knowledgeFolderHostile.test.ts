@@ -95,11 +95,13 @@ test("a tampered crm-knowledge.yaml cannot delete another article's file, nor st
   const a = await article(c, "Manifest one");
   const b = await article(c, "Manifest two");
   await c.knowledgeFolder.pullArticles(io, { articleIds: [a.knowledgeArticleId, b.knowledgeArticleId] });
+  const recordPath = path.join(dir, ".crm-knowledge", `${a.urlName}.yaml`);
+  await writeFile(recordPath, (await readFile(recordPath, "utf8")).replace(/(\n {2}article\.yaml: )/, `\n  ../${b.urlName}/article.yaml: 0000\n  article.yaml: `));
+  await assert.rejects(c.knowledgeFolder.pullArticles(io, { articleIds: [a.knowledgeArticleId] }), /\.crm-knowledge\/.*\.yaml lists "\.\.\/.*article\.yaml" under/);
+  await readFile(path.join(dir, b.urlName, "article.yaml")); // still there
+
   const manifestPath = path.join(dir, "crm-knowledge.yaml");
   const original = await readFile(manifestPath, "utf8");
-  await writeFile(manifestPath, original.replace(/(\n {6}article\.yaml: )/, `\n      ../${b.urlName}/article.yaml: 0000\n      article.yaml: `));
-  await assert.rejects(c.knowledgeFolder.pullArticles(io, { articleIds: [a.knowledgeArticleId] }), /crm-knowledge\.yaml lists "\.\.\/.*article\.yaml" under/);
-  await readFile(path.join(dir, b.urlName, "article.yaml")); // still there
 
   await writeFile(manifestPath, original.replace(/sobject: Knowledge__kav/, "sobject: Knowledge__kav WHERE Id != null"));
   const since = emu().requests.length;
@@ -131,7 +133,7 @@ test("names from the org that would become paths refuse that article alone; the 
   assert.match(byTitle.get("Nul language")!.refused!, /the language code "de\\u0000" is not a language code/);
   assert.match(byTitle.get("Long name")!.refused!, /URL name is 400 characters long/);
   assert.equal(byTitle.get("Fine one")!.refused, undefined);
-  assert.deepEqual((await readdir(dir)).sort(), [fine.urlName, "crm-knowledge.yaml"].sort(), "only the fine article's folder and the record");
+  assert.deepEqual((await readdir(dir)).sort(), [fine.urlName, "crm-knowledge.yaml", ".crm-knowledge"].sort(), "only the fine article's folder and the records");
 });
 
 test("a describe whose rich-text field name is not an API name is refused before anything is written", async () => {

@@ -65,6 +65,12 @@ const MAGIC: Record<string, number[][]> = { "image/png": [[0x89, 0x50, 0x4e, 0x4
 const isType = (bytes: Uint8Array, type: string) => (MAGIC[type] ?? []).some((sig) => sig.every((b, i) => bytes[i] === b));
 const NUMERIC = new Set(["double", "currency", "percent", "int", "long"]);
 
+/**
+ * A copy of a string that holds on to nothing else. A value read out of a file (by the YAML parser, a regular
+ * expression) can be a slice of the whole file's text: kept across articles, it would keep every file read.
+ */
+const kept = (value: string): string => JSON.parse(JSON.stringify(value)) as string;
+
 /** The line (1-based) of the first line matching, or undefined. */
 function lineWhere(content: string, test: (line: string) => boolean): number | undefined {
   const index = content.split(/\r?\n/).findIndex(test);
@@ -85,6 +91,13 @@ interface Version {
   /** Field → the file's laid-out text (as on disk) and the stored HTML. */
   richText: Record<string, { file: string; content: string; html: string }>;
   facts: Record<string, unknown>;
+}
+
+interface Place { article: string; file: string; line?: number }
+/** A place kept as `line:article` (the version's language is in its key). */
+function placeOf(packed: string, language: string | undefined): Place {
+  const [line, article] = [packed.slice(0, packed.indexOf(":")), packed.slice(packed.indexOf(":") + 1)];
+  return { article, file: `${article}/article${language ? `.${language}` : ""}.yaml`, ...(line ? { line: Number(line) } : {}) };
 }
 
 interface LinkFound { article: string; file: string; line?: number; href: string; urlName?: string; id?: string }
@@ -111,9 +124,12 @@ export async function checkFolder(folder: FolderIO, options: CheckOptions = {}):
   }
   const isOrgLink = options.crm ? await orgLinkTest(options.crm) : orgLinkTestFor(manifest?.org.instanceUrl ?? "");
 
-  // Kept across articles: small facts, not the articles.
-  const urlNames = new Map<string, { article: string; file: string; line?: number }[]>();
-  const targets = new Map<string, { article: string; published: boolean }>();
+  // Kept across articles: small facts, not the articles — and as few objects as will do, for 10,000 articles.
+  /** Each URL name (`language:name`): where it is first used (`line:article`), every place once it is used again. */
+  const urlNames = new Map<string, string | Place[]>();
+  /** Each article's URL name and IDs → its folder; and the folders of articles never published. */
+  const targets = new Map<string, string>();
+  const neverPublished = new Set<string>();
   const links: LinkFound[] = [];
   /** Each article's languages, and those the pull recorded whose files are gone. */
   const languagesOf = new Map<string, { file: string; languages: Set<string>; lost: string[] }>();
@@ -141,13 +157,13 @@ export async function checkFolder(folder: FolderIO, options: CheckOptions = {}):
     }
     const { local, versions, pulled } = loaded;
     const master = versions[0]!;
-    const published = master.facts.PublishStatus === "Online" || !!master.facts.LastPublishedDate;
+    if (master.facts.PublishStatus !== "Online" && !master.facts.LastPublishedDate) neverPublished.add(name);
     for (const key of [String(master.fields.UrlName ?? ""), pulled?.knowledgeArticleId?.slice(0, 15), pulled?.versionId?.slice(0, 15)]) {
-      if (key) targets.set(key, { article: name, published });
+      if (key) targets.set(kept(key), name);
     }
     const languages = new Set(Object.keys(local.translations));
     languagesOf.set(name, { file: master.yamlFile, languages, lost: Object.keys(pulled?.translations ?? {}).filter((l) => !languages.has(l)) });
-    for (const category of local.dataCategories) categories.push({ article: name, file: master.yamlFile, line: lineOf(master.yaml, category), category });
+    for (const category of local.dataCategories) categories.push({ article: name, file: master.yamlFile, line: lineOf(master.yaml, category), category: kept(category) });
     if (!reported(name)) continue;
 
     for (const version of versions) {
@@ -155,14 +171,17 @@ export async function checkFolder(folder: FolderIO, options: CheckOptions = {}):
       checkUrlName(version, add);
       const urlName = String(version.fields.UrlName ?? "");
       if (urlName) {
-        const key = `${version.language ?? ""}:${urlName}`;
-        urlNames.set(key, [...(urlNames.get(key) ?? []), { article: name, file: version.yamlFile, line: keyLine(version.yaml, "UrlName") }]);
+        const key = kept(`${version.language ?? ""}:${urlName}`);
+        const line = keyLine(version.yaml, "UrlName");
+        const before = urlNames.get(key);
+        const here: Place = { article: name, file: version.yamlFile, line };
+        urlNames.set(key, before === undefined ? `${line ?? ""}:${name}` : [...(typeof before === "string" ? [placeOf(before, version.language)] : before), here]);
       }
       for (const { file, content, html } of Object.values(version.richText)) {
         for (const removed of options.richTextRemovals?.(html) ?? []) {
           add({ rule: "richText", severity: "error", file, line: lineOf(content, /\b(\S+) attribute\b/.exec(removed)?.[1] ?? /<\w+/.exec(removed)?.[0] ?? ""), message: `Sanitizing removes ${removed}: readers would not see what the file holds.` });
         }
-        for (const link of articleLinks(html).filter((l) => isOrgLink(l.href))) links.push({ article: name, file, line: lineOf(content, link.href), ...link });
+        for (const link of articleLinks(html).filter((l) => isOrgLink(l.href))) links.push(JSON.parse(JSON.stringify({ article: name, file, line: lineOf(content, link.href), ...link })) as LinkFound);
         await checkImages(loaded.io, name, file, content, add);
       }
     }
@@ -170,7 +189,7 @@ export async function checkFolder(folder: FolderIO, options: CheckOptions = {}):
   }
 
   for (const places of urlNames.values()) {
-    if (places.length < 2) continue;
+    if (typeof places === "string") continue;
     for (const p of places) {
       findings.push({ rule: "urlName", severity: "error", article: p.article, file: p.file, line: p.line, message: `The URL name is also used by ${places.filter((o) => o !== p).map((o) => `'${o.article}'`).join(", ")}: URL names are unique in the org.` });
     }
@@ -181,7 +200,7 @@ export async function checkFolder(folder: FolderIO, options: CheckOptions = {}):
     if (missing.length) findings.push({ rule: "translation", severity: "warning", article: name, file, message: `No translation into ${missing.join(", ")} (every article is to be translated into ${options.languages!.join(", ")}).` });
     if (lost.length) findings.push({ rule: "translation", severity: "warning", article: name, file, message: `The ${lost.join(", ")} translation${lost.length === 1 ? " was" : "s were"} pulled, and ${lost.length === 1 ? "its" : "their"} files are gone from the folder: a push leaves ${lost.length === 1 ? "it" : "them"} in the org as ${lost.length === 1 ? "it is" : "they are"}.` });
   }
-  const outside = await resolveLinks(links, targets, options.crm, manifest?.sobject);
+  const outside = await resolveLinks(links, targets, neverPublished, options.crm, manifest?.sobject);
   for (const { link, problem } of outside) findings.push({ rule: "link", severity: problem.severity, article: link.article, file: link.file, line: link.line, message: problem.message });
   if (options.crm) await checkAgainstOrg(options.crm, io, names.filter(reported), categories.filter((c) => reported(c.article)), findings);
   const order = (f: Finding) => `${f.article}\u0000${f.file}\u0000${String(f.line ?? 0).padStart(9, "0")}`;
@@ -328,7 +347,7 @@ function checkTranslations(versions: Version[], entry: ManifestArticle | undefin
 }
 
 /** Links to this org's articles: to one in the folder that is not published, or to one not in the folder (asked of the org when there is one). */
-async function resolveLinks(links: LinkFound[], targets: Map<string, { article: string; published: boolean }>, crm: Crm | undefined, sobject = "Knowledge__kav"): Promise<{ link: LinkFound; problem: Pick<Finding, "severity" | "message"> }[]> {
+async function resolveLinks(links: LinkFound[], targets: Map<string, string>, neverPublished: Set<string>, crm: Crm | undefined, sobject = "Knowledge__kav"): Promise<{ link: LinkFound; problem: Pick<Finding, "severity" | "message"> }[]> {
   const keyOf = (l: LinkFound) => (l.urlName ?? l.id!.slice(0, 15));
   const outside = links.filter((l) => !targets.has(keyOf(l)));
   const publishedInOrg = new Set<string>();
@@ -346,7 +365,7 @@ async function resolveLinks(links: LinkFound[], targets: Map<string, { article: 
   return links.flatMap((link): { link: LinkFound; problem: Pick<Finding, "severity" | "message"> }[] => {
     const target = targets.get(keyOf(link));
     const named = link.urlName ? `'${link.urlName}'` : link.id!;
-    if (target) return target.published ? [] : [{ link, problem: { severity: "warning", message: `Links to ${named} ('${target.article}' in this folder), which has never been published: readers cannot open it until it is.` } }];
+    if (target) return !neverPublished.has(target) ? [] : [{ link, problem: { severity: "warning", message: `Links to ${named} ('${target}' in this folder), which has never been published: readers cannot open it until it is.` } }];
     if (!crm) return [{ link, problem: { severity: "warning", message: `Links to ${named}, which is not in this folder (check with --org whether the org has it published).` } }];
     return publishedInOrg.has(keyOf(link)) ? [] : [{ link, problem: { severity: "error", message: `Links to ${named}, which is neither in this folder nor published in the org: readers would find a broken link.` } }];
   });

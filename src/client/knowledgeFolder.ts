@@ -188,29 +188,40 @@ export async function pullArticles(crm: Crm, folder: FolderIO, selection: PullSe
   const folderOf = await manifest.articles.folders();
   const out: PulledArticle[] = [];
   // A chunk of articles at a time: their versions and categories in a query each, written, then let go (the rows of
-  // the whole knowledge base are never held). A cancelled, failed or killed pull keeps the records of the articles it finished.
-  for (let from = 0; from < ids.length; from += CHUNK) await pullChunk(ids.slice(from, from + CHUNK));
+  // the whole knowledge base are never held); the next chunk is read while this one is written. A cancelled, failed
+  // or killed pull keeps the records of the articles it finished, and leaves none half written when it returns.
+  let done = 0;
+  let reading = ids.length ? readChunk(ids.slice(0, CHUNK)) : undefined;
+  for (let from = 0; from < ids.length; from += CHUNK) {
+    const chunk = await reading!;
+    reading = from + CHUNK < ids.length ? readChunk(ids.slice(from + CHUNK, from + 2 * CHUNK)) : undefined;
+    reading?.catch(() => undefined); // awaited on the next turn; a pull stopped before it leaves no unhandled rejection
+    out.push(...(await inTurns(chunk.masters, async (master) => {
+      options.signal?.throwIfAborted();
+      const translations = [...groupBy((chunk.byArticle.get(String(master.KnowledgeArticleId)) ?? []).filter((r) => r.IsMasterLanguage === false && r.PublishStatus !== "Archived"), (r) => String(r.Language)).values()]
+        .map((versions) => current(versions)!);
+      let pulledOne: PulledArticle;
+      try {
+        pulledOne = await pullOne(master, translations, chunk.categories.get(String(master.Id)) ?? []);
+      } catch (err) {
+        if (!(err instanceof FolderContentError)) throw err;
+        pulledOne = { name: String(master.UrlName).slice(0, 80), title: String(master.Title), versionId: String(master.Id), publishStatus: String(master.PublishStatus), images: 0, translations: [], refused: err.message };
+      }
+      options.onProgress?.(++done, ids.length, String(master.Title));
+      return pulledOne;
+    })));
+    options.signal?.throwIfAborted(); // cancelled while the last articles under way were finishing
+  }
   options.onProgress?.(ids.length, ids.length, "");
   return out;
 
-  async function pullChunk(chunk: string[]): Promise<void> {
+  async function readChunk(chunk: string[]) {
     const list = chunk.map(soqlLiteral).join(", ");
     const rows = (await crm.queryAll<Row>(`SELECT ${read.join(", ")} FROM ${sobject} WHERE KnowledgeArticleId IN (${list})`, { signal: options.signal })).records;
     const byArticle = groupBy(rows, (r) => String(r.KnowledgeArticleId));
     const masters = chunk.map((id) => current((byArticle.get(id) ?? []).filter((r) => r.IsMasterLanguage !== false))).filter((r): r is Row => !!r);
-    const categories = masters.length ? groupBy((await crm.queryAll<Row>(`SELECT ParentId, DataCategoryGroupName, DataCategoryName FROM ${selectionObject(sobject)} WHERE ParentId IN (${masters.map((m) => soqlLiteral(String(m.Id))).join(", ")})`)).records, (r) => String(r.ParentId)) : new Map<string, Row[]>();
-    for (const master of masters) {
-      options.onProgress?.(out.length, ids.length, String(master.Title));
-      options.signal?.throwIfAborted();
-      const translations = [...groupBy((byArticle.get(String(master.KnowledgeArticleId)) ?? []).filter((r) => r.IsMasterLanguage === false && r.PublishStatus !== "Archived"), (r) => String(r.Language)).values()]
-        .map((versions) => current(versions)!);
-      try {
-        out.push(await pullOne(master, translations, categories.get(String(master.Id)) ?? []));
-      } catch (err) {
-        if (!(err instanceof FolderContentError)) throw err;
-        out.push({ name: String(master.UrlName).slice(0, 80), title: String(master.Title), versionId: String(master.Id), publishStatus: String(master.PublishStatus), images: 0, translations: [], refused: err.message });
-      }
-    }
+    const categories = masters.length ? groupBy((await crm.queryAll<Row>(`SELECT ParentId, DataCategoryGroupName, DataCategoryName FROM ${selectionObject(sobject)} WHERE ParentId IN (${masters.map((m) => soqlLiteral(String(m.Id))).join(", ")})`, { signal: options.signal })).records, (r) => String(r.ParentId)) : new Map<string, Row[]>();
+    return { byArticle, masters, categories };
   }
 
   async function pullOne(master: Row, translations: Row[], categories: Row[]): Promise<PulledArticle> {
@@ -245,13 +256,16 @@ export async function pullArticles(crm: Crm, folder: FolderIO, selection: PullSe
     for (const t of translations) {
       Object.assign(files, versionFiles({ title: String(master.Title), fields: pick(t, plain.map((f) => f.name)), richText: await localImages(t), facts: pick(t, FACTS), language: String(t.Language) }));
     }
-    const written = new Set([...Object.keys(files), ...images.values()]);
-    for (const [file, content] of Object.entries(files)) await io.write(`${name}/${file}`, encodeText(content));
+    const written = new Map(Object.entries(files).map(([file, content]) => [file, encodeText(content)]));
+    // Side by side, and all ended before a failure is told.
+    const writes = await Promise.allSettled([...written].map(([file, bytes]) => io.write(`${name}/${file}`, bytes)));
+    const refused = writes.find((w): w is PromiseRejectedResult => w.status === "rejected");
+    if (refused) throw refused.reason;
     // Files of an earlier pull that this one no longer has (a translation deleted, an image removed).
-    for (const stale of Object.keys((await manifest.articles.get(name))?.files ?? {})) if (!written.has(stale)) await io.remove(`${name}/${stale}`);
+    for (const stale of Object.keys((await manifest.articles.get(name))?.files ?? {})) if (!written.has(stale) && ![...images.values()].includes(stale)) await io.remove(`${name}/${stale}`);
     await manifest.articles.set(name, {
       ...pulled(master), articleNumber: String(master.ArticleNumber), knowledgeArticleId: String(master.KnowledgeArticleId),
-      files: await hashArticleFiles(io, name), translations: Object.fromEntries(translations.map((t) => [String(t.Language), pulled(t)])), blocks: masterBlocks(files),
+      files: await hashArticleFiles(io, name, written), translations: Object.fromEntries(translations.map((t) => [String(t.Language), pulled(t)])), blocks: masterBlocks(files),
     });
     return { name, title: String(master.Title), versionId: String(master.Id), publishStatus: String(master.PublishStatus), images: images.size, translations: translations.map((t) => String(t.Language)) };
   }

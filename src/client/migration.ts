@@ -434,6 +434,8 @@ class ObjectPass {
   private inserts: { sourceId: string; hash: string; fields: Row }[] = [];
   private updates: { sourceId: string; id: string; before: Row; after: Row }[] = [];
   private written = 0;
+  /** The chunk the org is working on, if any: the next one is read meanwhile, and sent once this one is answered. */
+  private sending: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly step: Step,
@@ -623,10 +625,33 @@ class ObjectPass {
     return [...columns];
   }
 
+  /** Sends a chunk once the one before it is answered, and returns to reading: one chunk is ever in flight (its write-ahead record the only pending one). */
+  private async queue(send: () => Promise<void>): Promise<void> {
+    await this.sending;
+    const sending = send();
+    sending.catch(() => undefined); // awaited by the next chunk, or by drained()
+    this.sending = sending;
+  }
+
+  /** The chunk in flight answered, or failed: nothing of this pass still writes. */
+  async settled(): Promise<void> {
+    await this.sending.catch(() => undefined);
+  }
+
+  /** Every chunk sent, and answered. */
+  async drained(): Promise<void> {
+    await this.flushInserts();
+    await this.flushUpdates();
+    await this.sending;
+  }
+
   async flushInserts(): Promise<void> {
     const batch = this.inserts;
     this.inserts = [];
-    if (!batch.length) return;
+    if (batch.length) await this.queue(() => this.sendInserts(batch));
+  }
+
+  private async sendInserts(batch: { sourceId: string; hash: string; fields: Row }[]): Promise<void> {
     this.ctx.checkCancelled();
     const columns = this.columns(batch.map((b) => b.fields));
     const signature = (values: (string | null | undefined)[]) => digest(values.map((v) => v ?? "").join("\u0000"));
@@ -651,7 +676,10 @@ class ObjectPass {
   async flushUpdates(): Promise<void> {
     const batch = this.updates;
     this.updates = [];
-    if (!batch.length) return;
+    if (batch.length) await this.queue(() => this.sendUpdates(batch));
+  }
+
+  private async sendUpdates(batch: { sourceId: string; id: string; before: Row; after: Row }[]): Promise<void> {
     this.ctx.checkCancelled();
     const byId = new Map(batch.map((b) => [id15(b.id), b]));
     await this.ctx.writeAhead(this.outcome, { since: new Date().toISOString(), match: this.step.plan.match, inserts: [], updates: batch.map((b) => ({ id: b.id, before: b.before, after: b.after })) });
@@ -789,16 +817,21 @@ async function passes(source: Crm, target: Crm, plan: MigrationPlan, options: Ru
       await pass.indexTarget();
       let total = 0;
       const threshold = options.bulkThreshold ?? DEFAULT_BULK_THRESHOLD;
-      for await (const row of rowsOf(source, step.object, sourceColumns(step), step.plan.where, options, (n) => {
-        total = n;
-        pass.report.read = n >= threshold ? "bulk" : "rest";
-      })) {
-        await pass.take(row);
-        if (pass.report.rows % 1000 === 0) ctx.progress({ phase: "read", object: step.object, done: pass.report.rows, total });
+      try {
+        for await (const row of rowsOf(source, step.object, sourceColumns(step), step.plan.where, options, (n) => {
+          total = n;
+          pass.report.read = n >= threshold ? "bulk" : "rest";
+        })) {
+          await pass.take(row);
+          if (pass.report.rows % 1000 === 0) ctx.progress({ phase: "read", object: step.object, done: pass.report.rows, total });
+        }
+      } catch (err) {
+        // A read that fails, or a cancel, while a chunk is in flight: its answer is heard (and recorded) before the run ends.
+        await pass.settled();
+        throw err;
       }
       ctx.progress({ phase: "read", object: step.object, done: pass.report.rows, total });
-      await pass.flushInserts();
-      await pass.flushUpdates();
+      await pass.drained();
       pass.estimate();
     }
     await secondPass(ctx, report);

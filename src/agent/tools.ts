@@ -8,7 +8,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { Crm, FieldDescribe, SObjectDescribe } from "../client";
-import { productionLike, type OrgKind } from "../client/orgKind";
+import { productionLike, productionLikeWords, type OrgKind } from "../client/orgKind";
 import { isRecordId } from "../client/ids";
 import { isRichText } from "../client/describe";
 import { escapeSoslTerm, soqlLiteral } from "../client/soql-text";
@@ -100,7 +100,7 @@ export function accessRefusal(spec: ToolSpec, org: AgentOrg, host: Pick<AgentHos
   const needs = spec.effect === "write" || (spec.name === "crm_draft_article" && !host.personConfirms) ? "write" : spec.effect;
   if (needs === "stage" && org.access === "read") return `${org.name} allows agents to read only (access "read"): ${spec.name} was refused and nothing was sent. Ask the person to allow staged changes for this org (crm.agent.access "stage", or the server's --access stage).`;
   if (needs === "write" && org.access !== "write") return `${spec.name} writes to ${org.name}, and this server's access is "${org.access}": refused, nothing was sent. Writing needs --access write${productionLike(org.kind) ? " and --allow-production" : ""}.`;
-  if (needs === "write" && productionLike(org.kind) && !host.allowProduction) return `${org.name} is ${org.kind === "production" ? "a production org" : "an org whose kind could not be read"}: ${spec.name} was refused and nothing was sent. The server writes to it only when started with --allow-production.`;
+  if (needs === "write" && productionLike(org.kind) && !host.allowProduction) return `${org.name} is ${productionLikeWords(org.kind)}: ${spec.name} was refused and nothing was sent. The server writes to it only when started with --allow-production.`;
   return undefined;
 }
 

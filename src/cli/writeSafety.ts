@@ -5,7 +5,7 @@
  * the journal file (JSON lines: time, org, what it did, the records), when one is named.
  */
 import { appendFileSync } from "node:fs";
-import { CrmError, productionLike, type Crm, type CrmOptions, type OrgKind, type PendingWrite } from "../client";
+import { CrmError, productionLike, productionLikeWords, type Crm, type CrmOptions, type OrgKind, type PendingWrite } from "../client";
 
 export class ProductionRefusedError extends CrmError {
   override name = "ProductionRefusedError";
@@ -26,7 +26,7 @@ export function guardedWrites(options: { allowProduction: boolean; journalFile?:
     kind ??= client.getOrgKind().catch(() => "unknown" as const);
     const found = await kind;
     if (productionLike(found)) {
-      throw new ProductionRefusedError(`${client.instanceUrl} is ${found === "production" ? "a production org" : "an org whose kind could not be read"}: ${options.tool} writes to it only with --allow-production (refused, nothing sent: ${write.intent?.summary ?? write.summary ?? `${write.method} ${write.path}`})`);
+      throw new ProductionRefusedError(`${client.instanceUrl} is ${productionLikeWords(found)}: ${options.tool} writes to it only with --allow-production (refused, nothing sent: ${write.intent?.summary ?? write.summary ?? `${write.method} ${write.path}`})`);
     }
   };
   return {

@@ -61,7 +61,7 @@ export interface CrmOptions {
 }
 
 import { orgKindOf, type OrgKind } from "./orgKind";
-export { orgKindOf, productionLike, type OrgKind } from "./orgKind";
+export { orgKindOf, productionLike, productionLikeWords, type OrgKind } from "./orgKind";
 
 export interface HelperCallOptions {
   params?: Record<string, string | number | boolean | undefined>;

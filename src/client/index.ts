@@ -4,7 +4,7 @@
  * knowledge folder sync (`crm-explorer/client/knowledge-folder`) are entries of their own: importing one adds
  * its group to every client (`crm.bulk`, `crm.knowledgeFolder`). YAML is read by a module loaded on first use.
  */
-export { Crm, orgKindOf, productionLike, type OrgKind, type CrmOptions, type HelperCallOptions, type QueryResult, type QueryAllResult, type QueryOptions, type RecordAccess, type UserInfo, type CrmEvents } from "./crm";
+export { Crm, orgKindOf, productionLike, productionLikeWords, type OrgKind, type CrmOptions, type HelperCallOptions, type QueryResult, type QueryAllResult, type QueryOptions, type RecordAccess, type UserInfo, type CrmEvents } from "./crm";
 export * as knowledge from "./knowledge";
 export * as feed from "./feed";
 export * as collections from "./collections";

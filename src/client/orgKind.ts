@@ -11,6 +11,11 @@ export function productionLike(kind: OrgKind | "unknown" | undefined): boolean {
   return kind === undefined || kind === "unknown" || kind === "production";
 }
 
+/** What a refusal of the production rule calls the org, in the tools' English ("a production org", or why it counts as one). */
+export function productionLikeWords(kind: OrgKind | "unknown" | undefined): string {
+  return kind === "production" ? "a production org" : "an org whose kind could not be read";
+}
+
 /**
  * The kind of an org from its Organization record: a sandbox with a trial expiry is a scratch org, a
  * sandbox otherwise; a Developer Edition org is a developer org; another org with a trial expiry is a

@@ -387,7 +387,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 
   let corpus: HostileCorpus | undefined;
 
-  /** For other processes (the host tests, the CLI, benches): POST /__emulator/faults {name, value}; GET /__emulator/requests?path=&from=; POST /__emulator/corpus. */
+  /** For other processes (the host tests, the CLI, benches): POST /__emulator/faults {name, value}; GET /__emulator/requests?path=&from= (with from: the reads and Bulk query statements since); POST /__emulator/corpus. */
   function control(parsed: URL, raw: Buffer, res: ServerResponse) {
     try {
       if (parsed.pathname === "/__emulator/requests") {
@@ -395,8 +395,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         const only = parsed.searchParams.get("path");
         // With `from`: the reads since that request (method, path, query, authorization), for a bench to send them again bare.
         const from = parsed.searchParams.get("from");
-        const reads = from === null ? undefined : requests.slice(Number(from)).filter((r) => r.method === "GET").map((r) => ({ path: r.path, query: r.query, authorization: r.headers.authorization }));
-        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ count: requests.filter((r) => !only || r.path === only).length, total: served.total, writes: served.writes, ...(reads ? { reads } : {}) }));
+        const since = from === null ? undefined : requests.slice(Number(from));
+        const reads = since?.filter((r) => r.method === "GET").map((r) => ({ path: r.path, query: r.query, authorization: r.headers.authorization }));
+        // And the statements of the Bulk query jobs created since: the exports a bench runs again bare.
+        const bulkQueries = since?.filter((r) => r.method === "POST" && /\/jobs\/query\/?$/.test(r.path)).map((r) => String((JSON.parse(r.body || "{}") as { query?: unknown }).query ?? ""));
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ count: requests.filter((r) => !only || r.path === only).length, total: served.total, writes: served.writes, ...(since ? { reads, bulkQueries } : {}) }));
         return;
       }
       if (parsed.pathname === "/__emulator/corpus") {

@@ -77,8 +77,14 @@ function lineWhere(content: string, test: (line: string) => boolean): number | u
   return index < 0 ? undefined : index + 1;
 }
 /** A key's line in article.yaml (under `fields:` when it is a field). */
-const keyLine = (yaml: string, key: string) => lineWhere(yaml, (l) => new RegExp(`^\\s+${key.replace(/[^\w]/g, "")}\\s*:`).test(l)) ?? lineWhere(yaml, (l) => l.startsWith(`${key}:`));
-const lineOf = (content: string, needle: string) => (needle ? lineWhere(content, (l) => l.toLowerCase().includes(needle.toLowerCase())) : undefined);
+function keyLine(yaml: string, key: string): number | undefined {
+  const field = new RegExp(`^\\s+${key.replace(/[^\w]/g, "")}\\s*:`);
+  return lineWhere(yaml, (l) => field.test(l)) ?? lineWhere(yaml, (l) => l.startsWith(`${key}:`));
+}
+function lineOf(content: string, needle: string): number | undefined {
+  const sought = needle.toLowerCase();
+  return needle ? lineWhere(content, (l) => l.toLowerCase().includes(sought)) : undefined;
+}
 /** The line a YAML or folder error names ("…, line 4 is not valid…"). */
 const lineInMessage = (message: string) => Number(/\bline (\d+)\b/.exec(message)?.[1]) || undefined;
 
@@ -94,11 +100,8 @@ interface Version {
 }
 
 interface Place { article: string; file: string; line?: number }
-/** A place kept as `line:article` (the version's language is in its key). */
-function placeOf(packed: string, language: string | undefined): Place {
-  const [line, article] = [packed.slice(0, packed.indexOf(":")), packed.slice(packed.indexOf(":") + 1)];
-  return { article, file: `${article}/article${language ? `.${language}` : ""}.yaml`, ...(line ? { line: Number(line) } : {}) };
-}
+/** The place of a version of an article (the version's language is in its URL name's key); its line is found when it is reported. */
+const placeOf = (article: string, language: string | undefined): Place => ({ article, file: `${article}/article${language ? `.${language}` : ""}.yaml` });
 
 interface LinkFound { article: string; file: string; line?: number; href: string; urlName?: string; id?: string }
 
@@ -125,7 +128,7 @@ export async function checkFolder(folder: FolderIO, options: CheckOptions = {}):
   const isOrgLink = options.crm ? await orgLinkTest(options.crm) : orgLinkTestFor(manifest?.org.instanceUrl ?? "");
 
   // Kept across articles: small facts, not the articles — and as few objects as will do, for 10,000 articles.
-  /** Each URL name (`language:name`): where it is first used (`line:article`), every place once it is used again. */
+  /** Each URL name (`language:name`): the article first using it, every place once it is used again. */
   const urlNames = new Map<string, string | Place[]>();
   /** Each article's URL name and IDs → its folder; and the folders of articles never published. */
   const targets = new Map<string, string>();
@@ -172,10 +175,9 @@ export async function checkFolder(folder: FolderIO, options: CheckOptions = {}):
       const urlName = String(version.fields.UrlName ?? "");
       if (urlName) {
         const key = kept(`${version.language ?? ""}:${urlName}`);
-        const line = keyLine(version.yaml, "UrlName");
         const before = urlNames.get(key);
-        const here: Place = { article: name, file: version.yamlFile, line };
-        urlNames.set(key, before === undefined ? `${line ?? ""}:${name}` : [...(typeof before === "string" ? [placeOf(before, version.language)] : before), here]);
+        // The line is looked for only once the name is used again (rare): the first place's file is read again then.
+        urlNames.set(key, before === undefined ? name : [...(typeof before === "string" ? [placeOf(before, version.language)] : before), { article: name, file: version.yamlFile, line: keyLine(version.yaml, "UrlName") }]);
       }
       for (const { file, content, html } of Object.values(version.richText)) {
         for (const removed of options.richTextRemovals?.(html) ?? []) {
@@ -191,6 +193,7 @@ export async function checkFolder(folder: FolderIO, options: CheckOptions = {}):
   for (const places of urlNames.values()) {
     if (typeof places === "string") continue;
     for (const p of places) {
+      p.line ??= keyLine(text(await io.read(p.file)), "UrlName");
       findings.push({ rule: "urlName", severity: "error", article: p.article, file: p.file, line: p.line, message: `The URL name is also used by ${places.filter((o) => o !== p).map((o) => `'${o.article}'`).join(", ")}: URL names are unique in the org.` });
     }
   }
@@ -274,9 +277,9 @@ function checkFields(version: Version, fields: Record<string, RecordedField>, ad
 function checkUrlName(version: Version, add: Add): void {
   const urlName = version.fields.UrlName;
   if (urlName === undefined || urlName === null || urlName === "") return; // a required field: checked there
-  const where = { file: version.yamlFile, line: keyLine(version.yaml, "UrlName") };
-  if (typeof urlName !== "string" || !URL_NAME.test(urlName)) add({ rule: "urlName", severity: "error", ...where, message: `The URL name ${JSON.stringify(urlName)} may hold only letters, digits and hyphens, and may not start or end with a hyphen.` });
-  else if (urlName.length > MAX_URL_NAME) add({ rule: "urlName", severity: "error", ...where, message: `The URL name is ${urlName.length} characters long; the org takes at most ${MAX_URL_NAME}.` });
+  const where = () => ({ file: version.yamlFile, line: keyLine(version.yaml, "UrlName") });
+  if (typeof urlName !== "string" || !URL_NAME.test(urlName)) add({ rule: "urlName", severity: "error", ...where(), message: `The URL name ${JSON.stringify(urlName)} may hold only letters, digits and hyphens, and may not start or end with a hyphen.` });
+  else if (urlName.length > MAX_URL_NAME) add({ rule: "urlName", severity: "error", ...where(), message: `The URL name is ${urlName.length} characters long; the org takes at most ${MAX_URL_NAME}.` });
 }
 
 /** The folder's images the rich text shows: there, of a type the org takes (by name and by content), at most 1 MB. */

@@ -26,6 +26,11 @@ type Workflow = { env: Record<string, string>; jobs: Record<string, { steps: Ste
 
 /** The workflow's crm-knowledge invocations by job, as argument lists ($KB and GitHub expressions replaced by the test's values). */
 async function invocations(values: Record<string, string>): Promise<Record<string, string[][]>> {
+  return commandLines(values, "npx --no-install crm-knowledge");
+}
+
+/** Each job's lines that start with `command`, as the arguments after it ($KB and GitHub expressions replaced by the test's values). */
+async function commandLines(values: Record<string, string>, command: string): Promise<Record<string, string[][]>> {
   const workflow = yaml.load(await readFile(WORKFLOW, "utf8")) as Workflow;
   const expand = (line: string) => line
     .replace(/\$\{\{\s*([^}]+?)\s*\}\}/g, (_, expression: string) => {
@@ -35,7 +40,7 @@ async function invocations(values: Record<string, string>): Promise<Record<strin
     .replace(/\$KB\b/g, workflow.env.KB!);
   const words = (line: string) => [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!);
   return Object.fromEntries(Object.entries(workflow.jobs).map(([job, { steps }]) => [job, steps.flatMap((s) => (s.run ?? "").split("\n"))
-    .filter((line) => /^\s*npx --no-install crm-knowledge\b/.test(line)).map((line) => words(expand(line.trim())).slice(3))]));
+    .filter((line) => line.trim().startsWith(`${command} `)).map((line) => words(expand(line.trim())).slice(command.split(" ").length))]));
 }
 
 async function cli(cwd: string, argv: string[], env: Record<string, string>) {
@@ -125,6 +130,10 @@ test("the workflow's steps, in order, against a sandbox and the production org",
   } finally {
     organization.OrganizationType = kind;
   }
+  // What the production job commits back is every file of the folder the push changed: its records included.
+  for (const paths of (await commandLines({}, "git add")).production!) git("add", ...paths);
+  git("commit", "-qm", "Record the knowledge published to production");
+  assert.equal(git("status", "--porcelain", "--", "knowledge"), "", "the production job's commit holds all the push changed in the folder");
   const online = (await c.queryAll<{ UrlName: string; Answer__c: string }>("SELECT UrlName, Answer__c FROM Knowledge__kav WHERE UrlName LIKE 'workflow-%' AND PublishStatus = 'Online'")).records;
   assert.deepEqual(online.map((r) => [r.UrlName, r.Answer__c]).sort(), [["workflow-one", "<p>First.</p>"], ["workflow-two", "<p>Second, clearer.</p>"]]);
   // The record the production job commits back: the next push of the same folder sends nothing.

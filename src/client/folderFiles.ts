@@ -499,7 +499,8 @@ function articleRecords(io: FolderIO, older: Map<string, unknown>): ArticleRecor
     },
     folders: async () => {
       const names = new Set(older.keys());
-      for (const f of await io.list(RECORDS_DIR)) if (f.type === "file" && f.name.endsWith(".yaml")) names.add(f.name.slice(0, -".yaml".length));
+      // A file there that no article folder could own (another name, a link) is no record: left alone, never read.
+      for (const f of await io.list(RECORDS_DIR)) if (f.type === "file" && f.name.endsWith(".yaml") && isArticleFolderName(f.name.slice(0, -".yaml".length))) names.add(f.name.slice(0, -".yaml".length));
       const found = await inTurns([...names], async (name) => [(await get(name))!.knowledgeArticleId, name] as const);
       return new Map(found);
     },

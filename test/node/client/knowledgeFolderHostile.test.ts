@@ -95,6 +95,10 @@ test("a tampered crm-knowledge.yaml cannot delete another article's file, nor st
   const a = await article(c, "Manifest one");
   const b = await article(c, "Manifest two");
   await c.knowledgeFolder.pullArticles(io, { articleIds: [a.knowledgeArticleId, b.knowledgeArticleId] });
+  // Files beside the records that no article folder could own are no records: a pull goes on past them.
+  await writeFile(path.join(dir, ".crm-knowledge", ".hidden.yaml"), "knowledgeArticleId: [unclosed\n");
+  await writeFile(path.join(dir, ".crm-knowledge", "..yaml"), "files: {}\n");
+  await c.knowledgeFolder.pullArticles(io, { articleIds: [a.knowledgeArticleId] });
   const recordPath = path.join(dir, ".crm-knowledge", `${a.urlName}.yaml`);
   await writeFile(recordPath, (await readFile(recordPath, "utf8")).replace(/(\n {2}article\.yaml: )/, `\n  ../${b.urlName}/article.yaml: 0000\n  article.yaml: `));
   await assert.rejects(c.knowledgeFolder.pullArticles(io, { articleIds: [a.knowledgeArticleId] }), /\.crm-knowledge\/.*\.yaml lists "\.\.\/.*article\.yaml" under/);

@@ -189,7 +189,7 @@ const groups = [
     external: ["vscode", "./axios.js", "./soql-parser.js", "./exceljs.js", "./demo-org.js", "./html-markdown.js", "./mcp-http.js", "./notebook-report.js"],
     plugins: [besideBundle(/^\.\/mcpHttp$/, "./mcp-http.js"), besideBundle(/^\.\/notebookReport$/, "./notebook-report.js")],
     alias: {
-      "node-html-markdown": "./scripts/bundle-stubs/html-markdown-runtime.cjs", "node-html-parser": "./scripts/bundle-stubs/html-markdown-runtime.cjs",
+      "node-html-markdown": "./scripts/bundle-stubs/html-markdown-runtime.cjs", "node-html-parser": "./scripts/bundle-stubs/html-markdown-runtime.cjs", parse5: "./scripts/bundle-stubs/html-markdown-runtime.cjs",
       axios: "./scripts/bundle-stubs/axios-runtime.cjs", "@jetstreamapp/soql-parser-js": "./scripts/bundle-stubs/soql-parser-runtime.cjs", "exceljs/lib/stream/xlsx/workbook-writer": "./scripts/bundle-stubs/exceljs-runtime.cjs",
       "@vscode/l10n": "./scripts/bundle-stubs/l10n-host.cjs",
     },
@@ -203,7 +203,8 @@ const groups = [
   { ...common, entryPoints: ["src/agent/mcpHttp.ts"], outfile: "dist/mcp-http.js", platform: "node", format: "cjs" },
   // ExcelJS's streaming workbook writer, loaded by the extension when an export to Excel starts (src/webviews/xlsxExport.ts).
   { ...common, entryPoints: [createRequire(import.meta.url).resolve("exceljs/lib/stream/xlsx/workbook-writer")], outfile: "dist/exceljs.js", platform: "node", format: "cjs" },
-  // The HTML parser and Markdown writer, loaded when an agent first reads an article (src/agent/articleText.ts).
+  // The HTML parsers and Markdown writer, loaded when an agent first reads an article (src/agent/articleText.ts) or a
+  // folder's rich text is first judged for publishing (src/shared/plainRichText.ts).
   { ...common, entryPoints: ["scripts/bundle-stubs/html-markdown-entry.mjs"], outfile: "dist/html-markdown.js", platform: "node", format: "cjs" },
   // The built-in demo org (the project's emulator), loaded when it is first started (src/connections/builtInDemo.ts);
   // it shares the SOQL parser file with the extension.

@@ -223,13 +223,10 @@ class Tool {
       }
       return writes.some((e) => e.conflict) && !flag(this.args, "overwrite-conflicts") ? EXIT.findings : EXIT.clean;
     }
-    // Publishing follows the check: an article with an error in it is pushed as a draft, not published.
-    const held = new Map<string, Finding[]>();
-    if (publish) for (const f of (await this.runCheck(folder)).findings.filter((x) => x.severity === "error" && x.article)) held.set(f.article, [...(held.get(f.article) ?? []), f]);
+    // Publishing follows the gate: an article the check finds an error in is pushed as a draft, not published.
     const results = await crm.knowledgeFolder.pushFolder(io, {
-      plan, overwrite: flag(this.args, "overwrite-conflicts"), publish: publish ? writes.map((e) => e.name).filter((name) => !held.has(name)) : false,
+      plan, overwrite: flag(this.args, "overwrite-conflicts"), publish: publish ? writes.map((e) => e.name) : false, check: { richTextRemovals, languages: this.languages() },
     });
-    for (const r of results) if (held.has(r.name) && r.outcome === "pushed") r.warnings.push(`not published: the check found ${held.get(r.name)!.map((f) => `${f.file}${f.line ? `:${f.line}` : ""} ${f.message}`).join("; ")}`);
     const bad = results.filter((r) => r.outcome === "failed" || r.outcome === "conflict");
     if (this.format === "json") this.json({ folder, results: results.filter((r) => r.outcome !== "unchanged") });
     else {

@@ -12,8 +12,9 @@ import {
   type FolderIO, type FolderManifest, type LocalArticle, type ManifestArticle, type RecordedField, IMAGE_TYPES, MAX_IMAGE_BYTES, MANIFEST_FILE, folderImageSources,
   blockHashes, changedFiles, checkRelativePath, guardFolder, hashArticleFiles, readLocalArticle, readManifest, readingOnce,
 } from "./folderFiles";
+import { categoryExists } from "./categories";
 import { getDataCategoryGroups } from "./knowledge";
-import { articleFolders, categoryExists, folderStatus } from "./knowledgeFolder";
+import { articleFolders, folderStatus } from "./folderStatus";
 import { soqlLiteral } from "./soql-text";
 import { articleLinks, orgLinkTest, orgLinkTestFor } from "./versions";
 
@@ -36,9 +37,11 @@ export interface Finding {
 export interface CheckOptions {
   /**
    * What sanitizing a piece of rich text takes out of it (each a short description, such as `<script> element`):
-   * what readers would not see. The client has no HTML parser of its own; without this the rule is skipped.
+   * what readers would not see; undefined when this judge cannot tell (a host without a DOM): the piece is then an
+   * error all the same, to be judged where a full sanitizer runs. The client has no HTML parser of its own;
+   * without this the rule is skipped.
    */
-  richTextRemovals?(html: string): string[];
+  richTextRemovals?(html: string): string[] | undefined;
   /** Languages every article should have a translation in (none by default: only translations the pull recorded and the folder lost are reported). */
   languages?: string[];
   /** Only these article folders are reported on (all by default); the others still count as link targets and for duplicates. */
@@ -180,7 +183,9 @@ export async function checkFolder(folder: FolderIO, options: CheckOptions = {}):
         urlNames.set(key, before === undefined ? name : [...(typeof before === "string" ? [placeOf(before, version.language)] : before), { article: name, file: version.yamlFile, line: keyLine(version.yaml, "UrlName") }]);
       }
       for (const { file, content, html } of Object.values(version.richText)) {
-        for (const removed of options.richTextRemovals?.(html) ?? []) {
+        const removals = options.richTextRemovals ? options.richTextRemovals(html) : [];
+        if (!removals) add({ rule: "richText", severity: "error", file, message: "Holds markup beyond plain elements and attributes, which only the full check can judge: run crm-knowledge check on the folder, and publish the article there or from its draft." });
+        for (const removed of removals ?? []) {
           add({ rule: "richText", severity: "error", file, line: lineOf(content, /\b(\S+) attribute\b/.exec(removed)?.[1] ?? /<\w+/.exec(removed)?.[0] ?? ""), message: `Sanitizing removes ${removed}: readers would not see what the file holds.` });
         }
         for (const link of articleLinks(html).filter((l) => isOrgLink(l.href))) links.push(JSON.parse(JSON.stringify({ article: name, file, line: lineOf(content, link.href), ...link })) as LinkFound);
@@ -390,4 +395,19 @@ async function checkAgainstOrg(crm: Crm, io: FolderIO, names: string[], categori
     const [group, category] = c.category.split("/") as [string, string];
     if (!categoryExists(groups, group, category)) findings.push({ rule: "category", severity: "error", article: c.article, file: c.file, line: c.line, message: `The data category '${c.category}' does not exist in the org: a push would leave it unassigned.` });
   }
+}
+
+/**
+ * The publish gate's folder rule, the same for every surface that publishes a folder's articles (VS Code's Push
+ * and publish, `crm-knowledge push --publish`): an article the check finds an error in is pushed as a draft and not
+ * published. Of `names`, those held back, each with what the check found (the rest of the folder is read as link
+ * targets and for duplicates, as the check reads it).
+ */
+export async function heldFromPublishing(io: FolderIO, names: string[], options: Pick<CheckOptions, "richTextRemovals" | "languages" | "signal"> = {}): Promise<Map<string, string>> {
+  const held = new Map<string, Finding[]>();
+  if (!names.length) return new Map();
+  for (const f of (await checkFolder(io, { ...options, only: names })).findings) {
+    if (f.severity === "error" && f.article) held.set(f.article, [...(held.get(f.article) ?? []), f]);
+  }
+  return new Map([...held].map(([name, found]) => [name, `not published: the check found ${found.map((f) => `${f.file}${f.line ? `:${f.line}` : ""} ${f.message}`).join("; ")}`]));
 }

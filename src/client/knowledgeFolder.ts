@@ -1,26 +1,29 @@
 /**
  * A knowledge base kept in a folder: pull articles into files, see what changed on either side, and push the
  * changes back (or into another org) as drafts. The file layout is in folderFiles.ts. Nothing is published
- * unless asked, and then only versions that pass the pre-flight.
+ * unless asked, and then only articles that pass the folder check and the pre-flight.
  */
 import { DEFAULT_KNOWLEDGE_SOBJECT } from "./constants";
 import type { Crm } from "./crm";
 import { isRequiredOnCreate, isRichText, type FieldDescribe, type SObjectDescribe } from "./describe";
 import { CrmError } from "./errors";
-import { requireSobjectName, sameRecordId } from "./ids";
-import { withinSkew } from "./orgTime";
+import { requireSobjectName } from "./ids";
 import {
   type FolderIO, type FolderManifest, type LocalArticle, type ManifestArticle, type PulledVersion, FolderContentError, IMAGES_DIR, IMAGE_TYPES, MAX_IMAGE_BYTES, folderImageSources, withImageInline,
-  type RecordedField, type PendingPush, blockHashes, changedFiles, checkRelativePath, dropPending, encodeText, guardFolder, hashArticleFiles, inTurns, keepPending, newManifest, pathNameProblem, readLocalArticle, readManifest, readPending, versionFiles, writeManifest,
+  type RecordedField, blockHashes, checkRelativePath, dropPending, encodeText, guardFolder, hashArticleFiles, inTurns, keepPending, newManifest, pathNameProblem, readLocalArticle, readManifest, readPending, versionFiles, writeManifest,
 } from "./folderFiles";
+import { categoryExists, descendants } from "./categories";
 import { createArticle, createDraftsFromOnlineArticles, createDraftFromOnlineTranslation, deleteArticleDraft, deleteTranslation, getDataCategoryGroups, publishMultipleArticles, publishTranslations, submitForTranslation, updateArticle, type DataCategory } from "./knowledge";
 import { soqlLiteral } from "./soql-text";
+import { CHUNK, articleFolders, current, groupBy, inChunks, localChanges, localState, orgMovedOn, orgVersions } from "./folderStatus";
 import { richTextImageUrls } from "./urls";
 import { preflightPublish } from "./versions";
+import { heldFromPublishing, type CheckOptions } from "./knowledgeCheck";
 import { plugIn, type Bound } from "./plugins";
 import { batchIntent } from "./intent";
 import { create as createRecords, remove as removeRecords, update as updateRecords } from "./collections";
 
+export { articleFolders, folderStatus, isConflict, type ArticleStatus, type LocalState, type OrgState } from "./folderStatus";
 export { nodeFolder, checkRelativePath, guardFolder, layOutRichText, readManifest, storeRichText, FILE_LIMITS, FolderContentError, type FolderEntryType, type FolderIO, type FolderManifest, type LocalArticle } from "./folderFiles";
 
 type Row = Record<string, unknown>;
@@ -68,27 +71,6 @@ async function masterBlocksOnDisk(io: FolderIO, name: string): Promise<Record<st
   return masterBlocks(files);
 }
 
-/** Articles read from the org per query: their IDs fit a query's length, their versions one page. */
-const CHUNK = 200;
-
-async function inChunks<T>(ids: string[], read: (list: string) => Promise<T[]>): Promise<T[]> {
-  const out: T[] = [];
-  for (let i = 0; i < ids.length; i += CHUNK) out.push(...(await read(ids.slice(i, i + CHUNK).map(soqlLiteral).join(", "))));
-  return out;
-}
-
-/** The version an article is edited in: its draft, else its published version, else its latest archived one. */
-function current<R extends Row>(rows: R[]): R | undefined {
-  const rank = (r: R) => (r.PublishStatus === "Draft" ? 3 : r.PublishStatus === "Online" ? 2 : 1) * 1e6 + Number(r.VersionNumber ?? 0);
-  return [...rows].sort((a, b) => rank(b) - rank(a))[0];
-}
-
-function groupBy<R>(rows: R[], key: (r: R) => string): Map<string, R[]> {
-  const map = new Map<string, R[]>();
-  for (const r of rows) map.set(key(r), [...(map.get(key(r)) ?? []), r]);
-  return map;
-}
-
 const pulled = (r: Row): PulledVersion => ({ versionId: String(r.Id), publishStatus: String(r.PublishStatus), lastModifiedDate: String(r.LastModifiedDate) });
 
 /** A folder name from a URL name: letters, digits and hyphens, as URL names are. */
@@ -133,10 +115,6 @@ export interface PulledArticle {
   translations: string[];
   /** Set when the article was not pulled: why (a name from the org that cannot be a file name, a link in its folder). */
   refused?: string;
-}
-
-function descendants(categories: DataCategory[], name: string, found = false): string[] {
-  return categories.flatMap((c) => (found || c.name === name ? [c.name, ...descendants(c.childCategories ?? [], name, true)] : descendants(c.childCategories ?? [], name, false)));
 }
 
 async function selectedArticleIds(crm: Crm, sobject: string, selection: PullSelection): Promise<string[]> {
@@ -271,103 +249,6 @@ export async function pullArticles(crm: Crm, folder: FolderIO, selection: PullSe
   }
 }
 
-// ---- status ----------------------------------------------------------------------------------------------
-
-export type LocalState = "unchanged" | "modified" | "new";
-export type OrgState = "unchanged" | "changed" | "gone" | "unknown";
-
-export interface ArticleStatus {
-  /** The article's folder. */
-  name: string;
-  local: LocalState;
-  /** Whether the org's version moved on since the pull ("unknown" without a client, or for another org). */
-  org: OrgState;
-  /** Both sides changed: a push refuses the article unless told to overwrite it. */
-  conflict: boolean;
-}
-
-/** The folder's article folders: each holding an article.yaml. */
-export async function articleFolders(io: FolderIO): Promise<string[]> {
-  const dirs = (await io.list("")).filter((e) => e.type === "directory" && !e.name.startsWith("."));
-  const withFile = await inTurns(dirs, async (d) => ((await io.stat(`${d.name}/article.yaml`))?.type === "file" ? d.name : undefined));
-  return withFile.filter((n): n is string => !!n).sort();
-}
-
-interface LocalChange {
-  /** The files changed since the pull (none: as pulled), or undefined for a folder the pull did not write. */
-  changed?: string[];
-  /** The article's record, when `keep` asked for it. */
-  entry?: ManifestArticle;
-}
-
-/** Each of these article folders' files against its record; the records asked to be kept (`keep`) come back with it, the others are let go. */
-async function localChanges(io: FolderIO, manifest: FolderManifest | undefined, names: string[], keep: (changed: string[] | undefined) => boolean): Promise<Map<string, LocalChange>> {
-  return new Map(await inTurns(names, async (name) => {
-    const entry = await manifest?.articles.get(name);
-    const changed = entry ? changedFiles(entry.files, await hashArticleFiles(io, name)) : undefined;
-    return [name, { ...(changed ? { changed } : {}), ...(entry && keep(changed) ? { entry } : {}) }] as const;
-  }));
-}
-
-/** Both sides changed since the pull: a push refuses the article unless told to overwrite it. */
-export const isConflict = (local: LocalState, org: OrgState) => local === "modified" && (org === "changed" || org === "gone");
-
-const localState = (changed: string[] | undefined): LocalState => (!changed ? "new" : changed.length ? "modified" : "unchanged");
-
-/** Each pulled article's current versions in the org (master and translations), by KnowledgeArticleId. */
-async function orgVersions(crm: Crm, sobject: string, articleIds: string[]): Promise<Map<string, Row[]>> {
-  const rows = await inChunks(articleIds, async (list) =>
-    (await crm.queryAll<Row>(`SELECT Id, KnowledgeArticleId, IsMasterLanguage, Language, PublishStatus, VersionNumber, LastModifiedDate, LastModifiedById, UrlName FROM ${sobject} WHERE KnowledgeArticleId IN (${list}) AND PublishStatus IN ('Draft', 'Online')`)).records);
-  return groupBy(rows, (r) => String(r.KnowledgeArticleId));
-}
-
-/**
- * Whether the org moved on since the pull. A draft that a push killed inside this article made or edited — by the
- * push's user, since it began (its pending record) — is the push's own, not a change made in the org.
- */
-function orgMovedOn(entry: ManifestArticle, rows: Row[] | undefined, pending?: PendingPush): OrgState {
-  const master = current((rows ?? []).filter((r) => r.IsMasterLanguage !== false));
-  if (!master) return "gone";
-  const pushedByUs = (now: Row | undefined) => !!pending && !!now && now.PublishStatus === "Draft" && sameRecordId(String(now.LastModifiedById), pending.userId)
-    && withinSkew(now.LastModifiedDate, pending.since);
-  const same = (was: PulledVersion | undefined, now: Row | undefined) => (!was && !now) || (!!was && !!now && was.versionId === now.Id && was.lastModifiedDate === now.LastModifiedDate) || pushedByUs(now);
-  if (!same(entry, master)) return "changed";
-  const translations = groupBy((rows ?? []).filter((r) => r.IsMasterLanguage === false), (r) => String(r.Language));
-  const languages = new Set([...Object.keys(entry.translations ?? {}), ...translations.keys()]);
-  return [...languages].every((l) => same(entry.translations?.[l], current(translations.get(l) ?? []))) ? "unchanged" : "changed";
-}
-
-/**
- * What differs between the folder and the org: each article modified locally (its files against the pull's
- * hashes), new locally (a folder the pull did not write), changed in the org since the pull, or both. Reading
- * the folder sends nothing; with a client of the pulled org, one query per 200 articles says what the org changed.
- */
-export async function folderStatus(folder: FolderIO, options: { crm?: Crm; signal?: AbortSignal } = {}): Promise<{ manifest?: FolderManifest; articles: ArticleStatus[] }> {
-  const io = guardFolder(folder);
-  const manifest = await readManifest(io);
-  let askOrg = false;
-  if (manifest && options.crm) {
-    await options.crm.apiPath();
-    askOrg = options.crm.orgId === manifest.org.id;
-  }
-  const pending = await readPending(io);
-  const names = await articleFolders(io);
-  const articles: ArticleStatus[] = [];
-  // A query's worth of articles at a time: their records are held only while the org's answer about them is read.
-  for (let from = 0; from < names.length; from += CHUNK) {
-    options.signal?.throwIfAborted();
-    const changes = await localChanges(io, manifest, names.slice(from, from + CHUNK), () => askOrg);
-    const ids = [...changes.values()].flatMap((c) => (c.entry ? [c.entry.knowledgeArticleId] : []));
-    const versions = askOrg && ids.length ? await orgVersions(options.crm!, manifest!.sobject, ids) : undefined;
-    for (const [name, { changed, entry }] of changes) {
-      const state = localState(changed);
-      const org: OrgState = entry && versions ? orgMovedOn(entry, versions.get(entry.knowledgeArticleId), pending.get(name)) : "unknown";
-      articles.push({ name, local: state, org, conflict: isConflict(state, org) });
-    }
-  }
-  return { manifest, articles };
-}
-
 // ---- push ------------------------------------------------------------------------------------------------
 
 export type PushAction = "create" | "draftFromOnline" | "updateDraft" | "nothing";
@@ -478,10 +359,16 @@ export interface PushResult {
 export interface PushRunOptions extends PushOptions {
   /** Article folders whose org changes may be overwritten (true: all). */
   overwrite?: string[] | boolean;
-  /** Publish each pushed draft that passes the pre-flight (and its pushed translations): all (true) or these article folders. Default false. */
+  /**
+   * Publish each pushed draft that passes the gate (and its pushed translations): all (true) or these article
+   * folders. Default false. The gate: the folder check finds no error in the article (`heldFromPublishing`), and
+   * its draft passes the pre-flight.
+   */
   publish?: boolean | string[];
   /** Fields the pre-flight requires before publishing. */
   requiredFields?: string[];
+  /** The folder check's judge of rich text and the languages every article should have (see `CheckOptions`). */
+  check?: Pick<CheckOptions, "richTextRemovals" | "languages">;
   /** The dry run shown to the person (planned again when absent). */
   plan?: PushPlan;
   onProgress?(done: number, total: number, title: string): void;
@@ -518,16 +405,11 @@ async function valuesOf(io: FolderIO, name: string, version: { fields: Record<st
   return values;
 }
 
-export function categoryExists(groups: { name: string; topCategories: DataCategory[] }[], group: string, category: string): boolean {
-  const tree = groups.find((g) => g.name === group);
-  return !!tree && (category === "All" || descendants(tree.topCategories, category).length > 0);
-}
-
 /**
  * Pushes the folder: per article what `planPush` says — a new article, a draft from the published version, or
  * the draft updated — with its images uploaded, its data categories set (matched by name; unknown ones
  * reported) and its translations. An article the org changed since the pull is refused unless `overwrite`
- * names it. Nothing is published unless `publish`, and then only drafts that pass the pre-flight. The writes
+ * names it. Nothing is published unless `publish`, and then only drafts that pass the gate (see `publish`). The writes
  * are confirmed once as a batch (the client's `beforeWrite`). Into the pulled org the folder's record follows,
  * so the next push of an unchanged folder sends nothing.
  */
@@ -546,8 +428,11 @@ export async function pushFolder(crm: Crm, folder: FolderIO, options: PushRunOpt
   }));
   const work = plan.entries.filter((_, i) => results[i]!.outcome === "pushed");
   if (!work.length) return results;
+  const publishing = (name: string) => options.publish === true || (Array.isArray(options.publish) && options.publish.includes(name));
+  // The gate is read before anything is written: a check that fails stops the push whole.
+  const held = options.publish ? await heldFromPublishing(io, work.map((e) => e.name).filter(publishing), { ...options.check, ...(options.signal ? { signal: options.signal } : {}) }) : new Map<string, string>();
   const count = (action: PushAction) => work.filter((e) => e.action === action).length;
-  const summary = `push ${work.length} knowledge article${work.length === 1 ? "" : "s"} from a folder (${count("create")} new, ${count("draftFromOnline") + count("updateDraft")} as drafts)${options.publish ? ", publishing those that pass the pre-flight" : ""}`;
+  const summary = `push ${work.length} knowledge article${work.length === 1 ? "" : "s"} from a folder (${count("create")} new, ${count("draftFromOnline") + count("updateDraft")} as drafts)${options.publish ? ", publishing those that pass the check and the pre-flight" : ""}`;
   const describe = await crm.getSobject(sobject, { describe: true });
   let groups: Promise<{ name: string; topCategories: DataCategory[] }[]> | undefined;
   const categoryGroups = () => (groups ??= getDataCategoryGroups(crm));
@@ -591,7 +476,8 @@ export async function pushFolder(crm: Crm, folder: FolderIO, options: PushRunOpt
         options.onProgress?.(++done, work.length, p.entry.title);
       }
     }
-    const toPublish = new Map([...pushedDrafts].filter(([name]) => options.publish === true || (Array.isArray(options.publish) && options.publish.includes(name))));
+    for (const r of results) if (held.has(r.name) && pushedDrafts.has(r.name)) r.warnings.push(held.get(r.name)!);
+    const toPublish = new Map([...pushedDrafts].filter(([name]) => publishing(name) && !held.has(name)));
     if (toPublish.size) await publishPassing(crm, sobject, results, toPublish, options.requiredFields, describe);
     if (!recorded) return;
     // What publishing changed (the versions now online) goes into the records too; records of an earlier layout move into theirs.
@@ -763,7 +649,7 @@ async function draftsOf(crm: Crm, sobject: string, knowledgeArticleIds: string[]
 
 type PushedArticle = { masterId?: string; knowledgeArticleId: string; translationIds: string[] };
 
-/** Publishes pushed drafts that pass the pre-flight, then their pushed translations (a translation alone: when its master is published). */
+/** Publishes pushed drafts (the check passed) that pass the pre-flight, then their pushed translations (a translation alone: when its master is published). */
 async function publishPassing(crm: Crm, sobject: string, results: PushResult[], pushed: Map<string, PushedArticle>, requiredFields: string[] | undefined, describe: SObjectDescribe): Promise<void> {
   const masters = [...pushed.values()].flatMap((p) => (p.masterId ? [p.masterId] : []));
   const reports = masters.length ? await preflightPublish(crm, masters, { sobject, describe, requiredFields }) : [];

@@ -14,6 +14,7 @@ import { CommandRefusal, UserCancelled } from "../platform/errorMessages";
 import { withCancellableProgress } from "../platform/progress";
 import { readSettings } from "../platform/settings";
 import type { ActiveOrg } from "../views/activeOrg";
+import { plainOrUnjudged } from "../shared/plainRichText";
 import { isArticleTarget, publishStatusLabel, type PublishStatus } from "../views/knowledgeModel";
 import { workspaceFolderIO, type KnowledgeFolders } from "../views/knowledgeFolders";
 import type { CommandId } from "./commandIds";
@@ -217,14 +218,14 @@ export function knowledgeFolderCommands(deps: KnowledgeFolderDeps): Record<Extra
       if (!chosen?.length) throw new UserCancelled();
       const mode = await vscode.window.showQuickPick([
         { label: vscode.l10n.t("Push as drafts"), description: vscode.l10n.t("nothing is published"), publish: false },
-        { label: vscode.l10n.t("Push and publish"), description: vscode.l10n.t("publishes the drafts that pass the pre-flight"), publish: true },
+        { label: vscode.l10n.t("Push and publish"), description: vscode.l10n.t("publishes the drafts that pass the folder check and the pre-flight"), publish: true },
       ], { title: chosen.length === 1 ? vscode.l10n.t("Push 1 article to {0}", session.record.alias) : vscode.l10n.t("Push {0} articles to {1}", chosen.length, session.record.alias) });
       if (!mode) throw new UserCancelled();
       const names = chosen.map((c) => c.entry.name);
       const results = await withCancellableProgress(vscode.l10n.t("Pushing to {0}", session.record.alias), (signal, progress) =>
         session.crm.knowledgeFolder.pushFolder(io, {
           sobject: sobject(), plan: { ...plan, entries: plan.entries.filter((e) => names.includes(e.name)) }, overwrite: chosen.filter((c) => c.entry.conflict).map((c) => c.entry.name),
-          publish: mode.publish, requiredFields: readSettings().preflightRequiredFields, signal, onProgress: countReport(progress),
+          publish: mode.publish, requiredFields: readSettings().preflightRequiredFields, check: { richTextRemovals: plainOrUnjudged }, signal, onProgress: countReport(progress),
         }));
       report(results, session.record.alias);
       await folders.track(root, plan.sameOrg ? session.crm : undefined);

@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import { JSDOM } from "jsdom";
 import createPurify from "dompurify";
 import { RICH_TEXT_POLICY, applyRichTextHooks } from "../../../src/shared/richTextPolicy";
-import { plainlyKept, richTextRemovals } from "../../../src/cli/richText";
+import { richTextRemovals } from "../../../src/cli/richText";
+import { plainlyKept } from "../../../src/shared/plainRichText";
 
 const judge = createPurify(new JSDOM("<!DOCTYPE html>").window as unknown as Window & typeof globalThis);
 applyRichTextHooks(judge);

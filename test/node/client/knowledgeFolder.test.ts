@@ -8,6 +8,8 @@ import yaml from "js-yaml";
 import { Crm, type PendingWrite } from "../../../src/client";
 import * as knowledgeFolder from "../../../src/client/knowledgeFolder";
 import { checkFolder } from "../../../src/client/knowledgeCheck";
+import { richTextRemovals } from "../../../src/cli/richText";
+import { plainOrUnjudged } from "../../../src/shared/plainRichText";
 import { useEmulator, demoClient, demoOptions, advanceClock } from "../../helpers/emulator";
 import type { Emulator } from "../../../src/demo-org";
 
@@ -314,4 +316,24 @@ test("pull by data category takes the articles of the category and of those unde
   assert.ok(pulled.some((p) => p.name === `router-reset-${a.n}`), "assigned Home_Routers, under Routers");
   assert.ok(!pulled.some((p) => p.name === `billing-cycle-${a.n}`));
   await assert.rejects(c.knowledgeFolder.pullArticles(io, { dataCategory: { group: "Products", category: "Toasters" } }), /The data category group 'Products' has no category named 'Toasters'/);
+});
+
+test("one publish gate: an article the folder check finds an error in is pushed as a draft and not published, whichever judge of rich text the surface has", async () => {
+  for (const [surface, judge, said] of [
+    ["crm-knowledge (DOMPurify over jsdom)", richTextRemovals, /not published: the check found draft-notes-\d+\/Answer__c\.html:1 Sanitizing removes the style attribute on <p>/],
+    ["VS Code (no DOM)", plainOrUnjudged, /not published: the check found draft-notes-\d+\/Answer__c\.html Holds markup beyond plain elements and attributes, which only the full check can judge/],
+  ] as const) {
+    const { c, a, dir, io } = await pulledThree();
+    await writeFile(path.join(dir, `billing-cycle-${a.n}`, "Answer__c.html"), "<p>Invoices go out <b>weekly</b>.</p>\n");
+    await writeFile(path.join(dir, `draft-notes-${a.n}`, "Answer__c.html"), `<p style="color:red">Work done.</p>\n`);
+    const results = await c.knowledgeFolder.pushFolder(io, { publish: true, check: { richTextRemovals: judge } });
+    const byName = new Map(results.map((r) => [r.name.replace(/-\d+$/, ""), r]));
+    assert.equal(byName.get("billing-cycle")?.published, true, `${surface}: the clean article is published`);
+    const held = byName.get("draft-notes")!;
+    assert.equal(held.outcome, "pushed", surface);
+    assert.notEqual(held.published, true, `${surface}: the article with an error is not published`);
+    assert.match(held.warnings.join("\n"), said, surface);
+    const versions = (await c.queryAll<{ PublishStatus: string; Answer__c: string }>(`SELECT PublishStatus, Answer__c FROM Knowledge__kav WHERE KnowledgeArticleId = '${a.draft}'`)).records;
+    assert.deepEqual(versions.map((v) => [v.PublishStatus, v.Answer__c]), [["Draft", `<p style="color:red">Work done.</p>`]], `${surface}: it waits as a draft for a person`);
+  }
 });

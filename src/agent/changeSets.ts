@@ -9,7 +9,8 @@ import { randomUUID } from "node:crypto";
 import { COLLECTION_LIMIT } from "../client/constants";
 import { soqlLiteral } from "../client/soql-text";
 import type { SaveResult } from "../client";
-import { cell, type AgentOrg, type ProposedChange, type Scalar } from "./tools";
+import { cell } from "./tools/answers";
+import type { AgentOrg, ProposedChange, Scalar } from "./tools/kit";
 
 type Row = Record<string, unknown>;
 

@@ -14,7 +14,9 @@ import path from "node:path";
  */
 const ENGLISH_ROOMS = [
   path.join("src", "client"), path.join("src", "demo-org"), path.join("src", "cli"),
-  // The agent's tools speak to a model, in English like the client; their VS Code adapter speaks to people.
+  // The agent's tools speak to a model, in English like the client; their VS Code adapter speaks to people (the
+  // tools' names and lines for people in VS Code are package.nls.json's, generated from their specs).
+  path.join("src", "agent", "tools"),
   ...["catalog", "tools", "changeSets", "mcpServer", "mcpProtocol", "mcpHttp", "articleText", "quoted", "stdioTransport", "inert", "trust"].map((f) => path.join("src", "agent", `${f}.ts`)),
 ];
 function sourceFiles(dir = "src"): string[] {

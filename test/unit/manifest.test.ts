@@ -2,6 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { TOOLS } from "../../src/agent/catalog";
+import { toolContributions } from "../../scripts/tool-manifest";
 import { COMMAND_IDS } from "../../src/commands/commandIds";
 
 const manifest = JSON.parse(readFileSync("package.json", "utf8"));
@@ -109,16 +110,12 @@ test("every user-facing manifest string comes from package.nls.json, and every k
   assert.deepEqual(Object.keys(nls).filter((key) => !used.has(key)), [], "keys no manifest string uses");
 });
 
-test("the contributed language-model tools are the agent's tools (less the MCP-only apply), with the same model descriptions and input schemas", () => {
-  const contributed = manifest.contributes.languageModelTools as { name: string; modelDescription: string; inputSchema: unknown; displayName: string; userDescription: string; toolReferenceName: string }[];
-  const expected = TOOLS.filter((t) => !t.mcpOnly);
-  assert.deepEqual(contributed.map((t) => t.name), expected.map((t) => t.name));
-  for (const [i, t] of expected.entries()) {
-    assert.equal(contributed[i]!.modelDescription, t.description, t.name);
-    assert.deepEqual(contributed[i]!.inputSchema, t.inputSchema, t.name);
-    assert.equal(shown(contributed[i]!.displayName), t.title, t.name);
-    assert.match(contributed[i]!.toolReferenceName, /^crm[A-Z]\w+$/);
-  }
+test("the contributed language-model tools are generated from the agent tools' specs (npm run manifest): the same tools, model descriptions, input schemas and strings", () => {
+  const { tools, strings } = toolContributions();
+  assert.deepEqual(manifest.contributes.languageModelTools, tools, "package.json differs from the tools' specs: run npm run manifest");
+  for (const [key, value] of Object.entries(strings)) assert.equal(nls[key], value, `package.nls.json's ${key}: run npm run manifest`);
+  assert.deepEqual((tools as { name: string }[]).map((t) => t.name), TOOLS.filter((t) => !t.mcpOnly).map((t) => t.name), "every tool but the MCP-only apply");
+  for (const t of tools as { toolReferenceName: string }[]) assert.match(t.toolReferenceName, /^crm[A-Z]\w+$/);
 });
 
 test("agents' access is a user setting only: a workspace cannot grant it", () => {

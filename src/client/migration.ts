@@ -16,10 +16,14 @@
  * the records that other objects point at (their ID maps), never with whole rows.
  */
 import { createHash } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { ingest, query as bulkQuery, stopJob, type BulkRow, type IngestOptions, type PollOptions } from "./bulk";
 import type { Crm } from "./crm";
 import { isRequiredOnCreate, type FieldDescribe, type SObjectDescribe } from "./describe";
 import { CancelledError, MigrationPlanError } from "./errors";
+import { DiskTable } from "./diskTable";
 import { valueProblem, valueProblemText } from "./fieldValues";
 import { sameRecordId } from "./ids";
 import { checkPlan, parsePlan, planDigest, transformed, type MigrationPlan, type PlanInput, type PlanObject } from "./migrationPlan";
@@ -184,6 +188,11 @@ const SYSTEM_FIELDS = new Set(["id", "isdeleted", "createddate", "createdbyid", 
 
 type Row = Record<string, string | null>;
 const id15 = (id: string) => id.slice(0, 15);
+/**
+ * The text of a string in memory of its own. A value parsed out of the org's CSV is a slice that keeps the whole
+ * piece of CSV it came from alive (150 bytes per ID the run record keeps, against 40 for a copy).
+ */
+const ownCopy = (text: string) => Buffer.from(text, "utf8").toString("utf8");
 
 interface Lookup {
   field: string;
@@ -413,7 +422,9 @@ function matchKey(values: (string | null)[]): string | undefined {
   return JSON.stringify(values.map((v) => (v === null ? null : v.trim().toLowerCase())));
 }
 
-const digest = (text: string) => createHash("sha1").update(text).digest("base64").slice(0, 20);
+/** A match key's digest: 20 characters of base64 (120 bits). */
+const KEY_DIGEST_BYTES = 20;
+const digest = (text: string) => createHash("sha1").update(text).digest("base64").slice(0, KEY_DIGEST_BYTES);
 
 interface Existing {
   id: string;
@@ -426,7 +437,8 @@ class ObjectPass {
   readonly report: ObjectReport;
   readonly outcome: ObjectOutcome;
   private readonly existing = new Map<string, Existing>();
-  private readonly seen = new Set<string>();
+  /** The match keys of the source rows taken so far (a second row with one is refused). */
+  private readonly seen: DiskTable;
   /** The values of each unique or external-ID field the pass writes: the target's record holding it (an ID), or the source row that takes it. */
   private readonly uniqueValues = new Map<string, Map<string, { target?: string; source?: string }>>();
   /** The fields whose values the target holds once (unique or external IDs), that the plan writes and does not match by. */
@@ -447,11 +459,12 @@ class ObjectPass {
       leftOut: step.leftOut, read: "rest", write: "none", requests: 0,
     };
     this.outcome = ctx.outcomeOf(step.object);
+    this.seen = ctx.table(`seen ${step.object}`, KEY_DIGEST_BYTES, 0);
     const matched = new Set(step.plan.match.map((m) => m.toLowerCase()));
     this.uniqueFields = step.copied.filter((f) => (f.unique || f.externalId) && !matched.has(f.name.toLowerCase()));
   }
 
-  private get ids(): Map<string, string> | undefined {
+  private get ids(): DiskTable | undefined {
     return this.ctx.idMaps.get(this.step.object.toLowerCase());
   }
 
@@ -534,7 +547,7 @@ class ObjectPass {
     const hash = key === undefined ? undefined : digest(key);
     if (hash !== undefined) {
       if (this.seen.has(hash)) problems.push(`another source row has the same ${step.plan.match.join(", ")}`);
-      else this.seen.add(hash);
+      else this.seen.set(hash);
     }
     const existing = hash === undefined ? undefined : this.existing.get(hash);
     if (existing?.ambiguous) problems.push(`more than one ${step.object} in the target has this ${step.plan.match.join(", ")}`);
@@ -667,7 +680,7 @@ class ObjectPass {
       const s = signature(columns.map((c) => result[c]));
       const sourceId = pending.get(s)?.shift() ?? "";
       if (kind === "successful" && result.sf__Id) {
-        this.outcome.inserted.push(result.sf__Id);
+        this.outcome.inserted.push(ownCopy(result.sf__Id));
         this.ids?.set(id15(sourceId), result.sf__Id);
       } else this.fail(sourceId, result.sf__Error ?? "not processed", true);
     });
@@ -703,6 +716,11 @@ class ObjectPass {
     await this.ctx.saved();
   }
 
+  /** The pass is over: what it alone kept goes. */
+  close(): void {
+    this.ctx.closeTable(this.seen);
+  }
+
   /** The report's estimate of how the writes go. */
   estimate(): void {
     const r = this.report;
@@ -720,7 +738,11 @@ class ObjectPass {
 
 /** What the passes of one dry run or run share: the clients, the ID maps, the second pass's lookups, the record. */
 class PassContext {
-  readonly idMaps = new Map<string, Map<string, string>>();
+  /** Per object others look up (or its own second pass), its records' source ID (15 characters) → target ID. */
+  readonly idMaps = new Map<string, DiskTable>();
+  /** Where the passes' tables live while they run (the system's temporary folder): removed when they end. */
+  private folder?: string;
+  private readonly tables = new Set<DiskTable>();
   readonly deferred: { object: string; sourceId: string; field: string; parentSource: string; before: string | null | undefined }[] = [];
   readonly chunkRows: number;
 
@@ -734,7 +756,24 @@ class PassContext {
   ) {
     this.chunkRows = options.chunkRows ?? DEFAULT_CHUNK_ROWS;
     if (!Number.isInteger(this.chunkRows) || this.chunkRows < 1) throw new RangeError(`chunkRows must be a whole number of rows of 1 or more, got ${String(options.chunkRows)}`);
-    for (const s of prepared.steps) if (s.keepIds) this.idMaps.set(s.object.toLowerCase(), new Map());
+    for (const s of prepared.steps) if (s.keepIds) this.idMaps.set(s.object.toLowerCase(), this.table(`ids ${s.object}`, 15, 18));
+  }
+
+  table(name: string, keyBytes: number, valueBytes: number): DiskTable {
+    this.folder ??= mkdtempSync(path.join(tmpdir(), "crm-migration-"));
+    const table = new DiskTable(this.folder, name, keyBytes, valueBytes);
+    this.tables.add(table);
+    return table;
+  }
+
+  closeTable(table: DiskTable): void {
+    if (this.tables.delete(table)) table.close();
+  }
+
+  /** The passes are over (or failed): their tables and folder go. */
+  close(): void {
+    for (const table of this.tables) this.closeTable(table);
+    if (this.folder) rmSync(this.folder, { recursive: true, force: true });
   }
 
   get running(): boolean {
@@ -833,10 +872,15 @@ async function passes(source: Crm, target: Crm, plan: MigrationPlan, options: Ru
       ctx.progress({ phase: "read", object: step.object, done: pass.report.rows, total });
       await pass.drained();
       pass.estimate();
+      pass.close();
     }
     await secondPass(ctx, report);
   };
-  await work();
+  try {
+    await work();
+  } finally {
+    ctx.close();
+  }
   return report;
 }
 

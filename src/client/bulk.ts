@@ -12,14 +12,15 @@ import { createReadStream, createWriteStream, type WriteStream } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { Readable } from "node:stream";
 import { create as createRecords, remove as removeRecords, update as updateRecords, writtenBefore, type SaveResult } from "./collections";
 import { DEFAULT_TIMEOUT_MS } from "./constants";
 import type { Crm } from "./crm";
-import { bulkValue, csvField, csvLine, csvRecordBatches, csvRows } from "./csv";
+import { bulkValue, csvLine, csvRecordBatches, csvRows, uploadLine } from "./csv";
 import { delay } from "./delay";
 import { BulkJobError, CancelledError, IngestCountError, InvalidResponseError, MissingRequiredDataError } from "./errors";
 import { isRecordId, recordIdSource, requireRecordId, requireSobjectName } from "./ids";
-import type { CrmResponse } from "./transport";
+import type { CrmStreamResponse } from "./transport";
 import { pageLinks } from "./urls";
 import { plugIn, type Bound } from "./plugins";
 import { bulkIntent } from "./intent";
@@ -174,30 +175,39 @@ export async function createQueryJob(crm: Crm, soql: string, options: { queryAll
 }
 
 /**
- * The result sets of a completed query job, as the org sends them (each with its header line). The next set
- * is asked for as soon as a set arrives, so the org works while the caller reads: at most two sets are held.
+ * The result sets of a completed query job, each read as it arrives (its header line first). The next set is
+ * asked for as soon as a set's answer starts, so the org works while the caller reads; a set is never held whole.
  */
-async function* resultSets(crm: Crm, jobId: string, options: BulkQueryOptions, onSet: (rows: number) => void): AsyncGenerator<string> {
+async function* resultSets(crm: Crm, jobId: string, options: BulkQueryOptions, onSet: (rows: number) => void): AsyncGenerator<Readable> {
   const pageSize = requirePageSize(options.pageSize);
   const endpoint = await jobsPath(crm, "query", `/${jobIdOf(jobId)}/results`);
   const fetchSet = (locator: string | undefined) => {
-    const set = crm.request("GET", endpoint, undefined, { params: { maxRecords: pageSize, locator }, headers: { Accept: "text/csv" }, signal: options.signal });
+    const set = crm.requestStream("GET", endpoint, { params: { maxRecords: pageSize, locator }, headers: { Accept: "text/csv" }, signal: options.signal });
     set.catch(() => undefined); // a set asked for ahead and never read (the caller stopped) must not go unhandled
     return set;
   };
-  let pending: Promise<CrmResponse> | undefined = fetchSet(undefined);
-  while (pending) {
-    if (options.signal?.aborted) throw new CancelledError(`Reading the results of bulk job ${jobId} was cancelled`);
-    const response: CrmResponse = await pending;
-    const next = response.headers["sforce-locator"];
-    pending = next && next !== "null" ? fetchSet(next) : undefined;
-    onSet(Number(response.headers["sforce-numberofrecords"] ?? 0));
-    yield response.body.toString("utf8");
+  let pending: Promise<CrmStreamResponse> | undefined = fetchSet(undefined);
+  try {
+    while (pending) {
+      if (options.signal?.aborted) throw new CancelledError(`Reading the results of bulk job ${jobId} was cancelled`);
+      const response: CrmStreamResponse = await pending;
+      const next = response.headers["sforce-locator"];
+      pending = next && next !== "null" ? fetchSet(next) : undefined;
+      onSet(Number(response.headers["sforce-numberofrecords"] ?? 0));
+      try {
+        yield response.stream;
+      } finally {
+        response.stream.destroy();
+      }
+    }
+  } finally {
+    // The caller stopped before the last set: the one asked for ahead is let go unread.
+    void pending?.then((r) => r.stream.destroy(), () => undefined);
   }
 }
 
 /** Runs a query job and hands its result sets to `read`, reporting progress. */
-async function* runQuery(crm: Crm, soql: string, options: BulkQueryOptions): AsyncGenerator<string> {
+async function* runQuery(crm: Crm, soql: string, options: BulkQueryOptions): AsyncGenerator<Readable> {
   requirePageSize(options.pageSize);
   const job = await createQueryJob(crm, soql, options);
   const done = await waitForJob(crm, job.id, "query", { signal: options.signal, poll: options.poll, onState: (j) => options.onProgress?.({ jobId: j.id, state: j.state, rows: 0 }) });
@@ -209,43 +219,40 @@ async function* runQuery(crm: Crm, soql: string, options: BulkQueryOptions): Asy
 }
 
 /**
- * A SOQL query through a Bulk query job, as rows (column → text, empty as null), one result set at a time.
+ * A SOQL query through a Bulk query job, as rows (column → text, empty as null), read as the result sets arrive.
  * Bulk API 2.0 takes no GROUP BY, OFFSET, TYPEOF, aggregates or nested (parent-to-child) queries.
  */
 export async function* query(crm: Crm, soql: string, options: BulkQueryOptions = {}): AsyncGenerator<BulkRow> {
-  for await (const set of runQuery(crm, soql, options)) yield* bulkRows(set);
+  for await (const set of runQuery(crm, soql, options)) {
+    let header: string[] | undefined;
+    for await (const records of csvRecordBatches(set)) {
+      for (const record of records) {
+        for (const line of csvRows(record)) {
+          if (!header) {
+            header = line;
+            continue;
+          }
+          const row: BulkRow = {};
+          header.forEach((column, i) => (row[column] = line[i] === undefined || line[i] === "" ? null : line[i]!));
+          yield row;
+        }
+      }
+    }
+  }
 }
 
-/** The same query as raw CSV: the header once, then each result set's lines, as the org wrote them. */
+/** The same query as raw CSV: the header once, then each result set's records (one line each, LF). */
 export async function* queryCsv(crm: Crm, soql: string, options: BulkQueryOptions = {}): AsyncGenerator<string> {
   let first = true;
   for await (const set of runQuery(crm, soql, options)) {
     // Every set starts with the header line; only the first keeps it.
-    yield first ? set : set.slice(headerEnd(set));
+    let header = !first;
+    for await (const records of csvRecordBatches(set)) {
+      const lines = header ? records.slice(1) : records;
+      header = false;
+      if (lines.length) yield `${lines.join("\n")}\n`;
+    }
     first = false;
-  }
-}
-
-/** Where the first CSV record (the header) ends, past its line break. */
-function headerEnd(csv: string): number {
-  let quoted = false;
-  for (let i = 0; i < csv.length; i++) {
-    const c = csv[i];
-    if (c === '"') quoted = !quoted;
-    else if (!quoted && c === "\n") return i + 1;
-  }
-  return csv.length;
-}
-
-/** The rows of a Bulk CSV result (its first line the header), read one at a time. */
-function* bulkRows(csv: string): Generator<BulkRow> {
-  const lines = csvRows(csv);
-  const header = lines.next();
-  if (header.done) return;
-  for (const line of lines) {
-    const row: BulkRow = {};
-    header.value.forEach((column, i) => (row[column] = line[i] === undefined || line[i] === "" ? null : line[i]!));
-    yield row;
   }
 }
 
@@ -307,9 +314,6 @@ function jobIdFromOrg(value: unknown): string {
   }
   return value;
 }
-
-/** A value of an upload: empty values are quoted, so that a row of one empty column is a row, not a blank line the org skips. */
-const uploadLine = (values: string[]) => values.map((v) => (v === "" ? '""' : csvField(v))).join(",");
 
 /** CSV records (header first) of any input, each as one line of CSV text, a batch at a time. */
 async function* csvRecords(input: IngestInput): AsyncGenerator<string[]> {

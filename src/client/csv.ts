@@ -147,3 +147,6 @@ export function bulkValue(value: unknown): string {
 }
 
 export const csvLine = (values: string[]) => values.map(csvField).join(",");
+
+/** A row of a Bulk upload: empty values are quoted, so that a row of one empty column is a row, not a blank line the org skips. */
+export const uploadLine = (values: string[]) => values.map((v) => (v === "" ? '""' : csvField(v))).join(",");

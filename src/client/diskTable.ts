@@ -46,7 +46,7 @@ export class DiskTable {
     private readonly name: string,
     private readonly keyBytes: number,
     private readonly valueBytes: number,
-    cacheBytes = 8 * 1024 * 1024,
+    cacheBytes = 4 * 1024 * 1024,
   ) {
     this.slotBytes = 1 + keyBytes + valueBytes;
     this.slots = Math.floor(BUCKET_BYTES / this.slotBytes);

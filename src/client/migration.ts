@@ -16,10 +16,11 @@
  * the records that other objects point at (their ID maps), never with whole rows.
  */
 import { createHash } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { closeSync, createReadStream, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { ingest, query as bulkQuery, stopJob, type BulkRow, type IngestOptions, type PollOptions } from "./bulk";
+import { ingest, query as bulkQuery, stopJob, type BulkRow, type IngestInput, type IngestOptions, type PollOptions } from "./bulk";
+import { csvLine, uploadLine } from "./csv";
 import type { Crm } from "./crm";
 import { isRequiredOnCreate, type FieldDescribe, type SObjectDescribe } from "./describe";
 import { CancelledError, MigrationPlanError } from "./errors";
@@ -180,6 +181,8 @@ const DEFAULT_BULK_THRESHOLD = 2_000;
 /** The org's words for deleting a record it no longer holds: in the Recycle Bin, or no such record. */
 const ALREADY_DELETED = /^(ENTITY_IS_DELETED|INVALID_CROSS_REFERENCE_KEY)\b/;
 const DEFAULT_CHUNK_ROWS = 50_000;
+/** A chunk's lines are written to its file about this many characters at a time. */
+const CHUNK_WRITE_BYTES = 1 << 20;
 const MAX_KEPT_PROBLEMS = 1_000;
 const COLLECTION_LIMIT = 200;
 /** A parent the run will insert (the dry run has no ID for it yet). */
@@ -432,6 +435,77 @@ interface Existing {
   ambiguous?: boolean;
 }
 
+/** A row's values as sent, as 20 bytes of SHA-1 in a string of their own (what a result row is known by again). */
+const sentDigest = (values: string[]) => createHash("sha1").update(values.join("\u0000")).digest("binary");
+
+/**
+ * A chunk of rows to insert, gathered while the org loads the one before: their CSV lines in a file (not in
+ * memory), and what each result row is known by again — the values it was sent with, as the org echoes them.
+ */
+class InsertChunk {
+  rows = 0;
+  /** The rows' match-key digests: the chunk's write-ahead record. */
+  readonly hashes: string[] = [];
+  /** Source IDs by the digest of the values sent (rows sent with the same values: in order). */
+  private readonly sources = new Map<string, string | string[]>();
+  private lines: string[] = [];
+  private bytes = 0;
+  private fd: number | undefined;
+
+  constructor(
+    readonly file: string,
+    columns: string[],
+  ) {
+    this.fd = openSync(file, "w", 0o600);
+    this.lines.push(csvLine(columns));
+  }
+
+  add(sourceId: string, hash: string, values: string[]): void {
+    const sent = sentDigest(values);
+    const before = this.sources.get(sent);
+    this.sources.set(sent, before === undefined ? sourceId : [...(typeof before === "string" ? [before] : before), sourceId]);
+    this.hashes.push(ownCopy(hash));
+    const line = uploadLine(values);
+    this.lines.push(line);
+    this.bytes += line.length;
+    this.rows++;
+    if (this.bytes >= CHUNK_WRITE_BYTES) this.flush();
+  }
+
+  /** The source row a result row was sent as (each once). */
+  sourceOf(values: string[]): string | undefined {
+    const sent = sentDigest(values);
+    const found = this.sources.get(sent);
+    if (typeof found !== "object") {
+      this.sources.delete(sent);
+      return found;
+    }
+    const first = found.shift();
+    if (!found.length) this.sources.delete(sent);
+    return first;
+  }
+
+  /** Every row is in the file, which is closed: ready to upload. */
+  written(): void {
+    this.flush();
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+  }
+
+  remove(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+    rmSync(this.file, { force: true });
+  }
+
+  private flush(): void {
+    if (!this.lines.length || this.fd === undefined) return;
+    writeSync(this.fd, `${this.lines.join("\n")}\n`);
+    this.lines = [];
+    this.bytes = 0;
+  }
+}
+
 /** What one object's pass does: decides each row, and (running) writes it. Shared by the dry run and the run. */
 class ObjectPass {
   readonly report: ObjectReport;
@@ -443,7 +517,10 @@ class ObjectPass {
   private readonly uniqueValues = new Map<string, Map<string, { target?: string; source?: string }>>();
   /** The fields whose values the target holds once (unique or external IDs), that the plan writes and does not match by. */
   private readonly uniqueFields: FieldDescribe[];
-  private inserts: { sourceId: string; hash: string; fields: Row }[] = [];
+  /** The fields a new record is written with, in order: an empty value leaves the field as the org makes it. */
+  private readonly insertColumns: string[];
+  /** The inserts being gathered for the next chunk (running only). */
+  private chunk?: InsertChunk;
   private updates: { sourceId: string; id: string; before: Row; after: Row }[] = [];
   private written = 0;
   /** The chunk the org is working on, if any: the next one is read meanwhile, and sent once this one is answered. */
@@ -462,6 +539,7 @@ class ObjectPass {
     this.seen = ctx.table(`seen ${step.object}`, KEY_DIGEST_BYTES, 0);
     const matched = new Set(step.plan.match.map((m) => m.toLowerCase()));
     this.uniqueFields = step.copied.filter((f) => (f.unique || f.externalId) && !matched.has(f.name.toLowerCase()));
+    this.insertColumns = [...step.copied.map((f) => f.name), ...step.lookups.filter((l) => !l.deferred).map((l) => l.field), ...(step.owner ? ["OwnerId"] : []), ...(step.recordTypes ? ["RecordTypeId"] : [])];
   }
 
   private get ids(): DiskTable | undefined {
@@ -604,8 +682,9 @@ class ObjectPass {
       this.ids?.set(id15(sourceId), NEW);
       return;
     }
-    this.inserts.push({ sourceId, hash: hash!, fields });
-    if (this.inserts.length >= this.ctx.chunkRows) await this.flushInserts();
+    this.chunk ??= new InsertChunk(this.ctx.chunkFile(this.step.object), this.insertColumns);
+    this.chunk.add(ownCopy(sourceId), hash!, this.insertColumns.map((c) => fields[c] ?? ""));
+    if (this.chunk.rows >= this.ctx.chunkRows) await this.flushInserts();
   }
 
   /** A new record's owner (by username) and record type (by developer name), each with its default. */
@@ -659,31 +738,33 @@ class ObjectPass {
   }
 
   async flushInserts(): Promise<void> {
-    const batch = this.inserts;
-    this.inserts = [];
-    if (batch.length) await this.queue(() => this.sendInserts(batch));
+    const chunk = this.chunk;
+    this.chunk = undefined;
+    if (!chunk) return;
+    chunk.written();
+    await this.queue(() => this.sendInserts(chunk));
   }
 
-  private async sendInserts(batch: { sourceId: string; hash: string; fields: Row }[]): Promise<void> {
-    this.ctx.checkCancelled();
-    const columns = this.columns(batch.map((b) => b.fields));
-    const signature = (values: (string | null | undefined)[]) => digest(values.map((v) => v ?? "").join("\u0000"));
-    // Results come back with the row as sent, in no promised order: each is known again by its values.
-    const pending = new Map<string, string[]>();
-    for (const b of batch) {
-      const s = signature(columns.map((c) => b.fields[c]));
-      pending.set(s, [...(pending.get(s) ?? []), b.sourceId]);
+  /** The pass is over, or failed: a chunk still being gathered goes. */
+  close(): void {
+    this.chunk?.remove();
+    this.ctx.closeTable(this.seen);
+  }
+
+  private async sendInserts(chunk: InsertChunk): Promise<void> {
+    try {
+      this.ctx.checkCancelled();
+      await this.ctx.writeAhead(this.outcome, { since: new Date().toISOString(), match: this.step.plan.match, inserts: chunk.hashes, updates: [] });
+      await this.write("insert", createReadStream(chunk.file), (kind, result) => {
+        const sourceId = chunk.sourceOf(this.insertColumns.map((c) => result[c] ?? "")) ?? "";
+        if (kind === "successful" && result.sf__Id) {
+          this.outcome.inserted.push(ownCopy(result.sf__Id));
+          this.ids?.set(id15(sourceId), result.sf__Id);
+        } else this.fail(sourceId, result.sf__Error ?? "not processed", true);
+      });
+    } finally {
+      chunk.remove();
     }
-    const rows = batch.map((b) => Object.fromEntries(columns.map((c) => [c, b.fields[c] ?? undefined])));
-    await this.ctx.writeAhead(this.outcome, { since: new Date().toISOString(), match: this.step.plan.match, inserts: batch.map((b) => b.hash), updates: [] });
-    await this.write("insert", rows, (kind, result) => {
-      const s = signature(columns.map((c) => result[c]));
-      const sourceId = pending.get(s)?.shift() ?? "";
-      if (kind === "successful" && result.sf__Id) {
-        this.outcome.inserted.push(ownCopy(result.sf__Id));
-        this.ids?.set(id15(sourceId), result.sf__Id);
-      } else this.fail(sourceId, result.sf__Error ?? "not processed", true);
-    });
   }
 
   async flushUpdates(): Promise<void> {
@@ -704,7 +785,7 @@ class ObjectPass {
     });
   }
 
-  private async write(operation: "insert" | "update", rows: Record<string, unknown>[], onResult: (kind: string, row: BulkRow) => void): Promise<void> {
+  private async write(operation: "insert" | "update", rows: IngestInput, onResult: (kind: string, row: BulkRow) => void): Promise<void> {
     const threshold = this.ctx.options.bulkThreshold ?? DEFAULT_BULK_THRESHOLD;
     const result = await ingest(this.ctx.target, { object: this.step.object, operation }, rows, {
       collectionsBelow: threshold, poll: this.ctx.options.poll, onResult, onJob: this.ctx.jobNoter(this.outcome),
@@ -714,11 +795,6 @@ class ObjectPass {
     if (!this.outcome.via.includes(result.via)) this.outcome.via.push(result.via);
     delete this.outcome.pending;
     await this.ctx.saved();
-  }
-
-  /** The pass is over: what it alone kept goes. */
-  close(): void {
-    this.ctx.closeTable(this.seen);
   }
 
   /** The report's estimate of how the writes go. */
@@ -759,11 +835,21 @@ class PassContext {
     for (const s of prepared.steps) if (s.keepIds) this.idMaps.set(s.object.toLowerCase(), this.table(`ids ${s.object}`, 15, 18));
   }
 
+  private get workFolder(): string {
+    return (this.folder ??= mkdtempSync(path.join(tmpdir(), "crm-migration-")));
+  }
+
   table(name: string, keyBytes: number, valueBytes: number): DiskTable {
-    this.folder ??= mkdtempSync(path.join(tmpdir(), "crm-migration-"));
-    const table = new DiskTable(this.folder, name, keyBytes, valueBytes);
+    const table = new DiskTable(this.workFolder, name, keyBytes, valueBytes);
     this.tables.add(table);
     return table;
+  }
+
+  private chunks = 0;
+
+  /** A new file for a chunk of an object's rows, in the passes' folder. */
+  chunkFile(object: string): string {
+    return path.join(this.workFolder, `${object.replace(/\W/g, "_")}.${++this.chunks}.csv`);
   }
 
   closeTable(table: DiskTable): void {
@@ -853,26 +939,29 @@ async function passes(source: Crm, target: Crm, plan: MigrationPlan, options: Ru
       ctx.checkCancelled();
       const pass = new ObjectPass(step, ctx);
       report.objects.push(pass.report);
-      await pass.indexTarget();
-      let total = 0;
-      const threshold = options.bulkThreshold ?? DEFAULT_BULK_THRESHOLD;
       try {
-        for await (const row of rowsOf(source, step.object, sourceColumns(step), step.plan.where, options, (n) => {
-          total = n;
-          pass.report.read = n >= threshold ? "bulk" : "rest";
-        })) {
-          await pass.take(row);
-          if (pass.report.rows % 1000 === 0) ctx.progress({ phase: "read", object: step.object, done: pass.report.rows, total });
+        await pass.indexTarget();
+        let total = 0;
+        const threshold = options.bulkThreshold ?? DEFAULT_BULK_THRESHOLD;
+        try {
+          for await (const row of rowsOf(source, step.object, sourceColumns(step), step.plan.where, options, (n) => {
+            total = n;
+            pass.report.read = n >= threshold ? "bulk" : "rest";
+          })) {
+            await pass.take(row);
+            if (pass.report.rows % 1000 === 0) ctx.progress({ phase: "read", object: step.object, done: pass.report.rows, total });
+          }
+        } catch (err) {
+          // A read that fails, or a cancel, while a chunk is in flight: its answer is heard (and recorded) before the run ends.
+          await pass.settled();
+          throw err;
         }
-      } catch (err) {
-        // A read that fails, or a cancel, while a chunk is in flight: its answer is heard (and recorded) before the run ends.
-        await pass.settled();
-        throw err;
+        ctx.progress({ phase: "read", object: step.object, done: pass.report.rows, total });
+        await pass.drained();
+        pass.estimate();
+      } finally {
+        pass.close();
       }
-      ctx.progress({ phase: "read", object: step.object, done: pass.report.rows, total });
-      await pass.drained();
-      pass.estimate();
-      pass.close();
     }
     await secondPass(ctx, report);
   };

@@ -1,0 +1,24 @@
+// One migration run with the shipped library (dist/), in a process of its own, for bench/migrate.bench.ts: what a
+// script that imports the client sees. Arguments: the source's and the target's helper files, the plan as JSON,
+// the poll options as JSON. The run's record (less its inserted IDs) is the last line on stdout. With --startup it
+// loads the library and ends: the bench measures each run's peak RSS from that.
+const { Crm } = require("../dist/client.js");
+require("../dist/client-bulk.js");
+require("../dist/client-migration.js");
+
+async function main() {
+  if (process.argv[2] === "--startup") return;
+  const [from, to, plan, poll] = process.argv.slice(2);
+  const [source, target] = await Promise.all([Crm.create({ helper: from }), Crm.create({ helper: to })]);
+  const began = performance.now();
+  const run = await source.migration.run(JSON.parse(plan), target, { poll: JSON.parse(poll) });
+  const ms = performance.now() - began;
+  source.close();
+  target.close();
+  process.stdout.write(`${JSON.stringify({ ms, state: run.state, error: run.error, requests: run.requests, objects: run.objects.map((o) => ({ object: o.object, inserted: o.inserted.length, failed: o.failed, via: o.via })) })}\n`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});

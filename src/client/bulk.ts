@@ -9,8 +9,7 @@
  */
 import { once } from "node:events";
 import { createReadStream, createWriteStream, type WriteStream } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { create as createRecords, remove as removeRecords, update as updateRecords, writtenBefore, type SaveResult } from "./collections";
@@ -24,6 +23,7 @@ import type { CrmStreamResponse } from "./transport";
 import { pageLinks } from "./urls";
 import { plugIn, type Bound } from "./plugins";
 import { bulkIntent } from "./intent";
+import { workFolder } from "./workFolders";
 import type { IngestResult, IngestResultKind } from "./ingestResult";
 
 export type { IngestResult, IngestResultKind };
@@ -530,7 +530,7 @@ async function viaBulk(crm: Crm, job: IngestJobSpec, header: string, records: As
     const files = await sink.close();
     if (files) result.files = files;
   };
-  const dir = await mkdtemp(path.join(tmpdir(), "crm-bulk-"));
+  const dir = workFolder("bulk");
   try {
     for await (const upload of uploads(header, records, maxBytes, dir)) {
       if (options.signal?.aborted) throw new CancelledError("The import was cancelled");

@@ -16,8 +16,7 @@
  * the records that other objects point at (their ID maps), never with whole rows.
  */
 import { createHash } from "node:crypto";
-import { closeSync, createReadStream, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { closeSync, createReadStream, openSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
 import { ingest, query as bulkQuery, stopJob, type BulkRow, type IngestInput, type IngestOptions, type PollOptions } from "./bulk";
 import { csvLine, uploadLine } from "./csv";
@@ -25,6 +24,7 @@ import type { Crm } from "./crm";
 import { isRequiredOnCreate, type FieldDescribe, type SObjectDescribe } from "./describe";
 import { CancelledError, MigrationPlanError } from "./errors";
 import { DiskTable } from "./diskTable";
+import { workFolder } from "./workFolders";
 import { valueProblem, valueProblemText } from "./fieldValues";
 import { sameRecordId } from "./ids";
 import { checkPlan, parsePlan, planDigest, transformed, type MigrationPlan, type PlanInput, type PlanObject } from "./migrationPlan";
@@ -836,7 +836,7 @@ class PassContext {
   }
 
   private get workFolder(): string {
-    return (this.folder ??= mkdtempSync(path.join(tmpdir(), "crm-migration-")));
+    return (this.folder ??= workFolder("migration"));
   }
 
   table(name: string, keyBytes: number, valueBytes: number): DiskTable {

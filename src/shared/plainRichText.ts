@@ -28,6 +28,11 @@ const NOT_A_TAG = /<[!?]/;
 
 type Parse5Node = Parse5.DefaultTreeAdapterMap["childNode"];
 
+let parse5: typeof Parse5 | undefined;
+/** Required on first use: the extension ships parse5 in dist/html-markdown.js, not in what activation loads. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const parser = () => (parse5 ??= require("parse5") as typeof Parse5);
+
 /** The piece holds only plain elements and attributes (see above), as a browser parses it: DOMPurify would take nothing out. */
 export function plainlyKept(html: string): boolean {
   if (NOT_A_TAG.test(html)) return false;
@@ -46,9 +51,7 @@ export function plainlyKept(html: string): boolean {
     }
     return node.childNodes.every(plain);
   };
-  // Required on first use: the extension ships parse5 in dist/html-markdown.js, not in what activation loads.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return (require("parse5") as typeof Parse5).parseFragment(html).childNodes.every(plain);
+  return parser().parseFragment(html).childNodes.every(plain);
 }
 
 /**

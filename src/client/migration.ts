@@ -711,12 +711,6 @@ class ObjectPass {
     }
   }
 
-  private columns(rows: Row[]): string[] {
-    const columns = new Set<string>();
-    for (const r of rows) for (const [k, v] of Object.entries(r)) if (v !== null) columns.add(k);
-    return [...columns];
-  }
-
   /** Sends a chunk once the one before it is answered, and returns to reading: one chunk is ever in flight (its write-ahead record the only pending one). */
   private async queue(send: () => Promise<void>): Promise<void> {
     await this.sending;

@@ -26,7 +26,7 @@ function removeOrphans(): void {
   }
   for (const name of names) {
     const pid = Number(OURS.exec(name)?.[1]);
-    if (!pid || pid === process.pid || running(pid)) continue;
+    if (!pid || pid === process.pid || processRunning(pid)) continue;
     try {
       rmSync(path.join(tmpdir(), name), { recursive: true, force: true });
     } catch {
@@ -35,8 +35,11 @@ function removeOrphans(): void {
   }
 }
 
-/** Whether a process runs (one of another user's answers EPERM: it runs). */
-function running(pid: number): boolean {
+/**
+ * Whether a process is running: one of another user's answers EPERM, and it runs (a process ID reused since by
+ * another process reads as running too: what waits on it waits longer, nothing is taken from under it).
+ */
+export function processRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -11,6 +11,7 @@ import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import type { IngestOperation } from "../client/bulk";
 import { isRecordId } from "../client/ids";
+import { processRunning } from "../client/workFolders";
 import { writeWhole } from "./wholeFile";
 
 export interface ImportInFlight {
@@ -38,16 +39,6 @@ function importOf(value: unknown): ImportInFlight | undefined {
   if (texts.some((t) => typeof t !== "string" || !t) || !/^[\w-]+$/.test(v.id!) || !OPERATIONS.includes(v.operation as string)) return undefined;
   if (!Number.isInteger(v.rows) || !Number.isInteger(v.pid) || !Array.isArray(v.jobs) || !v.jobs.every((j) => isRecordId(j))) return undefined;
   return v as ImportInFlight;
-}
-
-/** Whether a process is still running (a pid reused since by another process reads as running: the record waits). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 export class ImportsInFlight {
@@ -83,7 +74,7 @@ export class ImportsInFlight {
     const found: ImportInFlight[] = [];
     for (const name of names.filter((n) => n.endsWith(".json"))) {
       const record = importOf(await readFile(path.join(this.dir, name), "utf8").then((t) => JSON.parse(t) as unknown).catch(() => undefined));
-      const waiting = record?.pid === this.pid ? this.running.has(record.id) : record && alive(record.pid);
+      const waiting = record?.pid === this.pid ? this.running.has(record.id) : record && processRunning(record.pid);
       if (record && `${record.id}.json` === name && !waiting) found.push(record);
     }
     return found.sort((a, b) => a.startedAt.localeCompare(b.startedAt));

@@ -1,7 +1,7 @@
 /**
  * Temporary folders of the client's own work (a Bulk upload spooled to disk, a migration's tables and chunks),
  * named with the process that made them. A process killed before it could remove its folder leaves it behind: the
- * next folder made on this machine removes those whose process is gone.
+ * first folder a process makes removes those whose process is gone (once: a migration makes one per chunk).
  */
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,10 +10,12 @@ import path from "node:path";
 export type WorkKind = "bulk" | "migration";
 
 const OURS = /^crm-(?:bulk|migration)-(\d+)-/;
+let orphansRemoved = false;
 
 /** A new folder for this process's work; the caller removes it when done. */
 export function workFolder(kind: WorkKind): string {
-  removeOrphans();
+  if (!orphansRemoved) removeOrphans();
+  orphansRemoved = true;
   return mkdtempSync(path.join(tmpdir(), `crm-${kind}-${process.pid}-`));
 }
 

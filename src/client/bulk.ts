@@ -15,7 +15,7 @@ import type { Readable } from "node:stream";
 import { create as createRecords, remove as removeRecords, update as updateRecords, writtenBefore, type SaveResult } from "./collections";
 import { DEFAULT_TIMEOUT_MS } from "./constants";
 import type { Crm } from "./crm";
-import { bulkValue, csvLine, csvRecordBatches, csvRows, uploadLine } from "./csv";
+import { bulkValue, csvLine, csvRecordBatches, csvRowStream, csvRows, uploadLine } from "./csv";
 import { delay } from "./delay";
 import { BulkJobError, CancelledError, IngestCountError, InvalidResponseError, MissingRequiredDataError } from "./errors";
 import { isRecordId, recordIdSource, requireRecordId, requireSobjectName } from "./ids";
@@ -225,18 +225,9 @@ async function* runQuery(crm: Crm, soql: string, options: BulkQueryOptions): Asy
 export async function* query(crm: Crm, soql: string, options: BulkQueryOptions = {}): AsyncGenerator<BulkRow> {
   for await (const set of runQuery(crm, soql, options)) {
     let header: string[] | undefined;
-    for await (const records of csvRecordBatches(set)) {
-      for (const record of records) {
-        for (const line of csvRows(record)) {
-          if (!header) {
-            header = line;
-            continue;
-          }
-          const row: BulkRow = {};
-          header.forEach((column, i) => (row[column] = line[i] === undefined || line[i] === "" ? null : line[i]!));
-          yield row;
-        }
-      }
+    for await (const line of csvRowStream(set)) {
+      if (header) yield rowOf(header, line);
+      else header = line;
     }
   }
 }

@@ -6,8 +6,7 @@
  * client's production guard and write journal see each one.
  */
 import { randomUUID } from "node:crypto";
-import { COLLECTION_LIMIT } from "../client/constants";
-import { soqlLiteral } from "../client/soql-text";
+import { changedSinceRead, currentRecords, fieldValue, STAMP_FIELD } from "../client/records";
 import type { SaveResult } from "../client";
 import { cell } from "./tools/answers";
 import type { AgentOrg, ProposedChange, Scalar } from "./tools/kit";
@@ -49,8 +48,8 @@ export class ChangeSets {
       const record = current.get(key15(change.id));
       if (!record) missing.push(`${change.object} ${change.id}`);
       else {
-        change.before = Object.fromEntries(Object.keys(change.fields).map((f) => [f, record[f] ?? null]));
-        change.stamp = String(record.SystemModstamp);
+        change.before = Object.fromEntries(Object.keys(change.fields).map((f) => [f, fieldValue(record, f) ?? null]));
+        change.stamp = String(fieldValue(record, STAMP_FIELD));
       }
     }
     if (missing.length) throw new Error(`these records are not in ${org.name} (or this user cannot see them), so nothing was proposed: ${missing.join(", ")}`);
@@ -72,7 +71,8 @@ export class ChangeSets {
     if (set.applied) throw new Error(`change set ${id} was applied already`);
     const held = set.changes.filter((c) => c.id);
     const current = await readCurrent(org, held, () => []);
-    const conflicts = held.filter((c) => current.get(key15(c.id!))?.SystemModstamp !== c.stamp);
+    const since = new Map(held.map((c) => [c, changedSinceRead(current.get(key15(c.id!)), c.stamp)]));
+    const conflicts = held.filter((c) => since.get(c));
     const ready = set.changes.filter((c) => !conflicts.includes(c));
     const lines: string[] = [];
     const results: { change: HeldChange; result: SaveResult }[] = [];
@@ -98,7 +98,7 @@ export class ChangeSets {
       const what = `${change.operation} ${change.object} ${result.id || change.id || ""}`.trim();
       lines.push(result.success ? `- done: ${what}` : `- refused: ${what}: ${result.errors.map((e) => e.message).join(" ") || "the org gave no reason"}`);
     }
-    for (const c of conflicts) lines.push(`- not written (conflict): ${c.operation} ${c.object} ${c.id} — ${current.has(key15(c.id!)) ? "changed" : "deleted"} in the org since it was proposed; read it again and propose anew`);
+    for (const c of conflicts) lines.push(`- not written (conflict): ${c.operation} ${c.object} ${c.id} — ${since.get(c)} in the org since it was proposed; read it again and propose anew`);
     return lines.join("\n");
   }
 
@@ -113,18 +113,13 @@ export class ChangeSets {
   }
 }
 
-/** The current values (the named fields and SystemModstamp) of records, by 15-character ID, a query per object and 200 IDs. */
+/** The current values of the changes' records (the named fields and SystemModstamp), by 15-character ID. */
 async function readCurrent(org: AgentOrg, changes: HeldChange[], fieldsOf: (c: HeldChange) => string[]): Promise<Map<string, Row>> {
   const found = new Map<string, Row>();
   const byObject = new Map<string, HeldChange[]>();
   for (const c of changes) byObject.set(c.object, [...(byObject.get(c.object) ?? []), c]);
   for (const [object, list] of byObject) {
-    const fields = [...new Set(["Id", "SystemModstamp", ...list.flatMap(fieldsOf)])];
-    for (let start = 0; start < list.length; start += COLLECTION_LIMIT) {
-      const ids = list.slice(start, start + COLLECTION_LIMIT).map((c) => soqlLiteral(c.id!));
-      const { records } = await org.crm.soqlQuery(`SELECT ${fields.join(", ")} FROM ${object} WHERE Id IN (${ids.join(", ")})`);
-      for (const r of records) found.set(key15(String(r.Id)), r);
-    }
+    for (const [id, row] of await currentRecords(org.crm, object, list.map((c) => c.id!), [...new Set(list.flatMap(fieldsOf))])) found.set(id, row);
   }
   return found;
 }

@@ -30,6 +30,7 @@ import { sameRecordId } from "./ids";
 import { checkPlan, parsePlan, planDigest, transformed, type MigrationPlan, type PlanInput, type PlanObject } from "./migrationPlan";
 import { plugIn, type Bound } from "./plugins";
 import { CLOCK_SKEW_MS, withinSkew } from "./orgTime";
+import { currentRecords, sinceWritten } from "./records";
 import { sameValue } from "./sameValue";
 import { soqlLiteral } from "./soql-text";
 
@@ -1112,11 +1113,10 @@ export async function revert(target: Crm, runRecord: MigrationRun, options: Migr
         const chunk = outcome.updated.slice(i, i + COLLECTION_LIMIT);
         const current = await currentValues(target, outcome.object, chunk, options.signal);
         for (const u of chunk) {
-          const now = current.get(id15(u.id));
-          const moved = now ? Object.keys(u.after).filter((f) => !sameValue(now[f.toLowerCase()] ?? null, u.after[f] ?? null)) : Object.keys(u.after);
-          if (now && moved.length && Object.keys(u.after).every((f) => sameValue(now[f.toLowerCase()] ?? null, u.before[f] ?? null))) result.alreadyReverted++;
-          else if (!now || moved.length) result.conflicts.push({ object: outcome.object, id: u.id, fields: now ? moved : [] });
-          else restore.push({ Id: u.id, ...u.before });
+          const since = sinceWritten(current.get(id15(u.id)), u);
+          if (since.state === "asWritten") restore.push({ Id: u.id, ...u.before });
+          else if (since.state === "asBefore") result.alreadyReverted++;
+          else result.conflicts.push({ object: outcome.object, id: u.id, fields: since.state === "deleted" ? [] : since.fields });
         }
         options.onProgress?.({ phase: "revert", object: outcome.object, done: i + chunk.length, total: outcome.updated.length });
       }
@@ -1190,9 +1190,8 @@ export async function reconcile(target: Crm, runRecord: MigrationRun, signal?: A
       const chunk = pending.updates.slice(i, i + COLLECTION_LIMIT);
       const current = await currentValues(target, outcome.object, chunk, signal);
       for (const u of chunk) {
-        const now = current.get(id15(u.id));
         // Still as it was: the update never landed. Anything else is the run's write (or a change since, which revert names).
-        if (now && Object.keys(u.after).every((f) => sameValue(now[f.toLowerCase()] ?? null, u.before[f] ?? null))) continue;
+        if (sinceWritten(current.get(id15(u.id)), u).state === "asBefore") continue;
         const kept = outcome.updated.find((x) => id15(x.id) === id15(u.id));
         if (kept) {
           for (const [k, v] of Object.entries(u.before)) if (!(k in kept.before)) kept.before[k] = v;
@@ -1246,14 +1245,8 @@ async function pointedAtByOthers(crm: Crm, object: string, ids: string[], runRec
 }
 
 /** The current values of the fields the run wrote, by 15-character ID. */
-async function currentValues(target: Crm, object: string, records: UpdatedRecord[], signal?: AbortSignal): Promise<Map<string, Row>> {
-  const fields = [...new Set(records.flatMap((u) => Object.keys(u.after)))];
-  const columns = ["Id", ...fields];
-  const current = new Map<string, Row>();
-  for await (const r of target.queryIterator(`SELECT ${columns.join(", ")} FROM ${object} WHERE Id IN (${records.map((u) => soqlLiteral(u.id)).join(", ")})`, { signal })) {
-    current.set(id15(String(r.Id)), flatten(r, columns));
-  }
-  return current;
+function currentValues(target: Crm, object: string, records: UpdatedRecord[], signal?: AbortSignal): Promise<Map<string, Record<string, unknown>>> {
+  return currentRecords(target, object, records.map((u) => u.id), [...new Set(records.flatMap((u) => Object.keys(u.after)))], { signal });
 }
 
 /** Whether the org made a record while the run went on (a run still going, or killed, has no end). */

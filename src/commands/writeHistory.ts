@@ -11,6 +11,8 @@ import * as vscode from "vscode";
 import { currentAuthor, insideOneEntry } from "../connections/authorship";
 import type { OrgManager } from "../connections/orgManager";
 import { revertPlan, WriteJournal, type JournalEntry } from "../connections/writeJournal";
+import { currentRecords } from "../client/records";
+import { soqlLiteral } from "../client/soql-text";
 import { formatCount, formatTime, recordsText } from "../platform/numbers";
 import type { ResultsPanels } from "../webviews/resultsPanel";
 import { resultsTarget } from "../webviews/resultsPanel";
@@ -78,8 +80,9 @@ export async function revertEntry(deps: HistoryDeps, entry: JournalEntry): Promi
   const records = entry.records.filter((r) => r.ok && r.id && r.before);
   const fields = [...new Set(records.flatMap((r) => Object.keys(r.before!)))];
   const ids = records.map((r) => r.id!);
-  const text = `SELECT Id, ${fields.join(", ")} FROM ${entry.object} WHERE Id IN (${ids.map((id) => `'${id}'`).join(", ")})`;
-  const current = new Map((await session.crm.queryAll(text)).records.map((r) => [String(r.Id).slice(0, 15), r as Record<string, unknown>]));
+  // The history is a file on disk: its object, fields and IDs are checked (by currentRecords) before the grid's statement is made of them.
+  const current = await currentRecords(session.crm, entry.object!, ids, fields);
+  const text = `SELECT Id, ${fields.join(", ")} FROM ${entry.object} WHERE Id IN (${ids.map(soqlLiteral).join(", ")})`;
   const plan = revertPlan(entry, current);
   if (!plan.restore.length) {
     void vscode.window.showWarningMessage(vscode.l10n.t("Nothing to revert: every record of “{0}” changed in the org since ({1}).", entry.summary, plan.changedSince.map((c) => c.id).join(", ")));

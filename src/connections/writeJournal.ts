@@ -7,7 +7,7 @@
  * No VS Code here: tested in Node; the extension keeps it in its global storage.
  */
 import type { CompletedWrite } from "../client";
-import { sameValue } from "../client/sameValue";
+import { sinceWritten } from "../client/records";
 import type { WriteAuthor } from "./authorship";
 import type { ChangeKind, OrgChange } from "./changes";
 import { describeWrite } from "./writeGuard";
@@ -160,26 +160,19 @@ export class WriteJournal {
 
 /**
  * What reverting an entry writes: each saved record's before values, where the entry knows them. A record whose
- * fields no longer hold what the entry wrote was changed since: it is left out and named, not overwritten.
+ * fields no longer hold what the entry wrote was changed since (the records kit's `sinceWritten`): it is left out
+ * and named, not overwritten.
  */
 export function revertPlan(entry: JournalEntry, current: Map<string, Json>): { restore: { id: string; fields: Json }[]; changedSince: { id: string; fields: string[] }[] } {
   const restore: { id: string; fields: Json }[] = [];
   const changedSince: { id: string; fields: string[] }[] = [];
   for (const record of entry.records) {
     if (!record.ok || !record.id || !record.before || !record.after) continue;
-    const now = current.get(key15(record.id));
-    if (!now) {
-      changedSince.push({ id: record.id, fields: [] });
-      continue;
-    }
-    const moved = Object.keys(record.before).filter((f) => !sameValue(valueOf(now, f), record.after![f]));
-    if (moved.length) changedSince.push({ id: record.id, fields: moved });
-    else restore.push({ id: record.id, fields: record.before });
+    // Only the fields it would restore matter: one written without a value before is not taken back.
+    const after = Object.fromEntries(Object.keys(record.before).map((f) => [f, record.after![f]]));
+    const since = sinceWritten(current.get(key15(record.id)), { before: record.before, after });
+    if (since.state === "asWritten") restore.push({ id: record.id, fields: record.before });
+    else changedSince.push({ id: record.id, fields: since.state === "deleted" ? [] : since.fields });
   }
   return { restore, changedSince };
-}
-
-function valueOf(record: Json, field: string): unknown {
-  const k = Object.keys(record).find((key) => key.toLowerCase() === field.toLowerCase());
-  return k === undefined ? undefined : record[k];
 }

@@ -9,6 +9,7 @@
 import * as l10n from "@vscode/l10n";
 import type { SaveResult } from "../client";
 import { COLLECTION_LIMIT } from "../client/constants";
+import { changedSinceRead, currentRecords, fieldValue, STAMP_FIELD, type RecordReader } from "../client/records";
 import { sameValue } from "../client/sameValue";
 import { editorFor, parseCellInput, parseTsv } from "../shared/cellInput";
 import { valueAt, type Cell, type CellMark, type CellRange, type ResultRow, type ResultTable, type RowMark } from "../shared/resultTable";
@@ -17,11 +18,10 @@ type Json = Record<string, unknown>;
 type Value = Exclude<Cell, object>;
 
 /** The field an editing grid reads with every row to tell whether it changed since (added when absent). */
-export const STAMP_FIELD = "SystemModstamp";
+export { STAMP_FIELD };
 
 /** What a commit needs of the client. */
-export interface EditClient {
-  soqlQuery(query: string): Promise<{ records: Json[] }>;
+export interface EditClient extends RecordReader {
   collections: {
     update(records: { type: string; id: string; fields: Json }[], options?: { allOrNone?: boolean }): Promise<SaveResult[]>;
     create(sobject: string, records: Json[], options?: { allOrNone?: boolean }): Promise<SaveResult[]>;
@@ -62,7 +62,6 @@ export function recordRef(record: Json): { type: string; id?: string } | undefin
   return { type: attributes.type, ...(id ? { id } : {}) };
 }
 
-const quote = (id: string) => `'${id.replace(/[^a-zA-Z0-9]/g, "")}'`;
 
 export class GridEdits {
   /** Staged values: record index → column index → value. */
@@ -225,6 +224,11 @@ export class GridEdits {
     return fields;
   }
 
+  /** The record ID of a fetched row (a row the grid commits always has one). */
+  private idOf(index: number): string {
+    return recordRef(this.table.records[index]!)!.id!;
+  }
+
   private stampOf(index: number): unknown {
     return this.stamps.get(index) ?? valueAt(this.table.records[index]!, STAMP_FIELD);
   }
@@ -285,29 +289,32 @@ export class GridEdits {
         options.signal?.throwIfAborted();
         const chunk = indexes.slice(start, start + COLLECTION_LIMIT);
         if (!chunk.length && !justSaved.length) break;
-        const current = await readStamps(client, type, [...chunk, ...justSaved].map((i) => recordRef(this.table.records[i]!)!.id!));
+        const current = await currentRecords(client, type, [...chunk, ...justSaved].map((i) => this.idOf(i)), [], { signal: options.signal });
         outcome.reads++;
+        const nowOf = (i: number) => current.get(this.idOf(i).slice(0, 15));
         for (const i of justSaved) {
-          const stamp = current.get(recordRef(this.table.records[i]!)!.id!.slice(0, 15));
-          if (stamp) this.stamps.set(i, stamp);
+          const now = nowOf(i);
+          if (now) this.stamps.set(i, String(fieldValue(now, STAMP_FIELD)));
         }
         if (!chunk.length) break;
         const fresh: number[] = [];
         for (const i of chunk) {
-          const stamp = current.get(recordRef(this.table.records[i]!)!.id!.slice(0, 15));
-          if (stamp !== undefined && stamp === this.stampOf(i)) fresh.push(i);
+          const now = nowOf(i);
+          const conflict = changedSinceRead(now, this.stampOf(i));
+          if (!conflict) fresh.push(i);
           else {
             outcome.conflicts++;
+            const stamp = now && String(fieldValue(now, STAMP_FIELD));
             if (stamp) this.conflictStamps.set(i, stamp);
-            this.rowMarks.set(i, { state: "conflict", note: stamp === undefined ? l10n.t("Deleted in the org since it was fetched: nothing was written.") : l10n.t("Changed in the org since it was fetched (now stamped {0}): not written. Compare, then Overwrite to send your edits anyway.", String(stamp)) });
+            this.rowMarks.set(i, { state: "conflict", note: conflict === "deleted" ? l10n.t("Deleted in the org since it was fetched: nothing was written.") : l10n.t("Changed in the org since it was fetched (now stamped {0}): not written. Compare, then Overwrite to send your edits anyway.", String(stamp)) });
           }
         }
         justSaved = [];
         const toUpdate = fresh.filter((i) => !this.doomed.has(i));
         const toDelete = fresh.filter((i) => this.doomed.has(i));
         if (toUpdate.length) {
-          options.beforeWrite?.(type, new Map(toUpdate.map((i) => [recordRef(this.table.records[i]!)!.id!, this.beforeValues(i)])));
-          const results = await client.collections.update(toUpdate.map((i) => ({ type, id: recordRef(this.table.records[i]!)!.id!, fields: this.fieldsOf(i) })), { allOrNone: options.allOrNone });
+          options.beforeWrite?.(type, new Map(toUpdate.map((i) => [this.idOf(i), this.beforeValues(i)])));
+          const results = await client.collections.update(toUpdate.map((i) => ({ type, id: this.idOf(i), fields: this.fieldsOf(i) })), { allOrNone: options.allOrNone });
           outcome.writes++;
           toUpdate.forEach((i, n) => {
             if (this.settle(i, results[n]!)) {
@@ -317,7 +324,7 @@ export class GridEdits {
           });
         }
         if (toDelete.length) {
-          const results = await client.collections.remove(toDelete.map((i) => recordRef(this.table.records[i]!)!.id!), { allOrNone: options.allOrNone });
+          const results = await client.collections.remove(toDelete.map((i) => this.idOf(i)), { allOrNone: options.allOrNone });
           outcome.writes++;
           // A refused delete stays staged (like a refused update), marked with the org's reason.
           toDelete.forEach((i, n) => {
@@ -427,12 +434,6 @@ export class GridEdits {
       } else this.rowMarks.set(index, { state: "refused", note: result?.errors.map((e) => e.message).join(" ") || l10n.t("The org did not delete this record.") });
     });
   }
-}
-
-/** The current stamps of records, by 15-character ID (a record missing from the answer was deleted). */
-async function readStamps(client: EditClient, type: string, ids: string[]): Promise<Map<string, string>> {
-  const answer = await client.soqlQuery(`SELECT Id, ${STAMP_FIELD} FROM ${type} WHERE Id IN (${ids.map(quote).join(", ")})`);
-  return new Map(answer.records.map((r) => [String(r.Id).slice(0, 15), String(r[STAMP_FIELD])]));
 }
 
 /** Sets a top-level field of a record (editable cells are the record's own fields). */

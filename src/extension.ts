@@ -98,15 +98,10 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi | und
   const orgInfo = orgInfoPanels(panelDeps);
   const articles = articlePanels(panelDeps, runArticleAction);
   const journal = journalFile(vscode.Uri.joinPath(context.globalStorageUri, "write-history.json").fsPath, () => readSettings().writeHistoryMaxEntries, (m) => log.warn(m));
-  const expectBefore = (orgKey: string, before: Map<string, Record<string, unknown>>) => void journal().then((j) => j.expectBefore(orgKey, before));
   const crmFiles = new CrmFileSystem(new CrmFiles({
     org: (alias) => manager.sessionByAlias(alias),
     knowledgeSobject: () => readSettings().knowledgeSobject,
     store: context.workspaceState,
-    beforeSave: (alias, id, before) => {
-      const org = manager.registry.list().find((o) => o.alias === alias);
-      if (org) expectBefore(org.key, new Map([[id, before]]));
-    },
   }), manager);
   const reviews = new ReviewDocuments();
   const planDiagnostics = new PlanDiagnostics(() => readSettings().largeObjectRows);
@@ -122,7 +117,6 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi | und
     openId: (orgKey, id) => openId({ manager, articles }, orgKey, id),
     showDiff: (left, right, title) => reviews.showDiff(left, right, title),
     compareRecords: (orgKey, left, right) => compareRecords({ manager, files: crmFiles, showDiff: (l, r, t) => reviews.showDiff(l, r, t) }, { orgKey, id: left }, { orgKey, id: right }),
-    beforeWrite: expectBefore,
     layouts: layoutStore(context.globalState),
     onPlan: (source, spec, plan) => planDiagnostics.set(source, spec, plan),
     prepare: (source, run) => {

@@ -7,6 +7,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { changedSinceRead, currentRecords, fieldValue, STAMP_FIELD } from "../client/records";
+import { withWriteContext } from "../client/writeRecord";
 import type { SaveResult } from "../client";
 import { cell } from "./tools/answers";
 import type { AgentOrg, ProposedChange, Scalar } from "./tools/kit";
@@ -26,9 +27,6 @@ export interface ChangeSet {
   proposedAt: number;
   applied?: boolean;
 }
-
-/** What an applied change set wrote, for the journal: each record's values before. */
-export type BeforeValues = Map<string, Record<string, unknown>>;
 
 const key15 = (id: string) => id.slice(0, 15);
 const KEEP_MS = 60 * 60_000;
@@ -63,8 +61,8 @@ export class ChangeSets {
     ].join("\n");
   }
 
-  /** Applies a change set; `journal` hears the before values of what is about to be written, and nothing once it is done. */
-  async apply(org: AgentOrg, id: string, journal?: (applying?: { changeSet: string; before: BeforeValues }) => void): Promise<string> {
+  /** Applies a change set: each write's record carries the values it replaces and the change set it belongs to. */
+  async apply(org: AgentOrg, id: string): Promise<string> {
     const set = this.sets.get(id);
     if (!set) throw new Error(`there is no change set ${id} (change sets are kept for an hour by the server that proposed them)`);
     if (set.org !== org.name) throw new Error(`change set ${id} was proposed for ${set.org}, not ${org.name}`);
@@ -77,8 +75,8 @@ export class ChangeSets {
     const lines: string[] = [];
     const results: { change: HeldChange; result: SaveResult }[] = [];
     const collections = org.crm.collections;
-    journal?.({ changeSet: set.id, before: new Map(ready.filter((c) => c.id && c.before).map((c) => [c.id!, c.before!])) });
-    try {
+    const before = new Map(ready.filter((c) => c.id && c.before).map((c) => [c.id!, c.before!]));
+    await withWriteContext({ before, group: { id: set.id } }, async () => {
       // sObject Collections send 200 records a request whatever the group's size.
       for (const [operation, object, group] of groups(ready)) {
         const answer = operation === "create"
@@ -88,9 +86,7 @@ export class ChangeSets {
             : await collections.remove(group.map((c) => c.id!));
         group.forEach((change, i) => results.push({ change, result: answer[i]! }));
       }
-    } finally {
-      journal?.();
-    }
+    });
     set.applied = true;
     const written = results.filter((r) => r.result.success);
     lines.push(`Change set ${set.id} applied to ${org.name}: ${written.length} of ${set.changes.length} change${set.changes.length === 1 ? "" : "s"} written.`);

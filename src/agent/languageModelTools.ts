@@ -7,7 +7,6 @@
  * Feature-detected: a VS Code without the language-model tool API still runs the extension.
  */
 import * as vscode from "vscode";
-import { writtenBy } from "../connections/authorship";
 import type { OrgManager } from "../connections/orgManager";
 import type { OrgRecord } from "../connections/orgRegistry";
 import { readSettings } from "../platform/settings";
@@ -53,7 +52,7 @@ export function registerLanguageModelTools(deps: LanguageModelToolDeps): vscode.
  */
 export function runAgentTool(deps: LanguageModelToolDeps, org: OrgRecord, name: string, input: Record<string, unknown>): Promise<ToolAnswer> {
   const host: AgentHost = { budget: readSettings().agentResultBudget, personConfirms: true, propose: (_o, changes) => deps.stage(org.key, changes), proposeCell: (_o, cells) => deps.proposeCells(org.alias, cells) };
-  return writtenBy("agent", async () => runTool(name, input, await agentOrg(deps.manager, org), host));
+  return agentOrg(deps.manager, org).then((agent) => runTool(name, input, agent, host));
 }
 
 async function agentOrg(manager: OrgManager, org: OrgRecord): Promise<AgentOrg> {

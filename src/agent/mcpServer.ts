@@ -5,7 +5,7 @@
  */
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { instructionsFor, TOOLS } from "./catalog";
-import { ChangeSets, type BeforeValues } from "./changeSets";
+import { ChangeSets } from "./changeSets";
 import { toolServer } from "./mcpProtocol";
 import { runTool, type AgentHost, type AgentOrg } from "./tools";
 
@@ -14,8 +14,6 @@ export interface McpOptions {
   budget: number;
   allowProduction: boolean;
   version: string;
-  /** Hears the before values of a change set about to be applied (the journal keeps them), and nothing once done. */
-  applying?: (applying?: { changeSet: string; before: BeforeValues }) => void;
 }
 
 export function crmMcpServer(options: McpOptions): Server {
@@ -26,7 +24,7 @@ export function crmMcpServer(options: McpOptions): Server {
     personConfirms: false,
     allowProduction: options.allowProduction,
     propose: (o, changes) => changeSets.propose(o, changes),
-    apply: (o, id) => changeSets.apply(o, id, options.applying),
+    apply: (o, id) => changeSets.apply(o, id),
   };
   return toolServer({
     orgName: org.name,

@@ -8,6 +8,7 @@
  */
 import type { Crm, SObjectDescribe } from "../client";
 import { productionLike, productionLikeWords, type OrgKind } from "../client/orgKind";
+import { withWriteContext } from "../client/writeRecord";
 import { toolNamed, type ToolName, type ToolSpec } from "./catalog";
 import { quoted } from "./quoted";
 import { TrustRefusal } from "./trust";
@@ -45,7 +46,8 @@ export async function runTool(name: ToolName | string, input: unknown, org: Agen
   if (refused) return { text: `${header(org)}\n${refused}`, isError: true };
   try {
     const args = asInput(input);
-    const run = await tool.run(args, org, host);
+    // Whatever a tool sends is the agent's work, on VS Code and over MCP: each write's record says so.
+    const run = await withWriteContext({ by: "agent" }, () => tool.run(args, org, host));
     if (typeof run === "string") return { text: fenced(header(org), run, host.budget) };
     return { text: fenced([header(org), ...(run.notes ?? [])].join("\n"), run.body, host.budget), ...(run.structured ? { structured: run.structured } : {}) };
   } catch (err) {

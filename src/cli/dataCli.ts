@@ -10,6 +10,7 @@ import { MigrationPlanError, type Crm } from "../client";
 import "../client/migration"; // adds crm.migration
 import { formatReport, type MigrationReport, type MigrationRun, type RevertResult } from "../client/migration";
 import { parsePlan, type MigrationPlan } from "../client/migrationPlan";
+import { runEntry } from "../client/writeRecord";
 import { CREDENTIALS_HELP, credentialOptions, signIn } from "./credentials";
 import { EXIT, UsageError, commandOf, flag, oneOf, parseArgs, value, type CliContext, type ParsedArgs } from "./usage";
 import { inline, textLines } from "./output";
@@ -162,7 +163,7 @@ class Tool {
       await rename(`${runFile}.tmp`, runFile);
     };
     const run = await source.migration.run(text, target, { ...options, report, onRecord: keep, ...(previous ? { resume: previous } : {}) });
-    this.journal({ tool: "crm-data migrate", kind: "migration", org: target.orgId, instanceUrl: target.instanceUrl, run: run.id, runFile, state: run.state, summary: runCounts(run) });
+    this.journal({ tool: "crm-data migrate", org: target.orgId, instanceUrl: target.instanceUrl, ...runEntry(run, `migrate: ${runCounts(run)}`), migration: { runId: run.id, plan: planFile, runFile, state: run.state } });
     if (this.format === "json") this.say(JSON.stringify({ runFile, ...run }, null, 2));
     else this.printRun(run, runFile, report);
     const failed = run.objects.some((o) => o.failed) || run.state !== "complete";
@@ -194,7 +195,8 @@ class Tool {
     const target = await this.connect(value(this.args, "to"), safety.clientOptions);
     safety.watch(target);
     const result: RevertResult = await target.migration.revert(run);
-    this.journal({ tool: "crm-data revert", kind: "migration revert", org: target.orgId, instanceUrl: target.instanceUrl, run: run.id, runFile, deleted: result.deleted, restored: result.restored, conflicts: result.conflicts.length, failures: result.failures.length });
+    const summary = `revert the migration of ${run.startedAt}: ${result.deleted} deleted, ${result.restored} restored, ${result.conflicts.length} left as changed since, ${result.failures.length} refused`;
+    this.journal({ tool: "crm-data revert", org: target.orgId, instanceUrl: target.instanceUrl, ...runEntry(run, summary, { revert: true }), migration: { runId: run.id, runFile } });
     if (this.format === "json") this.say(JSON.stringify(result, null, 2));
     else {
       const nothingLeft = !result.deleted && !result.restored && !result.conflicts.length && !result.failures.length && !result.unknown.length;

@@ -57,11 +57,9 @@ export async function runMcpCli(ctx: CliContext, transport: () => Promise<Transp
     const safety = guardedWrites({ allowProduction, journalFile: value(args, "journal"), tool: "crm-explorer-mcp" });
     crm = await signIn(value(args, "helper"), ctx, safety.clientOptions);
     safety.watch(crm);
-    // Every write this server sends is an agent's.
-    safety.tag({ by: "agent" });
     const kind = await crm.getOrgKind().catch(() => "unknown" as const);
     const org: AgentOrg = { crm, name: new URL(crm.instanceUrl!).host, kind, access, schema: clientSchema(crm), knowledgeSobject, trust: { lockdown: flag(args, "lockdown"), revealClassified: flag(args, "reveal-classified") } };
-    const server = crmMcpServer({ org, budget, allowProduction, version: "0.1.0", applying: (applying) => safety.tag({ by: "agent", ...(applying ? { changeSet: applying.changeSet, before: Object.fromEntries(applying.before) } : {}) }) });
+    const server = crmMcpServer({ org, budget, allowProduction, version: "0.1.0" });
     const client = crm;
     const closed = new Promise<void>((resolve) => (server.onclose = () => resolve()));
     const channel = await transport();

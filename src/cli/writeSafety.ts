@@ -2,10 +2,13 @@
  * The command-line tools' production guard and write journal. A tool runs without a person at a prompt, so the
  * guard does not ask: a write to a production org (or one whose kind cannot be read) is refused before
  * anything is sent unless the command was given --allow-production. Every write the org accepts is appended to
- * the journal file (JSON lines: time, org, what it did, the records), when one is named.
+ * the journal file, when one is named: a JSON line per write, the entry VS Code's Write History keeps (the
+ * client's `writeEntry`: what it did, the records with their values after and before, whose work it was, the
+ * work it belonged to), with the time, the tool and the org.
  */
 import { appendFileSync } from "node:fs";
 import { CrmError, productionLike, productionLikeWords, type Crm, type CrmOptions, type OrgKind, type PendingWrite } from "../client";
+import { writeEntry } from "../client/writeRecord";
 
 export class ProductionRefusedError extends CrmError {
   override name = "ProductionRefusedError";
@@ -15,11 +18,8 @@ export class ProductionRefusedError extends CrmError {
 export function guardedWrites(options: { allowProduction: boolean; journalFile?: string; tool: string }): {
   clientOptions: Partial<CrmOptions>;
   watch(crm: Crm): void;
-  /** Adds these facts (who asked, the values replaced) to the journal lines of the writes that follow. */
-  tag(facts: Record<string, unknown> | undefined): void;
 } {
   let client: Crm | undefined;
-  let facts: Record<string, unknown> | undefined;
   let kind: Promise<OrgKind | "unknown"> | undefined;
   const beforeWrite = async (write: PendingWrite) => {
     if (options.allowProduction || !client) return;
@@ -31,26 +31,13 @@ export function guardedWrites(options: { allowProduction: boolean; journalFile?:
   };
   return {
     clientOptions: { beforeWrite },
-    tag: (next) => (facts = next),
     watch(crm) {
       client = crm;
       if (!options.journalFile) return;
       const file = options.journalFile;
       crm.on("write", (write) => {
-        const intent = write.intent;
-        appendFileSync(file, `${JSON.stringify({
-          time: new Date().toISOString(), tool: options.tool, org: crm.orgId, instanceUrl: crm.instanceUrl, status: write.status,
-          kind: intent?.kind, object: intent?.object, ids: intent?.ids, fields: intent?.fields, summary: intent?.summary ?? `${write.method} ${write.path}`, ...ofRecords(facts, intent?.ids ?? []),
-        })}\n`);
+        appendFileSync(file, `${JSON.stringify({ time: new Date().toISOString(), tool: options.tool, org: crm.orgId, instanceUrl: crm.instanceUrl, ...writeEntry(write) })}\n`);
       });
     },
   };
-}
-
-/** The facts for one write: values replaced (`before`, by record ID) only of the records it names. */
-function ofRecords(facts: Record<string, unknown> | undefined, ids: string[]): Record<string, unknown> | undefined {
-  const before = facts?.before as Record<string, unknown> | undefined;
-  if (!before) return facts;
-  const named = new Set(ids.map((id) => id.slice(0, 15)));
-  return { ...facts, before: Object.fromEntries(Object.entries(before).filter(([id]) => named.has(id.slice(0, 15)))) };
 }

@@ -9,6 +9,7 @@ import { requireRecordId, requireSobjectName } from "./ids";
 import type { HttpMethod } from "./transport";
 import { plugIn, type Bound } from "./plugins";
 import { completedIntent, intentOf, recordIntent } from "./intent";
+import { completedWrite } from "./writeRecord";
 
 export interface CompositeSubrequest {
   method: HttpMethod;
@@ -51,7 +52,7 @@ function announce(crm: Crm, sent: { method: HttpMethod; url: string; body?: unkn
     if (READS.has(s.method) || statuses[i]! >= 300) return;
     const path = s.url.split("?")[0]!;
     const intent = intentOf(s.method, path, s.body);
-    crm.emit("write", { method: s.method, path, status: statuses[i]!, body: s.body, data: answers[i], ...(intent ? { intent: completedIntent(intent, statuses[i]!, answers[i]) } : {}) });
+    crm.emit("write", completedWrite({ method: s.method, path, status: statuses[i]!, body: s.body, data: answers[i], ...(intent ? { intent: completedIntent(intent, statuses[i]!, answers[i]) } : {}) }));
   });
 }
 

@@ -14,6 +14,7 @@ import { pageLinks } from "./urls";
 import { acceptPlugIns } from "./plugins";
 import { type ApiUsage, type CompletedWrite, type CrmResponse, type HttpMethod, type Logger, type PendingWrite, type RequestInfo, type RequestOptions, type RetryOptions, type CrmStreamResponse, Transport } from "./transport";
 import { recordIntent } from "./intent";
+import { withWriteContext, type WriteContext } from "./writeRecord";
 
 export interface CrmOptions {
   /** The spec's connection dictionary (`client_key` accepted for `client_id`), or a helper `connection` section. */
@@ -384,6 +385,14 @@ export class Crm extends EventEmitter<CrmEvents> {
    */
   withConfirmedWrites<T>(batch: PendingWrite, work: () => Promise<T>): Promise<T> {
     return this.transport.withConfirmedWrites(batch, work);
+  }
+
+  /**
+   * Runs `work` with its writes recorded as `context` says — whose work they are (`by`), the values they replace
+   * (`before`, by record ID), the piece of work they belong to (`group`) — on each write's record (writeRecord.ts).
+   */
+  withWriteContext<T>(context: WriteContext, work: () => T): T {
+    return withWriteContext(context, work);
   }
 
   /** Takes this client's own access and refresh tokens out of an error's text (for errors built from the org's words). */

@@ -25,6 +25,7 @@ export { soqlLiteral, escapeSoslTerm } from "./soql-text";
 export { DEFAULT_TIMEOUT_MS, DEFAULT_KNOWLEDGE_SOBJECT, COLLECTION_LIMIT, ARTICLE_SORT_FIELDS, type ArticleSortField, type SortOrder } from "./constants";
 export { intentOf, type WriteIntent, type WriteKind, type WriteArea, type WriteVia } from "./intent";
 export { createTokenPoster, type PendingWrite, type CompletedWrite, type CrmResponse, type ApiUsage, type Logger, type RetryOptions, type RequestInfo, type HttpMethod } from "./transport";
+export { withWriteContext, type WriteContext, type WriteAuthor, type WriteGroup } from "./writeRecord";
 export { checkOrgUrl, isLoopbackHost, richTextImageUrls } from "./urls";
 export { decodeEntities } from "./entities";
 export type { DescribeGlobal, GlobalSObject, SObjectDescribe, FieldDescribe, ChildRelationship, PicklistValue, RecordTypeInfo } from "./describe";

@@ -31,6 +31,7 @@ import { checkPlan, parsePlan, planDigest, transformed, type MigrationPlan, type
 import { plugIn, type Bound } from "./plugins";
 import { CLOCK_SKEW_MS, withinSkew } from "./orgTime";
 import { currentRecords, sinceWritten } from "./records";
+import { withWriteContext } from "./writeRecord";
 import { sameValue } from "./sameValue";
 import { soqlLiteral } from "./soql-text";
 
@@ -1071,12 +1072,14 @@ export async function run(source: Crm, plan: PlanInput | string, target: Crm, op
     ? { ...resume, state: "running", objects: resume.objects.map((o) => ({ ...o, inserted: [...o.inserted], updated: [...o.updated], failures: [], failed: 0 })) }
     : { id: `run-${new Date().toISOString().replace(/[:.]/g, "-")}-${createHash("sha1").update(`${Math.random()}`).digest("hex").slice(0, 6)}`, planDigest: digestOfPlan, source: orgOf(source), target: orgOf(target), startedAt: new Date().toISOString(), state: "running", objects: [], requests: 0 };
   delete record.error;
+  // The run's writes are one piece of work, kept whole by whoever runs it (the run's record, one history entry).
+  const wholeRun = <T>(work: () => Promise<T>) => withWriteContext({ group: { id: record.id, recordedWhole: true } }, work);
   // A chunk the last run sent and never heard back about: what the org did with it becomes this run's own first.
-  if (resume) await reconcile(target, record, options.signal);
+  if (resume) await wholeRun(() => reconcile(target, record, options.signal));
   const counted = (info: { method: string }) => void (info.method && record.requests++);
   target.on("request", counted);
   try {
-    await target.withConfirmedWrites({ method: "POST", path: "/migration", summary: options.summary ?? runSummary(checked, options.report, source), records: options.report?.objects.reduce((n, o) => n + o.insert + o.update, 0) }, () => passes(source, target, checked, options, record));
+    await wholeRun(() => target.withConfirmedWrites({ method: "POST", path: "/migration", summary: options.summary ?? runSummary(checked, options.report, source), records: options.report?.objects.reduce((n, o) => n + o.insert + o.update, 0) }, () => passes(source, target, checked, options, record)));
     record.state = "complete";
   } catch (err) {
     // Nothing written (a guard that said no, a plan an org refuses): the error is the answer, there is no run to keep.
@@ -1100,12 +1103,14 @@ export async function revert(target: Crm, runRecord: MigrationRun, options: Migr
   if (!runRecord || typeof runRecord !== "object" || !Array.isArray(runRecord.objects)) throw new TypeError("revert takes the record a migration run resolved with (its objects, inserted and updated)");
   await connected(target);
   if (runRecord.target.orgId && target.orgId && id15(runRecord.target.orgId) !== id15(target.orgId)) throw new MigrationPlanError(`That run wrote to another org (${runRecord.target.instanceUrl ?? runRecord.target.orgId}): revert it there`, "");
-  const found = await reconcile(target, runRecord, options.signal);
+  // The revert is one piece of work with the run, kept whole by whoever reverts it.
+  const wholeRevert = <T>(work: () => Promise<T>) => withWriteContext({ group: { id: runRecord.id, recordedWhole: true } }, work);
+  const found = await wholeRevert(() => reconcile(target, runRecord, options.signal));
   const result: RevertResult = { deleted: 0, restored: 0, alreadyReverted: 0, conflicts: [], failures: [], reconciled: { inserted: found.inserted, updated: found.updated }, unknown: found.unknown };
   const deletes = runRecord.objects.reduce((n, o) => n + o.inserted.length, 0);
   const restores = runRecord.objects.reduce((n, o) => n + o.updated.length, 0);
   const collectionsBelow = options.bulkThreshold ?? DEFAULT_BULK_THRESHOLD;
-  await target.withConfirmedWrites({ method: "POST", path: "/migration", summary: options.summary ?? `revert a migration: delete ${deletes} records it inserted, restore ${restores} it updated`, records: deletes + restores }, async () => {
+  await wholeRevert(() => target.withConfirmedWrites({ method: "POST", path: "/migration", summary: options.summary ?? `revert a migration: delete ${deletes} records it inserted, restore ${restores} it updated`, records: deletes + restores }, async () => {
     for (const outcome of [...runRecord.objects].reverse()) {
       options.signal?.throwIfAborted();
       const restore: Record<string, unknown>[] = [];
@@ -1150,7 +1155,7 @@ export async function revert(target: Crm, runRecord: MigrationRun, options: Migr
         });
       }
     }
-  });
+  }));
   return result;
 }
 

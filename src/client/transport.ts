@@ -14,8 +14,9 @@ import { createNodeAdapter, TOO_LARGE, type StreamConfig } from "./node-adapter"
 import { APIRequestError, CancelledError, InvalidResponseError, NetworkError, redactSecrets, type ApiErrorEntry } from "./errors";
 import { batchIntent, completedIntent, intentOf, type WriteIntent } from "./intent";
 import { pathOnly, resolveEndpoint } from "./urls";
+import { completedWrite, type CompletedWrite, type HttpMethod } from "./writeRecord";
 
-export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD";
+export type { HttpMethod, CompletedWrite } from "./writeRecord";
 
 export interface Logger {
   debug?(message: string): void;
@@ -117,20 +118,6 @@ export interface PendingWrite {
   /** A batch of writes confirmed as one (`Crm.withConfirmedWrites`): what they change, in words. */
   summary?: string;
   /** What it means: kind, object, records, fields, summary (always set by the client; see intent.ts). */
-  intent?: WriteIntent;
-}
-
-/** A write the org accepted (a 2xx answer): what was sent and what it answered, for callers that follow changes. */
-export interface CompletedWrite {
-  method: HttpMethod;
-  /** The resource written, without its query string. */
-  path: string;
-  status: number;
-  /** The JSON body sent. */
-  body?: unknown;
-  /** The JSON answer (such as the new record's `id`). */
-  data?: unknown;
-  /** What it meant, with the IDs the org answered (always set by the client; see intent.ts). */
   intent?: WriteIntent;
 }
 
@@ -472,7 +459,7 @@ export class Transport {
           throw new InvalidResponseError(`${o.method} ${path} answered ${res.status} with a body that is not valid JSON (${(err as Error).message}); the org or a proxy cut it short — try again`, res.status, o.method, path);
         }
       }
-      if (writes && o.write !== "unannounced" && res.status < 300) this.hooks.onWrite?.({ method: o.method, path, status: res.status, body: o.body, data, ...(intent ? { intent: completedIntent(intent, res.status, data) } : {}) });
+      if (writes && o.write !== "unannounced" && res.status < 300) this.hooks.onWrite?.(completedWrite({ method: o.method, path, status: res.status, body: o.body, data, ...(intent ? { intent: completedIntent(intent, res.status, data) } : {}) }));
       return { status: res.status, headers: responseHeaders, body, data, method: o.method, path };
     }
   }

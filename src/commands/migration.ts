@@ -10,8 +10,8 @@ import { writeWhole } from "../connections/wholeFile";
 import path from "node:path";
 import * as vscode from "vscode";
 import type { MigrationReport, MigrationRun, RevertResult } from "../client/migration";
+import { runEntry } from "../client/writeRecord";
 import { MigrationPlanError } from "../client/errors";
-import { asOneEntry } from "../connections/authorship";
 import type { OrgManager } from "../connections/orgManager";
 import type { OrgRecord } from "../connections/orgRegistry";
 import type { OrgSession } from "../connections/orgSession";
@@ -251,18 +251,17 @@ export function migrationCommands(deps: MigrationDeps, reports: MigrationReports
       sum.refused ? vscode.l10n.t("{0} rows the dry run refused are left out (the report beside the plan names them).", formatCount(sum.refused)) : vscode.l10n.t("The dry run's report is beside the plan. The run can be reverted from Write History."), runButton);
     const meta: RunMeta = { plan: prepared.plan.toString(), sourceKey: source.record.key, targetKey: target.record.key };
     const record = await withCancellableProgress(vscode.l10n.t("Migrating {0} → {1}", source.record.alias, target.record.alias), (signal, progress) =>
-      asOneEntry(() => source.crm.migration.run(prepared.text, target.crm, {
+      source.crm.migration.run(prepared.text, target.crm, {
         signal, report, summary, ...(resume ? { resume } : {}),
         onProgress: (p) => progress.report({ message: progressText(p) }),
         onRecord: (r) => runs.save(r, meta),
-      })));
+      }));
     const journal = await deps.journal();
     const inserted = record.objects.reduce((n, o) => n + o.inserted.length, 0);
     const updated = record.objects.reduce((n, o) => n + o.updated.length, 0);
     const failed = record.objects.reduce((n, o) => n + o.failed, 0);
     const entrySummary = vscode.l10n.t("migrate from {0}: {1} inserted, {2} updated ({3})", source.record.alias, formatCount(inserted), formatCount(updated), record.objects.map((o) => o.object).join(", "));
-    const entry = journal.recordMigration({ key: target.record.key, alias: target.record.alias }, entrySummary,
-      [...record.objects.flatMap((o) => o.updated.map((u) => ({ id: u.id, before: u.before, after: u.after, ok: true }))), ...record.objects.flatMap((o) => o.inserted.map((id) => ({ id, ok: true })))],
+    const entry = journal.recordMigration({ key: target.record.key, alias: target.record.alias }, runEntry(record, entrySummary),
       { runId: record.id, plan: vscode.workspace.asRelativePath(prepared.plan), from: source.record.alias });
     await runs.save(record, { ...meta, journalEntry: entry.id });
     const { formatRun } = await migration();
@@ -298,12 +297,12 @@ export function migrationCommands(deps: MigrationDeps, reports: MigrationReports
     await confirmed(target, vscode.l10n.t("Revert the migration into {0} of {1}?", target.record.alias, formatTime(kept.run.startedAt)),
       vscode.l10n.t("{0} records it inserted are deleted and {1} it updated get their values back; records changed since the run are left as they are and named.", formatCount(inserted), formatCount(updated)), revertButton);
     const result: RevertResult = await withCancellableProgress(vscode.l10n.t("Reverting the migration into {0}", target.record.alias), (signal, progress) =>
-      asOneEntry(() => target.crm.migration.revert(kept.run, { signal, summary, onProgress: (p) => progress.report({ message: progressText(p) }) })));
+      target.crm.migration.revert(kept.run, { signal, summary, onProgress: (p) => progress.report({ message: progressText(p) }) }));
     const at = new Date().toISOString();
     // A resumed run has an entry per part; the revert took back the whole run.
     for (const e of journal.list(entry.orgKey).filter((e) => e.migration?.runId === kept.run.id)) journal.markReverted(e.id, at);
     await runs.markReverted(kept.run.id);
-    journal.recordMigration({ key: target.record.key, alias: target.record.alias }, vscode.l10n.t("revert the migration of {0}: {1} deleted, {2} restored", formatTime(kept.run.startedAt), formatCount(result.deleted), formatCount(result.restored)), []);
+    journal.recordMigration({ key: target.record.key, alias: target.record.alias }, runEntry(kept.run, vscode.l10n.t("revert the migration of {0}: {1} deleted, {2} restored", formatTime(kept.run.startedAt), formatCount(result.deleted), formatCount(result.restored)), { revert: true }));
     const left = result.conflicts.length ? ` ${vscode.l10n.t("Left as they are, changed since the run: {0}.", result.conflicts.slice(0, 5).map((c) => `${c.object} ${c.id}`).join(", "))}` : "";
     const failed = result.failures.length ? ` ${vscode.l10n.t("Refused by the org: {0}.", result.failures.slice(0, 5).map((f) => `${f.object} ${f.id} (${f.message})`).join(", "))}` : "";
     const unknown = result.unknown.length ? ` ${vscode.l10n.t("May be left in the org: {0}.", result.unknown.slice(0, 3).join("; "))}` : "";

@@ -8,7 +8,6 @@ import { writeWhole } from "../connections/wholeFile";
 import { CommandRefusal } from "../platform/errorMessages";
 import path from "node:path";
 import * as vscode from "vscode";
-import { currentAuthor, insideOneEntry } from "../connections/authorship";
 import type { OrgManager } from "../connections/orgManager";
 import { revertPlan, WriteJournal, type JournalEntry } from "../connections/writeJournal";
 import { currentRecords } from "../client/records";
@@ -45,13 +44,15 @@ export function journalFile(file: string, max: () => number, warn: (message: str
   return () => (opened ??= readFile(file, "utf8").then((text) => JSON.parse(text) as JournalEntry[], () => []).then((entries) => new WriteJournal({ max, persist: save }, Array.isArray(entries) ? entries : [])));
 }
 
-/** Records each change an org accepted (the write itself when there is one) in the history, with whose work it was. */
+/**
+ * Records each change an org accepted (the write itself when there is one, whose record says whose work it was and
+ * what it replaced) in the history; a write of work kept as one whole (a migration run) is left to that work's entry.
+ */
 export function recordChanges(manager: OrgManager, journal: () => Promise<WriteJournal>): vscode.Disposable {
   return manager.onDidChange((change) => {
-    if (insideOneEntry()) return;
+    if (change.write?.group?.recordedWhole) return;
     const org = manager.registry.get(change.orgKey);
-    const by = currentAuthor();
-    if (org) void journal().then((j) => j.recordChange({ key: org.key, alias: org.alias }, change, by));
+    if (org) void journal().then((j) => j.recordChange({ key: org.key, alias: org.alias }, change));
   });
 }
 

@@ -4,16 +4,14 @@
  * No VS Code here: tested in Node.
  */
 import type { CompletedWrite } from "../client";
-import { completedIntent, intentOf, type WriteKind } from "../client/intent";
-
-export type ChangeKind = "created" | "updated" | "deleted" | "published" | "archived" | "posted" | "commented" | "written";
-
-/** Which data it touches; `unknown` (a composite request, an unrecognised resource) may touch any. */
-export type ChangeArea = "records" | "knowledge" | "feeds" | "unknown";
+import { completedIntent, intentOf, type WriteArea } from "../client/intent";
+import { WRITE_DONE, type WriteDone } from "../client/writeRecord";
 
 export interface OrgChange {
-  kind: ChangeKind;
-  area: ChangeArea;
+  /** What the write did (the client's word for it). */
+  kind: WriteDone;
+  /** Which data it touches; `unknown` (a composite request, an unrecognised resource) may touch any. */
+  area: WriteArea;
   /** The sObject written, where the resource says (Account, Knowledge__kav, FeedItem). */
   object?: string;
   /** The records it names: written, created, published or commented on (article versions or master IDs for knowledge). */
@@ -26,11 +24,6 @@ export interface OrgChange {
   write?: CompletedWrite;
 }
 
-const CHANGE_KIND: Record<WriteKind, ChangeKind> = {
-  create: "created", update: "updated", upsert: "updated", delete: "deleted", publish: "published", archive: "archived",
-  draft: "created", post: "posted", comment: "commented", load: "written", batch: "written", write: "written",
-};
-
 /**
  * The change a write the org accepted made, from the intent the client gave it (kind, object, records); a write
  * without one (made by hand, as in tests) is read from its resource by the client's `intentOf`. A Bulk ingest job
@@ -41,7 +34,7 @@ export function changeOf(write: CompletedWrite): OrgChange | undefined {
   const intent = write.intent ?? (inferred && completedIntent(inferred, write.status, write.data));
   if (!intent || intent.via === "bulk") return undefined; // OAuth and other non-data resources change no data a view shows
   return {
-    method: write.method, path: write.path, kind: CHANGE_KIND[intent.kind], area: intent.area, ids: intent.ids,
+    method: write.method, path: write.path, kind: WRITE_DONE[intent.kind], area: intent.area, ids: intent.ids,
     ...(intent.object ? { object: intent.object } : {}),
     ...(intent.via === "knowledgeAction" && intent.kind === "draft" ? { unpublished: intent.unpublishes === true } : {}),
   };

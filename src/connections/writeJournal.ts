@@ -2,75 +2,37 @@
  * The write history: every write the extension made to an org (grid commits, document saves, imports,
  * knowledge lifecycle actions, posts), per org, newest first — time, what changed, the records with the
  * fields written and, where the writer knew them, their values before; and each record's result. Built
- * from the writes the org accepted (their resource, body and answer), so nothing is missed whichever
- * command wrote. Only data is kept: the OAuth resources never reach it, and no header is read.
+ * from the record each write the org accepted carries (client/writeRecord.ts: intent, by, before, group), so
+ * nothing is missed whichever command wrote, and the entry is the one the command-line tools' journals keep.
+ * Only data is kept: the OAuth resources never reach it, and no header is read.
  * No VS Code here: tested in Node; the extension keeps it in its global storage.
  */
 import type { CompletedWrite } from "../client";
 import { sinceWritten } from "../client/records";
-import type { WriteAuthor } from "./authorship";
-import type { ChangeKind, OrgChange } from "./changes";
+import { writeEntry, type WriteEntry, type WrittenRecord } from "../client/writeRecord";
+import type { OrgChange } from "./changes";
 import { describeWrite } from "./writeGuard";
 import { Emitter } from "../shared/events";
 
 type Json = Record<string, unknown>;
 
-export interface JournalRecord {
-  id?: string;
-  /** Field values written. */
-  after?: Json;
-  /** The same fields' values before, where the writer knew them (grid commits, document saves). */
-  before?: Json;
-  ok: boolean;
-  error?: string;
-}
+export type JournalRecord = WrittenRecord;
 
-export interface JournalEntry {
+/** A write as the client's journals keep it (writeRecord.ts), in the org it went to, with an ID of its own. */
+export interface JournalEntry extends WriteEntry {
   id: string;
   time: string;
   orgKey: string;
   alias: string;
-  kind: ChangeKind;
-  object?: string;
-  /** One line: what the write did ("update 3 Contact records (Title)"). */
-  summary: string;
-  records: JournalRecord[];
-  /** Whose work it was, when not the person's own: an agent's (its tool, or its proposal committed in a grid). */
-  by?: WriteAuthor;
   /** A migration run (its record kept beside the history): reverted as a whole, by the migration's revert. */
   migration?: { runId: string; plan: string; from: string; reverted?: string };
 }
 
 const isJson = (v: unknown): v is Json => !!v && typeof v === "object" && !Array.isArray(v);
-const fieldsOf = (record: Json): Json => Object.fromEntries(Object.entries(record).filter(([k]) => k !== "attributes" && k !== "Id" && k !== "id"));
-const errorText = (errors: unknown): string | undefined =>
-  Array.isArray(errors) && errors.length ? errors.map((e) => (isJson(e) ? String(e.message ?? e.statusCode ?? "") : String(e))).join(" ") : undefined;
 const key15 = (id: string) => id.slice(0, 15);
-/** Records an entry names at most (a migration's run record holds every one). */
-const MAX_NAMED_RECORDS = 1_000;
-
-/** The records a write names, with the fields it wrote and each one's result, read from its resource, body and answer. */
-export function journalRecords(write: CompletedWrite | undefined, change: OrgChange): JournalRecord[] {
-  const body = isJson(write?.body) ? write!.body : undefined;
-  // What the write was is its intent's to say (client/intent.ts), never read again here from its REST path.
-  if (write?.intent?.via === "collection") {
-    const results = Array.isArray(write.data) ? (write.data as Json[]) : [];
-    const sent = Array.isArray(body?.records) ? (body!.records as Json[]) : [];
-    const rows = sent.length ? sent : results;
-    return rows.map((row, i) => {
-      const result = results[i];
-      const id = (isJson(row) && typeof (row.Id ?? row.id) === "string" ? String(row.Id ?? row.id) : undefined) ?? (typeof result?.id === "string" ? result.id : undefined);
-      return { ...(id ? { id } : {}), ...(sent.length ? { after: fieldsOf(row) } : {}), ok: result?.success !== false, ...(errorText(result?.errors) ? { error: errorText(result?.errors) } : {}) };
-    });
-  }
-  const recordWrite = write?.intent?.via === "record";
-  return change.ids.map((id, i) => ({ id, ...(recordWrite && i === 0 && body ? { after: fieldsOf(body) } : {}), ok: true }));
-}
 
 export class WriteJournal {
   private entries: JournalEntry[];
-  /** Values a writer is about to overwrite, by org and 15-character ID: taken by the next write naming them. */
-  private readonly expected = new Map<string, { before: Json; at: number }>();
   private readonly changed = new Emitter<void>();
   readonly onDidChange = this.changed.event;
   private sequence = 0;
@@ -79,23 +41,16 @@ export class WriteJournal {
     this.entries = entries.filter((e) => isJson(e) && typeof e.id === "string" && Array.isArray(e.records));
   }
 
-  /** Says what a write about to be sent will overwrite (kept a minute, for the write's answer to pick up). */
-  expectBefore(orgKey: string, before: Map<string, Json>): void {
-    const at = Date.now();
-    for (const [k, v] of this.expected) if (at - v.at > 60_000) this.expected.delete(k);
-    for (const [id, values] of before) this.expected.set(`${orgKey}\u0000${key15(id)}`, { before: values, at });
-  }
-
-  /** Records a write the org accepted (or a change it made later, such as a Bulk import, without the write). */
-  record(org: { key: string; alias: string }, change: OrgChange, summary: string, write?: CompletedWrite, by?: WriteAuthor): JournalEntry {
-    const records = journalRecords(write, change).map((r) => {
-      const expected = r.id ? this.expected.get(`${org.key}\u0000${key15(r.id)}`) : undefined;
-      if (!expected) return r;
-      this.expected.delete(`${org.key}\u0000${key15(r.id!)}`);
-      return { ...r, before: expected.before };
-    });
+  /**
+   * Records a write the org accepted, as its record says (`summary` in the reader's language), or a change the org
+   * made later (a Bulk import), from the records the change names.
+   */
+  record(org: { key: string; alias: string }, change: OrgChange, summary: string, write?: CompletedWrite): JournalEntry {
     const time = (this.options.now?.() ?? new Date()).toISOString();
-    return this.add({ id: `${time}-${++this.sequence}`, time, orgKey: org.key, alias: org.alias, kind: change.kind, ...(change.object ? { object: change.object } : {}), summary, records, ...(by ? { by } : {}) });
+    const entry: WriteEntry = write
+      ? writeEntry(write, summary)
+      : { kind: change.kind, ...(change.object ? { object: change.object } : {}), summary, records: change.ids.map((id) => ({ id, ok: true })) };
+    return this.add({ id: `${time}-${++this.sequence}`, time, orgKey: org.key, alias: org.alias, ...entry });
   }
 
   private add(entry: JournalEntry): JournalEntry {
@@ -108,20 +63,16 @@ export class WriteJournal {
   }
 
   /** Records a change an org accepted, summed up from its write (or, for a change the org made later, from what it names). */
-  recordChange(org: { key: string; alias: string }, change: OrgChange, by?: WriteAuthor): JournalEntry {
+  recordChange(org: { key: string; alias: string }, change: OrgChange): JournalEntry {
     const count = change.ids.length;
     const summary = change.write ? describeWrite(change.write) : `${change.kind} ${count} ${change.object ?? ""} record${count === 1 ? "" : "s"}`.replace(/\s+/g, " ");
-    return this.record(org, change, summary, change.write, by);
+    return this.record(org, change, summary, change.write);
   }
 
-  /**
-   * One entry for a whole migration run (or its revert): the records it inserted and updated (the first thousand
-   * named; the run's own record holds them all).
-   */
-  recordMigration(org: { key: string; alias: string }, summary: string, records: JournalRecord[], migration?: JournalEntry["migration"]): JournalEntry {
+  /** One entry for a whole migration run or its revert (the client's `runEntry`). */
+  recordMigration(org: { key: string; alias: string }, entry: WriteEntry, migration?: JournalEntry["migration"]): JournalEntry {
     const time = (this.options.now?.() ?? new Date()).toISOString();
-    const entry: JournalEntry = { id: `${time}-${++this.sequence}`, time, orgKey: org.key, alias: org.alias, kind: "written", summary, records: records.slice(0, MAX_NAMED_RECORDS), ...(migration ? { migration } : {}) };
-    return this.add(entry);
+    return this.add({ id: `${time}-${++this.sequence}`, time, orgKey: org.key, alias: org.alias, ...entry, ...(migration ? { migration } : {}) });
   }
 
   /** Marks a migration's entry reverted (when, so it is not reverted twice). */
@@ -142,7 +93,7 @@ export class WriteJournal {
   search(text: string, orgKey?: string): JournalEntry[] {
     const words = text.toLowerCase().split(/\s+/).filter(Boolean);
     return this.list(orgKey).filter((e) => {
-      const hay = `${e.summary} ${e.object ?? ""} ${e.alias} ${e.kind} ${e.by ?? ""} ${JSON.stringify(e.records)}`.toLowerCase();
+      const hay = `${e.summary} ${e.object ?? ""} ${e.alias} ${e.kind} ${e.by ?? ""} ${e.group ?? ""} ${JSON.stringify(e.records)}`.toLowerCase();
       return words.every((w) => hay.includes(w));
     });
   }

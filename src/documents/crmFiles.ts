@@ -14,6 +14,7 @@ import * as l10n from "@vscode/l10n";
 import type { FieldDescribe, SObjectDescribe } from "../client";
 import { APIRequestError } from "../client/errors";
 import { isRecordId } from "../client/ids";
+import { withWriteContext } from "../client/writeRecord";
 import type { KeyValueStore } from "../connections/orgRegistry";
 import { isRequiredOnCreate, isRichText } from "../connections/schema";
 
@@ -34,8 +35,6 @@ export interface FilesDeps {
   org(name: string): Promise<OrgAccess>;
   knowledgeSobject(): string;
   store: KeyValueStore;
-  /** The values a save is about to overwrite (the write history keeps them). */
-  beforeSave?(orgAlias: string, id: string, before: Json): void;
 }
 
 export type CrmPath =
@@ -283,11 +282,13 @@ export class CrmFiles {
     const changed = file.endsWith(".html") ? this.htmlChange(file, text, known) : this.jsonChanges(text, fields, known, p.kind === "articleFile");
     let saved: { record: Json; name: string } | undefined;
     if (Object.keys(changed).length) {
-      this.deps.beforeSave?.(p.org, p.id, Object.fromEntries(Object.keys(changed).map((f) => [f, known.values[f] ?? null])));
+      // The values the save replaces travel on its write's record (the write history keeps them for a revert).
+      const before = new Map([[p.id, Object.fromEntries(Object.keys(changed).map((f) => [f, known.values[f] ?? null]))]]);
       try {
         // The update and the read of the new baseline in one round trip.
         const since = options.overwrite ? undefined : new Date(known.lastModified.replace(/\+0000$/, "Z"));
-        saved = this.named(await org.crm.composite.updateAndRead(p.sobject, p.id, changed, { ifUnmodifiedSince: since, fields: documentFields(fields) }), fields, p.id);
+        const answer = await withWriteContext({ before }, () => org.crm.composite.updateAndRead(p.sobject, p.id, changed, { ifUnmodifiedSince: since, fields: documentFields(fields) }));
+        saved = this.named(answer, fields, p.id);
       } catch (err) {
         if (err instanceof APIRequestError && err.status === 412) {
           const { record } = await this.fetch(org, p.sobject, p.id, fields);

@@ -8,6 +8,7 @@
  */
 import * as l10n from "@vscode/l10n";
 import type { SaveResult } from "../client";
+import { withWriteContext } from "../client/writeRecord";
 import { COLLECTION_LIMIT } from "../client/constants";
 import { changedSinceRead, currentRecords, fieldValue, STAMP_FIELD, type RecordReader } from "../client/records";
 import { sameValue } from "../client/sameValue";
@@ -31,8 +32,6 @@ export interface EditClient extends RecordReader {
 
 export interface CommitOptions {
   allOrNone?: boolean;
-  /** Hears the values a request is about to overwrite, by record ID (the write history keeps them). */
-  beforeWrite?: (object: string, before: Map<string, Json>) => void;
   onProgress?: (done: number, total: number) => void;
   signal?: AbortSignal;
 }
@@ -313,8 +312,9 @@ export class GridEdits {
         const toUpdate = fresh.filter((i) => !this.doomed.has(i));
         const toDelete = fresh.filter((i) => this.doomed.has(i));
         if (toUpdate.length) {
-          options.beforeWrite?.(type, new Map(toUpdate.map((i) => [this.idOf(i), this.beforeValues(i)])));
-          const results = await client.collections.update(toUpdate.map((i) => ({ type, id: this.idOf(i), fields: this.fieldsOf(i) })), { allOrNone: options.allOrNone });
+          // The values each update replaces travel on its write's record (the write history keeps them for a revert).
+          const before = new Map(toUpdate.map((i) => [this.idOf(i), this.beforeValues(i)]));
+          const results = await withWriteContext({ before }, () => client.collections.update(toUpdate.map((i) => ({ type, id: this.idOf(i), fields: this.fieldsOf(i) })), { allOrNone: options.allOrNone }));
           outcome.writes++;
           toUpdate.forEach((i, n) => {
             if (this.settle(i, results[n]!)) {

@@ -2,7 +2,6 @@
  * The Query Results panel: one per source (a scratch document, or the search command). The host keeps
  * the rows in a QueryRun; the webview asks for windows of the current view and never holds them all.
  */
-import { writtenBy } from "../connections/authorship";
 import * as vscode from "vscode";
 import { CancelledError } from "../client/errors";
 import { describeError } from "../platform/errorMessages";
@@ -16,6 +15,7 @@ import { markEditableColumns, recordRef, type CommitOutcome } from "./gridEdits"
 import type { ChildPath } from "../shared/resultTable";
 import { PanelSet, type Panel, type PanelDeps, type PanelTarget } from "./panels";
 import type { QueryExplain } from "../client";
+import { withWriteContext } from "../client/writeRecord";
 import { planAdvice } from "../soql/planAdvice";
 import { QueryRun, type RunSpec } from "./queryRun";
 import { formatCount, recordsText, rowsText } from "../platform/numbers";
@@ -33,8 +33,6 @@ export interface ResultsHooks {
   compareRecords(orgKey: string, left: string, right: string): Promise<void>;
   /** Shows two texts side by side in a diff editor. */
   showDiff(left: { label: string; text: string }, right: { label: string; text: string }, title: string): Promise<void>;
-  /** The values a grid commit is about to overwrite (the write history keeps them). */
-  beforeWrite(orgKey: string, before: Map<string, Record<string, unknown>>): void;
   /** Column layouts remembered per statement. */
   layouts: { get(spec: RunSpec): ColumnLayout; set(spec: RunSpec, layout: ColumnLayout): Promise<void> };
   /** Work waiting for a run of this source once it is read (a revert stages its values); what to tell the person. */
@@ -168,7 +166,8 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
   async function writing(panel: ResultsPanel, run: QueryRun, action: "commit" | "delete", write: () => PromiseLike<string>): Promise<void> {
     let said: string;
     try {
-      said = await writtenBy(panel.target.id.startsWith(AGENT_SOURCE) ? "agent" : undefined, write);
+      // A grid of an agent's proposal writes as the agent's work (Write History says so), whoever presses Commit.
+      said = await (panel.target.id.startsWith(AGENT_SOURCE) ? withWriteContext({ by: "agent" }, write) : write());
     } catch (err) {
       const why = err instanceof CancelledError ? err.message : describeError(err, { orgAlias: panel.org?.alias, redactor: deps.redactor }).message ?? "";
       said = err instanceof CancelledError
@@ -199,7 +198,6 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
           const outcome = await edits.commit(session.crm, {
             allOrNone: readSettings().gridAllOrNone,
             signal: controller.signal,
-            beforeWrite: (_object, values) => hooks.beforeWrite(panel.target.orgKey, values),
             onProgress: (done) => {
               progress.report({ increment: ((base + done - before) / rows) * 100, message: vscode.l10n.t("{0} of {1}", formatCount(base + done), formatCount(rows)) });
               before = base + done;

@@ -108,10 +108,11 @@ test("stage proposes (nothing sent) but cannot apply; write applies the change s
   assert.match(textOf(applied), /applied to .*: 2 of 2 changes written/);
   const journal = (await readFile(journalFile, "utf8")).trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
   assert.equal(journal.length, 1);
-  assert.equal(journal[0]!.by, "agent");
-  assert.equal(journal[0]!.changeSet, changeSetId);
-  assert.deepEqual(Object.keys(journal[0]!.before as object).sort(), [...ids].sort());
-  assert.deepEqual(journal[0]!.ids, ids);
+  // The line is the entry Write History keeps: whose work, which change set, each record with its values after and before.
+  const line = journal[0] as { by: string; group: string; kind: string; records: { id: string; after: object; before: object; ok: boolean }[] };
+  assert.deepEqual([line.by, line.group, line.kind], ["agent", changeSetId, "updated"]);
+  assert.deepEqual(line.records.map((r) => r.id), ids);
+  assert.ok(line.records.every((r) => r.ok && "Title" in r.after && "Title" in r.before), JSON.stringify(line.records));
   const again = await client.callTool({ name: "crm_apply_changes", arguments: { changeSetId } });
   assert.equal(again.isError, true);
   assert.match(textOf(again), /applied already/);

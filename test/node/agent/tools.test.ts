@@ -5,7 +5,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { Crm } from "../../../src/client";
+import type { CompletedWrite, Crm } from "../../../src/client";
 import { richTextAsMarkdown } from "../../../src/agent/articleText";
 import { ChangeSets } from "../../../src/agent/changeSets";
 import { TOOLS } from "../../../src/agent/catalog";
@@ -175,11 +175,16 @@ test("change sets: a proposal answers before and after and sends nothing; apply 
   assert.match(preview, /- create Contact: LastName: "Agent-made"/);
   assert.equal(writesSeen(demo()), writes, "a proposal sends nothing");
   await o.crm.updateSobjectRecord("Contact", b!, { Phone: "+44 1" }); // someone else changes b meanwhile
-  let journaled: unknown;
-  const answer = await sets.apply(o, id, (applying) => (journaled ??= applying));
+  const written: CompletedWrite[] = [];
+  const listen = (write: CompletedWrite) => written.push(write);
+  o.crm.on("write", listen);
+  const answer = await sets.apply(o, id).finally(() => o.crm.off("write", listen));
   assert.match(answer, /3 of 4 changes written/);
   assert.match(answer, new RegExp(`not written \\(conflict\\): update Contact ${b} — changed in the org`));
-  assert.deepEqual([...(journaled as { before: Map<string, unknown> }).before.keys()].sort(), [a, c].sort());
+  // Each write's record names the change set and carries the values it replaced (of a deleted record: none were changed).
+  assert.deepEqual(written.map((w) => w.group?.id), [id, id, id]);
+  assert.deepEqual(written.map((w) => Object.keys(w.before ?? {})), [[a], [], [c]]);
+  assert.deepEqual(written[0]!.before![a!], { Phone: records[0]!.Phone ?? null });
   const after = await o.crm.soqlQuery(`SELECT Id, Phone FROM Contact WHERE Id IN ('${a}', '${b}', '${c}')`);
   assert.equal(after.records.find((r) => r.Id === a)?.Phone, "+1 555 0001");
   assert.equal(after.records.find((r) => r.Id === b)?.Phone, "+44 1");

@@ -68,7 +68,8 @@ test("--apply runs the plan, keeps the run's record and one journal line; revert
   assert.equal(run.state, "complete");
   const journal = (await readFile(path.join(dir, "journal.jsonl"), "utf8")).trim().split("\n").map((l) => JSON.parse(l));
   assert.equal(journal.length, 1, "one line for the whole run");
-  assert.equal(journal[0].run, run.id);
+  assert.deepEqual([journal[0].group, journal[0].migration.runId, journal[0].kind], [run.id, run.id, "written"]);
+  assert.equal(journal[0].records.length, run.objects.reduce((n: number, o: { inserted: string[] }) => n + o.inserted.length, 0), "the entry names the records it inserted");
   const accounts = (await tgt.soqlQuery("SELECT COUNT() FROM Account")).totalSize;
   assert.equal(accounts, run.objects[0].inserted.length);
 

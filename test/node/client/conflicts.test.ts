@@ -24,8 +24,8 @@ test("one conflict rule: the grid, an agent's change set and Write History's rev
     const change = changeOf(write);
     if (change) journal.recordChange(org, { ...change, write });
   });
-  journal.expectBefore(org.key, new Map(all.map((id) => [id, { Title: "Old" }])));
-  await crm.collections.update(all.map((id) => ({ type: "Contact", id, fields: { Title: "Written" } })));
+  const before = new Map(all.map((id) => [id, { Title: "Old" }]));
+  await crm.withWriteContext({ before }, () => crm.collections.update(all.map((id) => ({ type: "Contact", id, fields: { Title: "Written" } }))));
   const entry = journal.list()[0]!;
 
   // The grid and the agent read their records now.

@@ -23,8 +23,8 @@ async function journaled(max = 100): Promise<{ crm: Crm; journal: WriteJournal; 
 test("the journal records every accepted write with its records, fields, results and the before values a writer gave", async () => {
   const { crm, journal, persisted } = await journaled();
   const [a, b] = (await crm.collections.create("Contact", [{ LastName: "Journal A" }, { LastName: "Journal B" }])).map((r) => r.id!);
-  journal.expectBefore(org.key, new Map([[a!, { Title: null }], [b!, { Email: null }]]));
-  await crm.collections.update([{ type: "Contact", id: a!, fields: { Title: "Lead" } }, { type: "Contact", id: b!, fields: { Email: "nope" } }]);
+  const before = new Map([[a!, { Title: null }], [b!, { Email: null }]]);
+  await crm.withWriteContext({ before }, () => crm.collections.update([{ type: "Contact", id: a!, fields: { Title: "Lead" } }, { type: "Contact", id: b!, fields: { Email: "nope" } }]));
   await crm.updateSobjectRecord("Contact", a!, { Phone: "555" });
   const [single, commit, created] = journal.list();
   assert.equal(single!.summary, `update Contact ${a} (Phone)`);

@@ -16,7 +16,6 @@ async function files(state = new MemoryState()) {
   manager.onDidChange((change) => journal.recordChange({ key: org.key, alias: org.alias }, change));
   const model = new CrmFiles({
     org: async () => manager.session(org.key), knowledgeSobject: () => "Knowledge__kav", store: state,
-    beforeSave: (_alias, id, before) => journal.expectBefore(org.key, new Map([[id, before]])),
   });
   return { model, manager, org, state, journal };
 }

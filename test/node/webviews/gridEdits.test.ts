@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { Crm } from "../../../src/client";
+import type { CompletedWrite, Crm } from "../../../src/client";
 import { editorFor, parseCellInput, parseTsv, type CellEditor } from "../../../src/shared/cellInput";
 import { markEditableColumns, recordRef } from "../../../src/webviews/gridEdits";
 import { QueryRun } from "../../../src/webviews/queryRun";
@@ -125,8 +125,10 @@ test("commit: saved rows take their values, a refused row keeps its edit with th
   run.edits.stage(1, last, ""); // the org requires a last name
   run.edits.stage(2, title, "Mine");
   await c.updateSobjectRecord("Contact", ids[2]!, { Title: "Theirs" }); // someone else, meanwhile
-  const before: Map<string, Record<string, unknown>>[] = [];
-  const outcome = await run.edits.commit(c, { beforeWrite: (_type, values) => before.push(values) });
+  const written: CompletedWrite[] = [];
+  const listen = (write: CompletedWrite) => written.push(write);
+  c.on("write", listen);
+  const outcome = await run.edits.commit(c).finally(() => c.off("write", listen));
   assert.deepEqual({ ...outcome }, { saved: 1, created: 0, deleted: 0, refused: 1, conflicts: 1, writes: 1, reads: 2 });
   const rows = run.edits.decorate(run.table.window(0, 3).sort((a, b) => a.index - b.index));
   assert.equal(rows[0]!.row!.state, "saved");
@@ -139,7 +141,9 @@ test("commit: saved rows take their values, a refused row keeps its edit with th
   assert.equal(rows[2]!.cells[title], "Mine", "the conflicting edit stays staged");
   assert.equal((await c.getSobjectRecord("Contact", ids[2]!, { fields: ["Title"] })).Title, "Theirs", "not overwritten");
   assert.equal((await c.getSobjectRecord("Contact", ids[0]!, { fields: ["LeadSource"] })).LeadSource, "Web");
-  assert.deepEqual(Object.keys(before[0]!.get(ids[0]!)!).sort(), ["LeadSource", "Title"]);
+  // The values each update replaced travel on its write's record, of the records it names.
+  assert.deepEqual(written.map((w) => Object.keys(w.before ?? {})), [[ids[0], ids[1]]]);
+  assert.deepEqual(Object.keys(written[0]!.before![ids[0]!]!).sort(), ["LeadSource", "Title"]);
 
   // Overwrite sends the edit anyway; the saved row can be edited and committed again without a false conflict.
   assert.equal(run.edits.overwrite(2), true);

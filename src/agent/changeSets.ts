@@ -1,14 +1,13 @@
 /**
  * Change sets: an agent's proposed changes held by the MCP server until applied. A proposal reads the records
  * it would change (their values and SystemModstamp) and answers every field's before and after; nothing is
- * sent. Applying re-reads the stamps: a record changed or deleted in the org since the proposal is a
- * conflict, not written, and named. Writes go through sObject Collections (200 records a request), so the
- * client's production guard and write journal see each one.
+ * sent. Applying goes through the records kit's commit engine, as a grid's Commit does: a record changed or
+ * deleted in the org since the proposal is a conflict, not written, and named; the rest go through sObject
+ * Collections (200 records a request), so the client's production guard and write journal see each one.
  */
 import { randomUUID } from "node:crypto";
-import { changedSinceRead, currentRecords, fieldValue, STAMP_FIELD } from "../client/records";
+import { commitRecords, currentRecords, fieldValue, STAMP_FIELD, type RecordWrite } from "../client/records";
 import { withWriteContext } from "../client/writeRecord";
-import type { SaveResult } from "../client";
 import { cell } from "./tools/answers";
 import type { AgentOrg, ProposedChange, Scalar } from "./tools/kit";
 
@@ -67,34 +66,27 @@ export class ChangeSets {
     if (!set) throw new Error(`there is no change set ${id} (change sets are kept for an hour by the server that proposed them)`);
     if (set.org !== org.name) throw new Error(`change set ${id} was proposed for ${set.org}, not ${org.name}`);
     if (set.applied) throw new Error(`change set ${id} was applied already`);
-    const held = set.changes.filter((c) => c.id);
-    const current = await readCurrent(org, held, () => []);
-    const since = new Map(held.map((c) => [c, changedSinceRead(current.get(key15(c.id!)), c.stamp)]));
-    const conflicts = held.filter((c) => since.get(c));
-    const ready = set.changes.filter((c) => !conflicts.includes(c));
-    const lines: string[] = [];
-    const results: { change: HeldChange; result: SaveResult }[] = [];
-    const collections = org.crm.collections;
-    const before = new Map(ready.filter((c) => c.id && c.before).map((c) => [c.id!, c.before!]));
-    await withWriteContext({ before, group: { id: set.id } }, async () => {
-      // sObject Collections send 200 records a request whatever the group's size.
-      for (const [operation, object, group] of groups(ready)) {
-        const answer = operation === "create"
-          ? await collections.create(object, group.map((c) => c.fields))
-          : operation === "update"
-            ? await collections.update(group.map((c) => ({ type: object, id: c.id!, fields: c.fields })))
-            : await collections.remove(group.map((c) => c.id!));
-        group.forEach((change, i) => results.push({ change, result: answer[i]! }));
-      }
-    });
+    const writes: RecordWrite[] = set.changes.map((c) => c.operation === "create"
+      ? { operation: "create", object: c.object, fields: c.fields }
+      : c.operation === "update"
+        ? { operation: "update", object: c.object, id: c.id!, stamp: c.stamp, fields: c.fields, ...(c.before ? { before: c.before } : {}) }
+        : { operation: "delete", object: c.object, id: c.id!, stamp: c.stamp });
+    // The records kit's commit engine: a record changed or deleted since the proposal is a conflict, not written.
+    const { outcomes } = await withWriteContext({ group: { id: set.id } }, () => commitRecords(org.crm, writes));
     set.applied = true;
-    const written = results.filter((r) => r.result.success);
-    lines.push(`Change set ${set.id} applied to ${org.name}: ${written.length} of ${set.changes.length} change${set.changes.length === 1 ? "" : "s"} written.`);
-    for (const { change, result } of results) {
-      const what = `${change.operation} ${change.object} ${result.id || change.id || ""}`.trim();
-      lines.push(result.success ? `- done: ${what}` : `- refused: ${what}: ${result.errors.map((e) => e.message).join(" ") || "the org gave no reason"}`);
-    }
-    for (const c of conflicts) lines.push(`- not written (conflict): ${c.operation} ${c.object} ${c.id} — ${since.get(c)} in the org since it was proposed; read it again and propose anew`);
+    const lines: string[] = [];
+    const written = outcomes.filter((o) => o.state === "written").length;
+    lines.push(`Change set ${set.id} applied to ${org.name}: ${written} of ${set.changes.length} change${set.changes.length === 1 ? "" : "s"} written.`);
+    set.changes.forEach((change, i) => {
+      const outcome = outcomes[i]!;
+      if (outcome.state === "conflict") return;
+      const what = `${change.operation} ${change.object} ${outcome.result.id || change.id || ""}`.trim();
+      lines.push(outcome.state === "written" ? `- done: ${what}` : `- refused: ${what}: ${outcome.result.errors.map((e) => e.message).join(" ") || "the org gave no reason"}`);
+    });
+    set.changes.forEach((c, i) => {
+      const outcome = outcomes[i]!;
+      if (outcome.state === "conflict") lines.push(`- not written (conflict): ${c.operation} ${c.object} ${c.id} — ${outcome.why} in the org since it was proposed; read it again and propose anew`);
+    });
     return lines.join("\n");
   }
 
@@ -118,16 +110,6 @@ async function readCurrent(org: AgentOrg, changes: HeldChange[], fieldsOf: (c: H
     for (const [id, row] of await currentRecords(org.crm, object, list.map((c) => c.id!), [...new Set(list.flatMap(fieldsOf))])) found.set(id, row);
   }
   return found;
-}
-
-function groups(changes: HeldChange[]): [ProposedChange["operation"], string, HeldChange[]][] {
-  const out = new Map<string, [ProposedChange["operation"], string, HeldChange[]]>();
-  for (const c of changes) {
-    const k = `${c.operation}\u0000${c.object}`;
-    if (!out.has(k)) out.set(k, [c.operation, c.object, []]);
-    out.get(k)![2].push(c);
-  }
-  return [...out.values()];
 }
 
 function summary(changes: ProposedChange[]): string {

@@ -8,9 +8,7 @@
  */
 import * as l10n from "@vscode/l10n";
 import type { SaveResult } from "../client";
-import { withWriteContext } from "../client/writeRecord";
-import { COLLECTION_LIMIT } from "../client/constants";
-import { changedSinceRead, currentRecords, fieldValue, STAMP_FIELD, type RecordReader } from "../client/records";
+import { commitRecords, STAMP_FIELD, type CommitOptions as RecordCommitOptions, type RecordOutcome, type RecordWrite, type RecordWriter } from "../client/records";
 import { sameValue } from "../client/sameValue";
 import { editorFor, parseCellInput, parseTsv } from "../shared/cellInput";
 import { valueAt, type Cell, type CellMark, type CellRange, type ResultRow, type ResultTable, type RowMark } from "../shared/resultTable";
@@ -22,19 +20,9 @@ type Value = Exclude<Cell, object>;
 export { STAMP_FIELD };
 
 /** What a commit needs of the client. */
-export interface EditClient extends RecordReader {
-  collections: {
-    update(records: { type: string; id: string; fields: Json }[], options?: { allOrNone?: boolean }): Promise<SaveResult[]>;
-    create(sobject: string, records: Json[], options?: { allOrNone?: boolean }): Promise<SaveResult[]>;
-    remove(ids: string[], options?: { allOrNone?: boolean }): Promise<SaveResult[]>;
-  };
-}
+export type EditClient = RecordWriter;
 
-export interface CommitOptions {
-  allOrNone?: boolean;
-  onProgress?: (done: number, total: number) => void;
-  signal?: AbortSignal;
-}
+export type CommitOptions = Pick<RecordCommitOptions, "allOrNone" | "signal" | "onProgress">;
 
 export interface CommitOutcome {
   saved: number;
@@ -268,97 +256,51 @@ export class GridEdits {
     this.rowMarks.set(index, { state: "toDelete", note: l10n.t("Staged for deletion: Commit deletes it, Discard keeps it.") });
   }
 
-  /** Writes what is staged. Rows changed in the org since they were fetched are marked, not written. */
+  /** Writes what is staged (the records kit's commit engine). Rows changed in the org since they were fetched are marked, not written. */
   async commit(client: EditClient, options: CommitOptions = {}): Promise<CommitOutcome> {
-    const outcome: CommitOutcome = { saved: 0, created: 0, deleted: 0, refused: 0, conflicts: 0, writes: 0, reads: 0 };
     const pending = [...this.staged.keys()].filter((i) => this.rowMarks.get(i)?.state !== "deleted");
     const inserts = pending.filter((i) => this.rowMarks.get(i)?.state === "inserted");
-    const updates = [...pending.filter((i) => !inserts.includes(i)), ...this.doomed];
-    const total = updates.length + inserts.length;
-    let done = 0;
-    const byType = new Map<string, number[]>();
-    for (const i of updates) {
-      const ref = recordRef(this.table.records[i]!)!;
-      byType.set(ref.type, [...(byType.get(ref.type) ?? []), i]);
+    const rows = [...pending.filter((i) => !inserts.includes(i)), ...this.doomed, ...inserts];
+    const writes: RecordWrite[] = rows.map((i) => {
+      const object = recordRef(this.table.records[i]!)!.type;
+      if (this.rowMarks.get(i)?.state === "inserted") return { operation: "create", object, fields: this.fieldsOf(i) };
+      if (this.doomed.has(i)) return { operation: "delete", object, id: this.idOf(i), stamp: this.stampOf(i) };
+      return { operation: "update", object, id: this.idOf(i), stamp: this.stampOf(i), fields: this.fieldsOf(i), before: this.beforeValues(i) };
+    });
+    const outcome: CommitOutcome = { saved: 0, created: 0, deleted: 0, refused: 0, conflicts: 0, writes: 0, reads: 0 };
+    const committed = await commitRecords(client, writes, {
+      allOrNone: options.allOrNone, signal: options.signal, onProgress: options.onProgress,
+      onOutcome: (n, result) => this.settleWrite(rows[n]!, writes[n]!, result, outcome),
+      // A saved row's new stamp: a later commit of it compares with this one.
+      onStamp: (n, stamp) => this.stamps.set(rows[n]!, stamp),
+    });
+    return { ...outcome, writes: committed.writes, reads: committed.reads };
+  }
+
+  /** Takes what became of a row's write: its marks, its values, and the counts. */
+  private settleWrite(index: number, write: RecordWrite, result: RecordOutcome, outcome: CommitOutcome): void {
+    if (result.state === "conflict") {
+      outcome.conflicts++;
+      if (result.stamp) this.conflictStamps.set(index, result.stamp);
+      this.rowMarks.set(index, { state: "conflict", note: result.why === "deleted" ? l10n.t("Deleted in the org since it was fetched: nothing was written.") : l10n.t("Changed in the org since it was fetched (now stamped {0}): not written. Compare, then Overwrite to send your edits anyway.", String(result.stamp)) });
+      return;
     }
-    for (const [type, indexes] of byType) {
-      // Each read checks the next chunk and refreshes the stamps of the chunk just saved (so a later commit of those rows is not a false conflict).
-      let justSaved: number[] = [];
-      for (let start = 0; ; start += COLLECTION_LIMIT) {
-        options.signal?.throwIfAborted();
-        const chunk = indexes.slice(start, start + COLLECTION_LIMIT);
-        if (!chunk.length && !justSaved.length) break;
-        const current = await currentRecords(client, type, [...chunk, ...justSaved].map((i) => this.idOf(i)), [], { signal: options.signal });
-        outcome.reads++;
-        const nowOf = (i: number) => current.get(this.idOf(i).slice(0, 15));
-        for (const i of justSaved) {
-          const now = nowOf(i);
-          if (now) this.stamps.set(i, String(fieldValue(now, STAMP_FIELD)));
-        }
-        if (!chunk.length) break;
-        const fresh: number[] = [];
-        for (const i of chunk) {
-          const now = nowOf(i);
-          const conflict = changedSinceRead(now, this.stampOf(i));
-          if (!conflict) fresh.push(i);
-          else {
-            outcome.conflicts++;
-            const stamp = now && String(fieldValue(now, STAMP_FIELD));
-            if (stamp) this.conflictStamps.set(i, stamp);
-            this.rowMarks.set(i, { state: "conflict", note: conflict === "deleted" ? l10n.t("Deleted in the org since it was fetched: nothing was written.") : l10n.t("Changed in the org since it was fetched (now stamped {0}): not written. Compare, then Overwrite to send your edits anyway.", String(stamp)) });
-          }
-        }
-        justSaved = [];
-        const toUpdate = fresh.filter((i) => !this.doomed.has(i));
-        const toDelete = fresh.filter((i) => this.doomed.has(i));
-        if (toUpdate.length) {
-          // The values each update replaces travel on its write's record (the write history keeps them for a revert).
-          const before = new Map(toUpdate.map((i) => [this.idOf(i), this.beforeValues(i)]));
-          const results = await withWriteContext({ before }, () => client.collections.update(toUpdate.map((i) => ({ type, id: this.idOf(i), fields: this.fieldsOf(i) })), { allOrNone: options.allOrNone }));
-          outcome.writes++;
-          toUpdate.forEach((i, n) => {
-            if (this.settle(i, results[n]!)) {
-              outcome.saved++;
-              justSaved.push(i);
-            } else outcome.refused++;
-          });
-        }
-        if (toDelete.length) {
-          const results = await client.collections.remove(toDelete.map((i) => this.idOf(i)), { allOrNone: options.allOrNone });
-          outcome.writes++;
-          // A refused delete stays staged (like a refused update), marked with the org's reason.
-          toDelete.forEach((i, n) => {
-            if (results[n]?.success) this.doomed.delete(i);
-          });
-          this.deleted(toDelete, results);
-          const removed = results.filter((r) => r.success).length;
-          outcome.deleted += removed;
-          outcome.refused += results.length - removed;
-        }
-        done += chunk.length;
-        options.onProgress?.(done, total);
-      }
+    if (write.operation === "delete") {
+      // A refused delete stays staged (like a refused update), marked with the org's reason.
+      if (result.state === "written") {
+        this.doomed.delete(index);
+        outcome.deleted++;
+      } else outcome.refused++;
+      this.deleted([index], [result.result]);
+      return;
     }
-    for (let start = 0; start < inserts.length; start += COLLECTION_LIMIT) {
-      options.signal?.throwIfAborted();
-      const chunk = inserts.slice(start, start + COLLECTION_LIMIT);
-      const type = recordRef(this.table.records[chunk[0]!]!)!.type;
-      const results = await client.collections.create(type, chunk.map((i) => this.fieldsOf(i)), { allOrNone: options.allOrNone });
-      outcome.writes++;
-      chunk.forEach((i, n) => {
-        const result = results[n]!;
-        if (result.success && result.id) {
-          const record = this.table.records[i]!;
-          record.attributes = { type, url: `/sobjects/${type}/${result.id}` };
-          if (this.table.columns.some((c) => c.path === "Id")) record.Id = result.id;
-        }
-        if (this.settle(i, result)) outcome.created++;
-        else outcome.refused++;
-      });
-      done += chunk.length;
-      options.onProgress?.(done, total);
+    if (write.operation === "create" && result.state === "written" && result.result.id) {
+      const record = this.table.records[index]!;
+      record.attributes = { type: write.object, url: `/sobjects/${write.object}/${result.result.id}` };
+      if (this.table.columns.some((c) => c.path === "Id")) record.Id = result.result.id;
     }
-    return outcome;
+    if (this.settle(index, result.result)) outcome[write.operation === "create" ? "created" : "saved"]++;
+    else outcome.refused++;
   }
 
   /** The fetched values of a row's staged fields. */

@@ -183,7 +183,7 @@ test("change sets: a proposal answers before and after and sends nothing; apply 
   assert.match(answer, new RegExp(`not written \\(conflict\\): update Contact ${b} — changed in the org`));
   // Each write's record names the change set and carries the values it replaced (of a deleted record: none were changed).
   assert.deepEqual(written.map((w) => w.group?.id), [id, id, id]);
-  assert.deepEqual(written.map((w) => Object.keys(w.before ?? {})), [[a], [], [c]]);
+  assert.deepEqual(written.map((w) => [w.intent!.kind, Object.keys(w.before ?? {})]), [["update", [a]], ["delete", []], ["create", []]]);
   assert.deepEqual(written[0]!.before![a!], { Phone: records[0]!.Phone ?? null });
   const after = await o.crm.soqlQuery(`SELECT Id, Phone FROM Contact WHERE Id IN ('${a}', '${b}', '${c}')`);
   assert.equal(after.records.find((r) => r.Id === a)?.Phone, "+1 555 0001");

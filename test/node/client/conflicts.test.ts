@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import type { CompletedWrite } from "../../../src/client";
 import { ChangeSets } from "../../../src/agent/changeSets";
 import { clientSchema } from "../../../src/agent/tools";
-import { currentRecords, sinceWritten } from "../../../src/client/records";
+import { commitRecords, currentRecords, sinceWritten, type RecordWrite } from "../../../src/client/records";
 import { changeOf } from "../../../src/connections/changes";
 import { revertPlan, WriteJournal, type JournalEntry } from "../../../src/connections/writeJournal";
 import { markEditableColumns } from "../../../src/webviews/gridEdits";
@@ -85,4 +85,37 @@ test("Write History's revert of a hand-edited history names the bad ID and reads
   const crm = await demoClient(emu());
   const entry: JournalEntry = { id: "e", time: "", orgKey: "o", alias: "a", kind: "updated", object: "Contact", summary: "", records: [{ id: "x') OR (Id != '", before: { Title: "a" }, after: { Title: "b" }, ok: true }] };
   await assert.rejects(currentRecords(crm, entry.object!, entry.records.map((r) => r.id!), ["Title"]), /is not a record ID/);
+});
+
+test("the commit engine checks each chunk of 200 before writing it, says per record what became of it, and takes the new stamps of what it wrote", async () => {
+  const crm = await demoClient(emu());
+  const made = (await crm.collections.create("Contact", Array.from({ length: 450 }, (_, i) => ({ LastName: `Engine ${i}` })))).map((r) => r.id!);
+  const read = await currentRecords(crm, "Contact", made);
+  const stampOf = (id: string) => read.get(id.slice(0, 15))!.SystemModstamp;
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  await crm.updateSobjectRecord("Contact", made[10]!, { Title: "Someone's" }); // changed meanwhile
+  await crm.deleteSobjectRecord("Contact", made[300]!); // deleted meanwhile
+  const writes: RecordWrite[] = [
+    ...made.slice(0, 440).map((id, i) => ({ operation: "update" as const, object: "Contact", id, stamp: stampOf(id), fields: i === 5 ? { Email: "not an address" } : { Title: `T${i}` } })),
+    ...made.slice(440).map((id) => ({ operation: "delete" as const, object: "Contact", id, stamp: stampOf(id) })),
+    { operation: "create", object: "Account", fields: { Name: "Engine Co" } },
+  ];
+  const heard: number[] = [];
+  const stamped = new Set<number>();
+  const { outcomes, reads, writes: sent } = await commitRecords(crm, writes, { onOutcome: (i) => heard.push(i), onStamp: (i) => stamped.add(i) });
+
+  assert.deepEqual([reads, sent], [4, 5], "3 checked chunks of Contact and one read of the last chunk's stamps; 3 updates, 1 delete, 1 create");
+  assert.deepEqual(outcomes[10], { state: "conflict", why: "changed", stamp: String((await currentRecords(crm, "Contact", [made[10]!])).get(made[10]!.slice(0, 15))!.SystemModstamp) });
+  assert.deepEqual(outcomes[300], { state: "conflict", why: "deleted" });
+  assert.equal(outcomes[5]!.state, "refused");
+  assert.match((outcomes[5] as { result: { errors: { message: string }[] } }).result.errors[0]!.message, /invalid email address/);
+  assert.ok(outcomes.slice(440, 450).every((o) => o.state === "written"));
+  assert.equal(outcomes[450]!.state, "written");
+  assert.equal(outcomes.filter((o) => o.state === "written").length, 448);
+  assert.equal(new Set(heard).size, 451, "every write's outcome is heard");
+  // Every update written has its new stamp, which a later check accepts: committing the same records again is no conflict.
+  const updated = writes.map((_, i) => i).filter((i) => i < 440 && outcomes[i]!.state === "written");
+  assert.deepEqual([...stamped].sort((x, y) => x - y), updated);
+  const again = await commitRecords(crm, updated.map((i) => ({ operation: "update" as const, object: "Contact", id: made[i]!, stamp: (outcomes[i] as { stamp: string }).stamp, fields: { Title: "Again" } })));
+  assert.ok(again.outcomes.every((o) => o.state === "written"));
 });

@@ -58,13 +58,15 @@ const axiosStub = {
 };
 
 /**
- * The client library's entries: the core, and the groups a script loads when it uses them. Each is its own
- * bundle; they share the core's modules at run time (one copy of every class, so `instanceof` holds).
+ * The client library's entries: the core, the groups a script loads when it uses them, and the workflows over
+ * the client (src/workflows). Each is its own bundle; they share the core's modules at run time (one copy of
+ * every class, so `instanceof` holds).
  */
 const CLIENT = path.resolve("src/client");
+const WORKFLOWS = path.resolve("src/workflows");
 const clientEntries = {
-  "src/client/index.ts": "client", "src/client/bulk.ts": "client-bulk", "src/client/knowledgeFolder.ts": "client-knowledge-folder", "src/client/knowledgeCheck.ts": "client-knowledge-check",
-  "src/client/migration.ts": "client-migration", "src/client/yaml.ts": "client-yaml",
+  "src/client/index.ts": "client", "src/client/bulk.ts": "client-bulk", "src/client/yaml.ts": "client-yaml",
+  "src/workflows/knowledgeFolder.ts": "workflows-knowledge-folder", "src/workflows/knowledgeCheck.ts": "workflows-knowledge-check", "src/workflows/migration.ts": "workflows-migration",
 };
 const entryOf = (file) => clientEntries[path.relative(".", file).split(path.sep).join("/")];
 
@@ -83,7 +85,7 @@ function clientSplit(self, core) {
     name: "client-split",
     setup(build) {
       build.onResolve({ filter: /^\.\.?\// }, (args) => {
-        if (!args.importer.startsWith(CLIENT + path.sep)) return undefined;
+        if (!args.importer.startsWith(CLIENT + path.sep) && !args.importer.startsWith(WORKFLOWS + path.sep)) return undefined;
         const file = path.resolve(args.resolveDir, `${args.path}.ts`);
         const entry = entryOf(file);
         if (entry && entry !== self) return { path: `./${entry}.js`, external: true };

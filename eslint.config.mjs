@@ -69,8 +69,11 @@ export default tseslint.config(
   { files: ["**/*.cjs"], languageOptions: { sourceType: "commonjs" }, rules: { "@typescript-eslint/no-require-imports": "off" } },
   // The rooms above the connections may import any room below them, never the tests.
   { files: ["src/**/*.ts"], rules: { "no-restricted-imports": ["error", { patterns: [testsBan] }] } },
-  roomBoundary(["src/client/**/*.ts"], [...otherRooms, "shared", "demo-org"]),
-  roomBoundary(["src/shared/**/*.ts"], [...otherRooms, "demo-org"], [CLIENT_BUT_ID_RULE]),
+  roomBoundary(["src/client/**/*.ts"], [...otherRooms, "shared", "demo-org", "workflows"]),
+  // The workflows over the client (a migration, the knowledge folder) use the client and nothing else of src/:
+  // the client knows none of them, and they run in plain Node (the command-line tools, scripts).
+  roomBoundary(["src/workflows/**/*.ts"], [...otherRooms, "shared", "demo-org", "documents", "agent", "cli", "notebooks"]),
+  roomBoundary(["src/shared/**/*.ts"], [...otherRooms, "demo-org", "workflows"], [CLIENT_BUT_ID_RULE]),
   // The demo org (the emulator the extension ships as its built-in org) stands beside the client: it may use the
   // client's small helpers (IDs), nothing of VS Code or of the extension's rooms.
   roomBoundary(["src/demo-org/**/*.ts"], [...otherRooms, "shared"]),

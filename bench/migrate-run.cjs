@@ -4,14 +4,14 @@
 // loads the library and ends: the bench measures each run's peak RSS from that.
 const { Crm } = require("../dist/client.js");
 require("../dist/client-bulk.js");
-require("../dist/client-migration.js");
+const migration = require("../dist/workflows-migration.js");
 
 async function main() {
   if (process.argv[2] === "--startup") return;
   const [from, to, plan, poll] = process.argv.slice(2);
   const [source, target] = await Promise.all([Crm.create({ helper: from }), Crm.create({ helper: to })]);
   const began = performance.now();
-  const run = await source.migration.run(JSON.parse(plan), target, { poll: JSON.parse(poll) });
+  const run = await migration.run(source, JSON.parse(plan), target, { poll: JSON.parse(poll) });
   const ms = performance.now() - began;
   source.close();
   target.close();

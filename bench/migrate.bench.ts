@@ -7,7 +7,7 @@
  */
 import { Crm } from "../src/client";
 import "../src/client/bulk";
-import "../src/client/migration";
+import "../src/workflows/migration";
 import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";

@@ -8,7 +8,7 @@
 // dry run first; articles changed in the org since the pull are refused unless --overwrite. Exit code 1 when
 // an article failed or was refused.
 import { Crm } from "crm-explorer/client";
-import * as knowledgeFolder from "crm-explorer/client/knowledge-folder"; // adds crm.knowledgeFolder
+import * as knowledgeFolder from "crm-explorer/workflows/knowledge-folder";
 
 const [command, helper, dir, ...rest] = process.argv.slice(2);
 if (!["pull", "status", "push"].includes(command) || !helper || !dir) {
@@ -21,16 +21,16 @@ const folder = knowledgeFolder.nodeFolder(dir);
 try {
   if (command === "pull") {
     const where = rest.find((a) => !a.startsWith("--"));
-    const pulled = await crm.knowledgeFolder.pullArticles(folder, where ? { where } : {});
+    const pulled = await knowledgeFolder.pullArticles(crm, folder, where ? { where } : {});
     for (const a of pulled) console.log(`pulled ${a.name} (${a.publishStatus}, ${a.images} images${a.translations.length ? `, ${a.translations.join(", ")}` : ""})`);
     console.log(`Pulled ${pulled.length} articles into ${dir}`);
   } else if (command === "status") {
     const { articles } = await knowledgeFolder.folderStatus(folder, { crm });
     for (const a of articles) console.log(`${a.conflict ? "C" : a.local === "new" ? "N" : a.local === "modified" ? "M" : a.org === "changed" ? "O" : " "} ${a.name}`);
   } else {
-    const plan = await crm.knowledgeFolder.planPush(folder);
+    const plan = await knowledgeFolder.planPush(crm, folder);
     for (const e of plan.entries) console.log(`plan ${e.name}: ${e.action}${e.translations.length ? ` + ${e.translations.map((t) => `${t.language} ${t.action}`).join(", ")}` : ""}${e.conflict ? ` — CONFLICT: ${e.conflict}` : ""}`);
-    const results = await crm.knowledgeFolder.pushFolder(folder, { plan, publish: rest.includes("--publish"), overwrite: rest.includes("--overwrite") });
+    const results = await knowledgeFolder.pushFolder(crm, folder, { plan, publish: rest.includes("--publish"), overwrite: rest.includes("--overwrite") });
     for (const r of results.filter((x) => x.outcome !== "unchanged")) console.log(`${r.outcome} ${r.name}${r.published ? " (published)" : ""}${r.message ? `: ${r.message}` : ""}${r.warnings.map((w) => `; ${w}`).join("")}`);
     const pushed = results.filter((r) => r.outcome === "pushed").length;
     console.log(`Pushed ${pushed} of ${results.length} articles`);

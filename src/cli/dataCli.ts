@@ -6,10 +6,10 @@
 import { appendFileSync, readFileSync } from "node:fs";
 import { rename, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { MigrationPlanError, type Crm } from "../client";
-import "../client/migration"; // adds crm.migration
-import { formatReport, type MigrationReport, type MigrationRun, type RevertResult } from "../client/migration";
-import { parsePlan, type MigrationPlan } from "../client/migrationPlan";
+import type { Crm } from "../client";
+import * as migration from "../workflows/migration";
+import { formatReport, type MigrationReport, type MigrationRun, type RevertResult } from "../workflows/migration";
+import { MigrationPlanError, parsePlan, type MigrationPlan } from "../workflows/migrationPlan";
 import { runEntry } from "../client/writeRecord";
 import { CREDENTIALS_HELP, credentialOptions, signIn } from "./credentials";
 import { EXIT, UsageError, commandOf, flag, oneOf, parseArgs, value, type CliContext, type ParsedArgs } from "./usage";
@@ -151,7 +151,7 @@ class Tool {
     const target = await this.connect(value(this.args, "to"), safety.clientOptions);
     safety.watch(target);
     const options = { ...(threshold ? { bulkThreshold: Number(threshold) } : {}) };
-    const report = await source.migration.dryRun(text, target, options);
+    const report = await migration.dryRun(source, text, target, options);
     if (!apply) {
       if (this.format === "json") this.say(JSON.stringify(report, null, 2));
       else this.say(formatReport(report, { from: plan.from, to: plan.to }));
@@ -162,7 +162,7 @@ class Tool {
       await writeFile(`${runFile}.tmp`, signedRunText(run, this.ctx.env), { mode: 0o600 });
       await rename(`${runFile}.tmp`, runFile);
     };
-    const run = await source.migration.run(text, target, { ...options, report, onRecord: keep, ...(previous ? { resume: previous } : {}) });
+    const run = await migration.run(source, text, target, { ...options, report, onRecord: keep, ...(previous ? { resume: previous } : {}) });
     this.journal({ tool: "crm-data migrate", org: target.orgId, instanceUrl: target.instanceUrl, ...runEntry(run, `migrate: ${runCounts(run)}`), migration: { runId: run.id, plan: planFile, runFile, state: run.state } });
     if (this.format === "json") this.say(JSON.stringify({ runFile, ...run }, null, 2));
     else this.printRun(run, runFile, report);
@@ -194,7 +194,7 @@ class Tool {
     const safety = this.guarded("crm-data revert");
     const target = await this.connect(value(this.args, "to"), safety.clientOptions);
     safety.watch(target);
-    const result: RevertResult = await target.migration.revert(run);
+    const result: RevertResult = await migration.revert(target, run);
     const summary = `revert the migration of ${run.startedAt}: ${result.deleted} deleted, ${result.restored} restored, ${result.conflicts.length} left as changed since, ${result.failures.length} refused`;
     this.journal({ tool: "crm-data revert", org: target.orgId, instanceUrl: target.instanceUrl, ...runEntry(run, summary, { revert: true }), migration: { runId: run.id, runFile } });
     if (this.format === "json") this.say(JSON.stringify(result, null, 2));

@@ -5,9 +5,9 @@
  */
 import path from "node:path";
 import { type Crm, isRecordId, soqlLiteral } from "../client";
-import "../client/knowledgeFolder"; // adds crm.knowledgeFolder
-import { type PullSelection, folderStatus, nodeFolder, articleFolders } from "../client/knowledgeFolder";
-import { type Finding, checkFolder } from "../client/knowledgeCheck";
+import * as knowledgeFolder from "../workflows/knowledgeFolder";
+import { type PullSelection, folderStatus, nodeFolder, articleFolders } from "../workflows/knowledgeFolder";
+import { type Finding, checkFolder } from "../workflows/knowledgeCheck";
 import { CREDENTIALS_HELP, credentialOptions, signIn } from "./credentials";
 import { articlesChangedSince, writePreview } from "./preview";
 import { richTextRemovals } from "./richText";
@@ -95,7 +95,7 @@ class Tool {
     if (!out) throw new UsageError("pull needs --out <folder>, the knowledge folder to pull into");
     const selection = this.selection();
     const crm = await this.connect();
-    const pulled = await crm.knowledgeFolder.pullArticles(nodeFolder(path.resolve(this.ctx.cwd, out)), selection);
+    const pulled = await knowledgeFolder.pullArticles(crm, nodeFolder(path.resolve(this.ctx.cwd, out)), selection);
     const refused = pulled.filter((a) => a.refused);
     if (this.format === "json") this.json({ folder: out, pulled: pulled.filter((a) => !a.refused), refused });
     else {
@@ -213,7 +213,7 @@ class Tool {
     const io = nodeFolder(folder);
     // Into an org the folder was not pulled from every article is written; a pipeline names what a merge changed.
     const only = await this.changedArticles(folder);
-    const plan = await crm.knowledgeFolder.planPush(io, only ? { only } : {});
+    const plan = await knowledgeFolder.planPush(crm, io, only ? { only } : {});
     const writes = plan.entries.filter((e) => e.action !== "nothing" || e.translations.length);
     if (!apply) {
       if (this.format === "json") this.json({ folder, dryRun: true, sameOrg: plan.sameOrg, entries: writes });
@@ -224,7 +224,7 @@ class Tool {
       return writes.some((e) => e.conflict) && !flag(this.args, "overwrite-conflicts") ? EXIT.findings : EXIT.clean;
     }
     // Publishing follows the gate: an article the check finds an error in is pushed as a draft, not published.
-    const results = await crm.knowledgeFolder.pushFolder(io, {
+    const results = await knowledgeFolder.pushFolder(crm, io, {
       plan, overwrite: flag(this.args, "overwrite-conflicts"), publish: publish ? writes.map((e) => e.name) : false, check: { richTextRemovals, languages: this.languages() },
     });
     const bad = results.filter((r) => r.outcome === "failed" || r.outcome === "conflict");

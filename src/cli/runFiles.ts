@@ -9,7 +9,7 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
-import type { MigrationRun } from "../client/migration";
+import type { MigrationRun } from "../workflows/migration";
 import { UsageError } from "./usage";
 
 type Env = Record<string, string | undefined>;

@@ -148,14 +148,6 @@ export class IngestCountError extends CrmError {
 }
 
 /** The caller cancelled the request through its AbortSignal. */
-/** A migration plan that cannot run as written: `at` is its place in the plan (`objects[1].match`), empty for the whole plan. */
-export class MigrationPlanError extends CrmError {
-  override name = "MigrationPlanError";
-  constructor(message: string, readonly at: string) {
-    super(message);
-  }
-}
-
 export class CancelledError extends CrmError {
   override name = "CancelledError";
 }

@@ -1,8 +1,8 @@
 /**
  * CRM client library: the core entry (`crm-explorer/client`) — sign-in, transport, REST, queries, and the
- * knowledge, feed, Collections and Composite groups. Bulk API 2.0 (`crm-explorer/client/bulk`) and the
- * knowledge folder sync (`crm-explorer/client/knowledge-folder`) are entries of their own: importing one adds
- * its group to every client (`crm.bulk`, `crm.knowledgeFolder`). YAML is read by a module loaded on first use.
+ * knowledge, feed, Collections and Composite groups. Bulk API 2.0 (`crm-explorer/client/bulk`) is an entry of
+ * its own: importing it adds `crm.bulk` to every client. The workflows over the client (migration, the knowledge
+ * folder) live in src/workflows, functions that take their clients. YAML is read by a module loaded on first use.
  */
 export { Crm, orgKindOf, productionLike, productionLikeWords, type OrgKind, type CrmOptions, type HelperCallOptions, type QueryResult, type QueryAllResult, type QueryOptions, type RecordAccess, type UserInfo, type CrmEvents } from "./crm";
 export * as knowledge from "./knowledge";
@@ -17,7 +17,7 @@ export {
   PasswordAuth, RefreshTokenAuth, ClientCredentialsAuth, JwtBearerAuth, AccessTokenAuth, KeptSessionAuth, type KeptSession, createPkcePair, createOAuthState, buildAuthorizationUrl,
   exchangeAuthorizationCode, sessionFromTokenResponse, requestDeviceCode, pollDeviceToken, type DeviceCode, type AuthSession, type AuthStrategy, type TokenPoster, type PkcePair,
 } from "./auth";
-export { CrmError, MissingRequiredDataError, DataMismatchError, InvalidURLError, InvalidFieldError, APIRequestError, AuthenticationError, NetworkError, InvalidResponseError, CancelledError, BulkJobError, IngestCountError, MigrationPlanError, type ApiErrorEntry } from "./errors";
+export { CrmError, MissingRequiredDataError, DataMismatchError, InvalidURLError, InvalidFieldError, APIRequestError, AuthenticationError, NetworkError, InvalidResponseError, CancelledError, BulkJobError, IngestCountError, type ApiErrorEntry } from "./errors";
 export { get18CharId, isRecordId, sameRecordId } from "./ids";
 export { PlugInNotLoadedError } from "./plugins";
 export { deprecated, type DeprecationOptions } from "./deprecated";

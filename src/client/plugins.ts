@@ -56,7 +56,7 @@ export function plugIn<M extends object>(name: string, api: M): void {
 }
 
 /** Groups that come with an entry of their own, and the import that adds each. */
-const OWN_ENTRIES: Record<string, string> = { bulk: "crm-explorer/client/bulk", knowledgeFolder: "crm-explorer/client/knowledge-folder", migration: "crm-explorer/client/migration" };
+const OWN_ENTRIES: Record<string, string> = { bulk: "crm-explorer/client/bulk" };
 
 /** A group used before its entry was imported: said, with the import that adds it, instead of `undefined`. */
 export class PlugInNotLoadedError extends Error {

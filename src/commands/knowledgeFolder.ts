@@ -5,9 +5,9 @@
  * (knowledgeFolder); this is the asking, the progress and the report.
  */
 import * as vscode from "vscode";
-import * as knowledgeFolder from "../client/knowledgeFolder";
+import * as knowledgeFolder from "../workflows/knowledgeFolder";
 import type { DataCategory } from "../client/knowledge";
-import type { PushPlanEntry, PushResult } from "../client/knowledgeFolder";
+import type { PushPlanEntry, PushResult } from "../workflows/knowledgeFolder";
 import type { OrgManager } from "../connections/orgManager";
 import type { Log } from "../platform/log";
 import { CommandRefusal, UserCancelled } from "../platform/errorMessages";
@@ -174,7 +174,7 @@ export function knowledgeFolderCommands(deps: KnowledgeFolderDeps): Record<Extra
       const root = await destination();
       const session = await manager.session(orgKey);
       const answered = await withCancellableProgress(vscode.l10n.t("Pulling articles from {0}", session.record.alias), (signal, progress) =>
-        session.crm.knowledgeFolder.pullArticles(workspaceFolderIO(root), selection, { sobject: sobject(), signal, onProgress: countReport(progress) }));
+        knowledgeFolder.pullArticles(session.crm, workspaceFolderIO(root), selection, { sobject: sobject(), signal, onProgress: countReport(progress) }));
       await folders.track(root, session.crm);
       const pulled = answered.filter((p) => !p.refused);
       const refused = answered.filter((p) => p.refused);
@@ -199,7 +199,7 @@ export function knowledgeFolderCommands(deps: KnowledgeFolderDeps): Record<Extra
       const session = await manager.session(orgKey);
       const io = workspaceFolderIO(root);
       const plan = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t("Comparing {0} with {1}", relative(root), session.record.alias) }, () =>
-        session.crm.knowledgeFolder.planPush(io, { sobject: sobject() }));
+        knowledgeFolder.planPush(session.crm, io, { sobject: sobject() }));
       const todo = plan.entries.filter((e) => e.action !== "nothing" || e.translations.length);
       if (!todo.length) return void vscode.window.showInformationMessage(vscode.l10n.t("Nothing to push: every article in {0} is as pulled from {1}.", relative(root), session.record.alias));
       const items = todo.map((e) => {
@@ -223,7 +223,7 @@ export function knowledgeFolderCommands(deps: KnowledgeFolderDeps): Record<Extra
       if (!mode) throw new UserCancelled();
       const names = chosen.map((c) => c.entry.name);
       const results = await withCancellableProgress(vscode.l10n.t("Pushing to {0}", session.record.alias), (signal, progress) =>
-        session.crm.knowledgeFolder.pushFolder(io, {
+        knowledgeFolder.pushFolder(session.crm, io, {
           sobject: sobject(), plan: { ...plan, entries: plan.entries.filter((e) => names.includes(e.name)) }, overwrite: chosen.filter((c) => c.entry.conflict).map((c) => c.entry.name),
           publish: mode.publish, requiredFields: readSettings().preflightRequiredFields, check: { richTextRemovals: plainOrUnjudged }, signal, onProgress: countReport(progress),
         }));

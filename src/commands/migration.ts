@@ -9,9 +9,9 @@ import { mkdir, readFile, readdir } from "node:fs/promises";
 import { writeWhole } from "../connections/wholeFile";
 import path from "node:path";
 import * as vscode from "vscode";
-import type { MigrationReport, MigrationRun, RevertResult } from "../client/migration";
+import type { MigrationReport, MigrationRun, RevertResult } from "../workflows/migration";
 import { runEntry } from "../client/writeRecord";
-import { MigrationPlanError } from "../client/errors";
+import { MigrationPlanError } from "../workflows/migrationPlan";
 import type { OrgManager } from "../connections/orgManager";
 import type { OrgRecord } from "../connections/orgRegistry";
 import type { OrgSession } from "../connections/orgSession";
@@ -26,7 +26,7 @@ export const MIGRATION_REPORT_SCHEME = "crm-migration";
 const PLAN_PATTERN = /\.migration\.ya?ml$/i;
 
 /** The migration module (and its YAML reader) loads on first use: activation stays light. */
-const migration = () => import("../client/migration");
+const loadMigration = () => import("../workflows/migration");
 
 export interface MigrationDeps {
   manager: OrgManager;
@@ -166,7 +166,7 @@ async function pickPlan(arg: unknown): Promise<vscode.Uri> {
 async function readPlan(uri: vscode.Uri): Promise<{ text: string; from?: string; to?: string; digest: string }> {
   const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
   const text = open ? open.getText() : new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-  const { parsePlan, planDigest } = await migration();
+  const { parsePlan, planDigest } = await loadMigration();
   try {
     const plan = parsePlan(text, { filename: path.basename(uri.path) });
     return { text, ...(plan.from ? { from: plan.from } : {}), ...(plan.to ? { to: plan.to } : {}), digest: planDigest(plan) };
@@ -211,10 +211,10 @@ export function migrationCommands(deps: MigrationDeps, reports: MigrationReports
         : vscode.l10n.t("{0}: {1} of {2} rows written", p.object, formatCount(p.done), formatCount(p.total));
 
   async function dryRun(prepared: Prepared): Promise<MigrationReport> {
-    const { formatReport } = await migration();
+    const migration = await loadMigration();
     const report = await withCancellableProgress(vscode.l10n.t("Dry run: {0} → {1}", prepared.source.record.alias, prepared.target.record.alias), (signal, progress) =>
-      prepared.source.crm.migration.dryRun(prepared.text, prepared.target.crm, { signal, onProgress: (p) => progress.report({ message: progressText(p) }) }));
-    await reports.show(prepared.plan, formatReport(report, { from: prepared.source.record.alias, to: prepared.target.record.alias }));
+      migration.dryRun(prepared.source.crm, prepared.text, prepared.target.crm, { signal, onProgress: (p) => progress.report({ message: progressText(p) }) }));
+    await reports.show(prepared.plan, migration.formatReport(report, { from: prepared.source.record.alias, to: prepared.target.record.alias }));
     return report;
   }
 
@@ -250,8 +250,9 @@ export function migrationCommands(deps: MigrationDeps, reports: MigrationReports
     await confirmed(target, vscode.l10n.t("Migrate into {0}: insert {1} and update {2} records?", target.record.alias, formatCount(sum.insert), formatCount(sum.update)),
       sum.refused ? vscode.l10n.t("{0} rows the dry run refused are left out (the report beside the plan names them).", formatCount(sum.refused)) : vscode.l10n.t("The dry run's report is beside the plan. The run can be reverted from Write History."), runButton);
     const meta: RunMeta = { plan: prepared.plan.toString(), sourceKey: source.record.key, targetKey: target.record.key };
+    const migration = await loadMigration();
     const record = await withCancellableProgress(vscode.l10n.t("Migrating {0} → {1}", source.record.alias, target.record.alias), (signal, progress) =>
-      source.crm.migration.run(prepared.text, target.crm, {
+      migration.run(source.crm, prepared.text, target.crm, {
         signal, report, summary, ...(resume ? { resume } : {}),
         onProgress: (p) => progress.report({ message: progressText(p) }),
         onRecord: (r) => runs.save(r, meta),
@@ -264,8 +265,7 @@ export function migrationCommands(deps: MigrationDeps, reports: MigrationReports
     const entry = journal.recordMigration({ key: target.record.key, alias: target.record.alias }, runEntry(record, entrySummary),
       { runId: record.id, plan: vscode.workspace.asRelativePath(prepared.plan), from: source.record.alias });
     await runs.save(record, { ...meta, journalEntry: entry.id });
-    const { formatRun } = await migration();
-    await reports.show(prepared.plan, formatRun(record, source.record.alias, target.record.alias));
+    await reports.show(prepared.plan, migration.formatRun(record, source.record.alias, target.record.alias));
     const revertButton = vscode.l10n.t("Revert…");
     const said = record.state === "complete"
       ? (failed ? vscode.l10n.t("Migrated into {0}: {1} inserted, {2} updated; {3} rows refused (named in the report).", target.record.alias, formatCount(inserted), formatCount(updated), formatCount(failed))
@@ -289,7 +289,7 @@ export function migrationCommands(deps: MigrationDeps, reports: MigrationReports
     }
     if (entry.migration?.reverted) throw new CommandRefusal(vscode.l10n.t("That migration run was reverted already ({0}).", formatTime(entry.migration.reverted)));
     const kept = await runs.load(entry.migration!.runId);
-    const [target] = await Promise.all([manager.session(entry.orgKey), migration()]); // the module adds crm.migration
+    const [target, migration] = await Promise.all([manager.session(entry.orgKey), loadMigration()]);
     const inserted = kept.run.objects.reduce((n, o) => n + o.inserted.length, 0);
     const updated = kept.run.objects.reduce((n, o) => n + o.updated.length, 0);
     const summary = vscode.l10n.t("revert the migration of {0}: delete {1} records it inserted, restore {2} it updated", formatTime(kept.run.startedAt), formatCount(inserted), formatCount(updated));
@@ -297,7 +297,7 @@ export function migrationCommands(deps: MigrationDeps, reports: MigrationReports
     await confirmed(target, vscode.l10n.t("Revert the migration into {0} of {1}?", target.record.alias, formatTime(kept.run.startedAt)),
       vscode.l10n.t("{0} records it inserted are deleted and {1} it updated get their values back; records changed since the run are left as they are and named.", formatCount(inserted), formatCount(updated)), revertButton);
     const result: RevertResult = await withCancellableProgress(vscode.l10n.t("Reverting the migration into {0}", target.record.alias), (signal, progress) =>
-      target.crm.migration.revert(kept.run, { signal, summary, onProgress: (p) => progress.report({ message: progressText(p) }) }));
+      migration.revert(target.crm, kept.run, { signal, summary, onProgress: (p) => progress.report({ message: progressText(p) }) }));
     const at = new Date().toISOString();
     // A resumed run has an entry per part; the revert took back the whole run.
     for (const e of journal.list(entry.orgKey).filter((e) => e.migration?.runId === kept.run.id)) journal.markReverted(e.id, at);

@@ -1,8 +1,7 @@
 /** One signed-in org: its client, its caches, and the events the views listen to. */
 import { APIRequestError, Crm, type ApiUsage, type AuthSession, type HelperConnection, type KeptSession, type KnowledgeSettings, type Logger, type PendingWrite, type RequestInfo } from "../client";
-// The groups of the client the extension uses beyond the core: importing them adds crm.bulk and crm.knowledgeFolder.
+// The group of the client the extension uses beyond the core: importing it adds crm.bulk.
 import "../client/bulk";
-import "../client/knowledgeFolder";
 import { Emitter, type Disposable } from "../shared/events";
 import type { OrgRecord } from "./orgRegistry";
 import type { DescribeStore } from "./describeStore";

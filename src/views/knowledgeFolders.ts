@@ -6,8 +6,8 @@
 import * as vscode from "vscode";
 import type { Crm } from "../client";
 // The folder modules, not the client's entry: activation must not load its HTTP stack.
-import * as knowledgeFolder from "../client/knowledgeFolder";
-import type { ArticleStatus } from "../client/knowledgeFolder";
+import * as knowledgeFolder from "../workflows/knowledgeFolder";
+import type { ArticleStatus } from "../workflows/knowledgeFolder";
 
 /** The sync's file access over VS Code's file system (any workspace, local or remote). */
 export function workspaceFolderIO(root: vscode.Uri): knowledgeFolder.FolderIO {

@@ -13,7 +13,7 @@ import path from "node:path";
  * read for literal strings shown to the user: a new file is checked from the start.
  */
 const ENGLISH_ROOMS = [
-  path.join("src", "client"), path.join("src", "demo-org"), path.join("src", "cli"),
+  path.join("src", "client"), path.join("src", "workflows"), path.join("src", "demo-org"), path.join("src", "cli"),
   // The agent's tools speak to a model, in English like the client; their VS Code adapter speaks to people (the
   // tools' names and lines for people in VS Code are package.nls.json's, generated from their specs).
   path.join("src", "agent", "tools"),

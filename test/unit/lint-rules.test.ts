@@ -37,6 +37,13 @@ test("the SOQL features, documents and panels read the org through src/connectio
   assert.deepEqual(await restrictedImports("src/soql/fixture.ts", `import type { OrgSchema } from "../connections/schema";\nexport type S = OrgSchema;\n`), [], "the schema is theirs to read");
 });
 
+test("the workflows stand on the client alone, and the client knows none of them", async () => {
+  assert.equal((await restrictedImports("src/workflows/fixture.ts", fixture)).length, 1, "no VS Code");
+  assert.equal((await restrictedImports("src/workflows/fixture.ts", `import { x } from "../connections/orgManager";\nexport const y = x;\n`)).length, 1);
+  assert.deepEqual(await restrictedImports("src/workflows/fixture.ts", `import { Crm } from "../client/crm";\nexport const y = Crm;\n`), []);
+  assert.equal((await restrictedImports("src/client/fixture.ts", `import { run } from "../workflows/migration";\nexport const y = run;\n`)).length, 1);
+});
+
 test("the platform reaches no room above it, not even the connections", async () => {
   const messages = await restrictedImports("src/platform/fixture.ts", `import { NotSignedInError } from "../connections/orgManager";\nexport const y = NotSignedInError;\n`);
   assert.equal(messages.length, 1);

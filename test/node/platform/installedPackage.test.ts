@@ -133,7 +133,7 @@ test("crm-explorer-mcp from the installed package answers initialize over stdio"
 });
 
 test("the library loads from the installed package, as CommonJS and as an ES module, with one Crm class", () => {
-  const cjs = spawnSync(process.execPath, ["-e", `const c = require("crm-explorer/client"); const m = require("crm-explorer/client/migration"); console.log(typeof c.Crm, typeof m.parsePlan)`], { cwd: project, encoding: "utf8" });
+  const cjs = spawnSync(process.execPath, ["-e", `const c = require("crm-explorer/client"); const m = require("crm-explorer/workflows/migration"); console.log(typeof c.Crm, typeof m.parsePlan)`], { cwd: project, encoding: "utf8" });
   assert.equal(cjs.status, 0, cjs.stderr);
   assert.equal(cjs.stdout.trim(), "function function");
   const esm = spawnSync(process.execPath, ["--input-type=module", "-e", `import { Crm } from "crm-explorer/client"; import { createRequire } from "node:module"; console.log(Crm === createRequire(process.cwd() + "/")("crm-explorer/client").Crm)`], { cwd: project, encoding: "utf8" });

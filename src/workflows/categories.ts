@@ -1,5 +1,5 @@
 /** Data category trees, as the org's data category groups give them (`getDataCategoryGroups`). */
-import type { DataCategory } from "./knowledge";
+import type { DataCategory } from "../client/knowledge";
 
 /** A category and every category under it, by name (`found`: the category was met higher up). */
 export function descendants(categories: DataCategory[], name: string, found = false): string[] {

@@ -6,7 +6,7 @@ import { mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from "node:
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Crm } from "../../../src/client";
-import * as knowledgeFolder from "../../../src/client/knowledgeFolder";
+import * as knowledgeFolder from "../../../src/workflows/knowledgeFolder";
 import { useEmulator, demoClient } from "../../helpers/emulator";
 
 const emu = useEmulator();
@@ -46,7 +46,7 @@ test("push: an image, a body or an article.yaml that is a link is refused by nam
   await writeFile(path.join(dir, "linked-image", "Answer__c.html"), '<p><img src="images/logo.png"></p>');
   await symlink(secret, path.join(dir, "linked-image", "images", "logo.png"));
   const since = emu().requests.length;
-  const [result] = await c.knowledgeFolder.pushFolder(io);
+  const [result] = await knowledgeFolder.pushFolder(c, io);
   assert.equal(result!.outcome, "failed");
   assert.match(result!.message!, /linked-image\/images\/logo\.png is a symbolic link/);
   assert.doesNotMatch(sent(since), new RegExp(`PRIVATE-KEY|${b64("PRIVATE-KEY-42").slice(0, 12)}`));
@@ -57,12 +57,12 @@ test("push: an image, a body or an article.yaml that is a link is refused by nam
   await mkdir(path.join(dir, "linked-body"));
   await writeFile(path.join(dir, "linked-body", "article.yaml"), "fields:\n  Title: Linked body\n  UrlName: linked-body-x\n");
   await symlink(secret, path.join(dir, "linked-body", "Answer__c.html"));
-  await assert.rejects(c.knowledgeFolder.pushFolder(io), /linked-body\/Answer__c\.html is a symbolic link/);
+  await assert.rejects(knowledgeFolder.pushFolder(c, io), /linked-body\/Answer__c\.html is a symbolic link/);
 
   await rm(path.join(dir, "linked-body"), { recursive: true });
   await mkdir(path.join(dir, "linked-yaml"));
   await symlink(secret, path.join(dir, "linked-yaml", "article.yaml"));
-  await assert.rejects(c.knowledgeFolder.pushFolder(io), /linked-yaml\/article\.yaml is a symbolic link/);
+  await assert.rejects(knowledgeFolder.pushFolder(c, io), /linked-yaml\/article\.yaml is a symbolic link/);
   assert.doesNotMatch(sent(since), /PRIVATE-KEY/);
 });
 
@@ -71,7 +71,7 @@ test("pull: through a linked images folder or article.yaml nothing is written or
   const { dir, io, outside, secret } = await folderAndOutside();
   const withImage = await article(c, "Linked pull", `<p><img src="data:image/png;base64,${PNG.toString("base64")}"></p>`);
   const plain = await article(c, "Plain pull");
-  await c.knowledgeFolder.pullArticles(io, { articleIds: [withImage.knowledgeArticleId, plain.knowledgeArticleId] });
+  await knowledgeFolder.pullArticles(c, io, { articleIds: [withImage.knowledgeArticleId, plain.knowledgeArticleId] });
   const [image] = await readdir(path.join(dir, withImage.urlName, "images"));
   // The pull request: images becomes a link to a folder outside, article.yaml a link to a private file.
   await rm(path.join(dir, withImage.urlName, "images"), { recursive: true });
@@ -80,7 +80,7 @@ test("pull: through a linked images folder or article.yaml nothing is written or
   await rm(path.join(dir, withImage.urlName, "article.yaml"));
   await symlink(secret, path.join(dir, withImage.urlName, "article.yaml"));
 
-  const pulled = await c.knowledgeFolder.pullArticles(io, { articleIds: [withImage.knowledgeArticleId, plain.knowledgeArticleId] });
+  const pulled = await knowledgeFolder.pullArticles(c, io, { articleIds: [withImage.knowledgeArticleId, plain.knowledgeArticleId] });
   const refused = pulled.find((p) => p.refused);
   assert.match(refused!.refused!, /is a symbolic link/);
   assert.deepEqual(pulled.filter((p) => !p.refused).map((p) => p.name), [plain.urlName], "the other article is pulled");
@@ -94,14 +94,14 @@ test("a tampered crm-knowledge.yaml cannot delete another article's file, nor st
   const { dir, io } = await folderAndOutside();
   const a = await article(c, "Manifest one");
   const b = await article(c, "Manifest two");
-  await c.knowledgeFolder.pullArticles(io, { articleIds: [a.knowledgeArticleId, b.knowledgeArticleId] });
+  await knowledgeFolder.pullArticles(c, io, { articleIds: [a.knowledgeArticleId, b.knowledgeArticleId] });
   // Files beside the records that no article folder could own are no records: a pull goes on past them.
   await writeFile(path.join(dir, ".crm-knowledge", ".hidden.yaml"), "knowledgeArticleId: [unclosed\n");
   await writeFile(path.join(dir, ".crm-knowledge", "..yaml"), "files: {}\n");
-  await c.knowledgeFolder.pullArticles(io, { articleIds: [a.knowledgeArticleId] });
+  await knowledgeFolder.pullArticles(c, io, { articleIds: [a.knowledgeArticleId] });
   const recordPath = path.join(dir, ".crm-knowledge", `${a.urlName}.yaml`);
   await writeFile(recordPath, (await readFile(recordPath, "utf8")).replace(/(\n {2}article\.yaml: )/, `\n  ../${b.urlName}/article.yaml: 0000\n  article.yaml: `));
-  await assert.rejects(c.knowledgeFolder.pullArticles(io, { articleIds: [a.knowledgeArticleId] }), /\.crm-knowledge\/.*\.yaml lists "\.\.\/.*article\.yaml" under/);
+  await assert.rejects(knowledgeFolder.pullArticles(c, io, { articleIds: [a.knowledgeArticleId] }), /\.crm-knowledge\/.*\.yaml lists "\.\.\/.*article\.yaml" under/);
   await readFile(path.join(dir, b.urlName, "article.yaml")); // still there
 
   const manifestPath = path.join(dir, "crm-knowledge.yaml");
@@ -131,7 +131,7 @@ test("names from the org that would become paths refuse that article alone; the 
   [...table.values()].find((r) => r.Id.startsWith(de!.Id.slice(0, 15)))!.Language = "de\0";
   [...table.values()].find((r) => r.Id.startsWith(longName.id.slice(0, 15)))!.UrlName = "a".repeat(400);
 
-  const pulled = await c.knowledgeFolder.pullArticles(io, { articleIds: [hostileLanguage.knowledgeArticleId, longName.knowledgeArticleId, nul.knowledgeArticleId, fine.knowledgeArticleId] });
+  const pulled = await knowledgeFolder.pullArticles(c, io, { articleIds: [hostileLanguage.knowledgeArticleId, longName.knowledgeArticleId, nul.knowledgeArticleId, fine.knowledgeArticleId] });
   const byTitle = new Map(pulled.map((p) => [p.title.replace(/ \d+$/, ""), p]));
   assert.match(byTitle.get("Hostile language")!.refused!, /the language code "x\/\.\.\/\.\.\/Other-Article\/article" is not a language code/);
   assert.match(byTitle.get("Nul language")!.refused!, /the language code "de\\u0000" is not a language code/);
@@ -148,7 +148,7 @@ test("a describe whose rich-text field name is not an API name is refused before
   def.fieldMap.set(field.name.toLowerCase(), field);
   const fresh = await demoClient(emu());
   try {
-    await assert.rejects(fresh.knowledgeFolder.pullArticles(knowledgeFolder.nodeFolder(other)), /the field name "\.\.\/pwned-field" is not a field API name\. Nothing was pulled/);
+    await assert.rejects(knowledgeFolder.pullArticles(fresh, knowledgeFolder.nodeFolder(other)), /the field name "\.\.\/pwned-field" is not a field API name\. Nothing was pulled/);
     assert.deepEqual(await readdir(other), []);
     assert.deepEqual((await readdir(path.dirname(other))).filter((f) => f.startsWith("pwned-field")), []);
   } finally {
@@ -163,11 +163,11 @@ test("article.yaml is plain data: an alias bomb, a tag or an oversized file is r
   await mkdir(path.join(dir, "bomb"));
   const bomb = ['a: &a ["x","x","x","x","x","x","x","x","x"]', ...Array.from({ length: 9 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)}]`), "fields:\n  Title: *j"].join("\n");
   await writeFile(path.join(dir, "bomb", "article.yaml"), bomb);
-  await assert.rejects(c.knowledgeFolder.planPush(io), /bomb\/article\.yaml, line 2 is not valid for a knowledge folder: .*alias/i);
+  await assert.rejects(knowledgeFolder.planPush(c, io), /bomb\/article\.yaml, line 2 is not valid for a knowledge folder: .*alias/i);
   await writeFile(path.join(dir, "bomb", "article.yaml"), "fields:\n  Title: !!js/function 'function () {}'\n");
-  await assert.rejects(c.knowledgeFolder.planPush(io), /bomb\/article\.yaml, line 2 is not valid for a knowledge folder/);
+  await assert.rejects(knowledgeFolder.planPush(c, io), /bomb\/article\.yaml, line 2 is not valid for a knowledge folder/);
   await writeFile(path.join(dir, "bomb", "article.yaml"), `fields:\n  Title: ${"x".repeat(knowledgeFolder.FILE_LIMITS.yaml)}\n`);
-  await assert.rejects(c.knowledgeFolder.planPush(io), /bomb\/article\.yaml is 1\.0 MB: a knowledge folder's file of this kind may be at most 1\.0 MB/);
+  await assert.rejects(knowledgeFolder.planPush(c, io), /bomb\/article\.yaml is 1\.0 MB: a knowledge folder's file of this kind may be at most 1\.0 MB/);
 });
 
 test("a title with line breaks stays one value in article.yaml; bad folder arguments are named", async () => {
@@ -176,16 +176,16 @@ test("a title with line breaks stays one value in article.yaml; bad folder argum
   const a = await article(c, "Breaks");
   const title = "Breaks\nfields:\n  Title: injected\r\ndataCategories: [X/Y]\u2028evil: 1";
   await c.knowledge.updateArticle(a.id, { Title: title });
-  await c.knowledgeFolder.pullArticles(io, { articleIds: [a.knowledgeArticleId] });
-  assert.deepEqual((await c.knowledgeFolder.planPush(io)).entries.map((e) => e.action), ["nothing"], "as pulled");
+  await knowledgeFolder.pullArticles(c, io, { articleIds: [a.knowledgeArticleId] });
+  assert.deepEqual((await knowledgeFolder.planPush(c, io)).entries.map((e) => e.action), ["nothing"], "as pulled");
   const yaml = await readFile(path.join(dir, a.urlName, "article.yaml"), "utf8");
   assert.equal(yaml.split("\n")[0]!.startsWith("# "), true);
   assert.doesNotMatch(yaml, /^evil:|^dataCategories: \[X\/Y\]/m);
   await writeFile(path.join(dir, a.urlName, "Answer__c.html"), "<p>Edited.</p>");
-  const [entry] = (await c.knowledgeFolder.planPush(io)).entries.filter((e) => e.action !== "nothing");
+  const [entry] = (await knowledgeFolder.planPush(c, io)).entries.filter((e) => e.action !== "nothing");
   assert.equal(entry!.title, title, "the title read back is the org's, whole");
 
-  await assert.rejects(c.knowledgeFolder.pushFolder(dir as never), /io must be a FolderIO, such as knowledgeFolder\.nodeFolder\('.*'\) for a folder on disk, got a string/);
-  await assert.rejects(c.knowledgeFolder.pullArticles({ read() {} } as never), /io must be a FolderIO with read, write, remove, list and stat functions/);
-  await assert.rejects(c.knowledgeFolder.pushFolder(knowledgeFolder.nodeFolder(path.join(dir, "no-such-folder"))), /The knowledge folder does not exist/);
+  await assert.rejects(knowledgeFolder.pushFolder(c, dir as never), /io must be a FolderIO, such as knowledgeFolder\.nodeFolder\('.*'\) for a folder on disk, got a string/);
+  await assert.rejects(knowledgeFolder.pullArticles(c, { read() {} } as never), /io must be a FolderIO with read, write, remove, list and stat functions/);
+  await assert.rejects(knowledgeFolder.pushFolder(c, knowledgeFolder.nodeFolder(path.join(dir, "no-such-folder"))), /The knowledge folder does not exist/);
 });

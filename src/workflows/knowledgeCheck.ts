@@ -6,17 +6,17 @@
  * The folder is read one article at a time (what is kept across articles: names, links, languages), so a check
  * of 10,000 articles holds about as much as one of ten.
  */
-import type { Crm } from "./crm";
-import { CrmError } from "./errors";
+import type { Crm } from "../client/crm";
+import { CrmError } from "../client/errors";
 import {
   type FolderIO, type FolderManifest, type LocalArticle, type ManifestArticle, type RecordedField, IMAGE_TYPES, MAX_IMAGE_BYTES, MANIFEST_FILE, folderImageSources,
   blockHashes, changedFiles, checkRelativePath, guardFolder, hashArticleFiles, readLocalArticle, readManifest, readingOnce,
 } from "./folderFiles";
 import { categoryExists } from "./categories";
-import { getDataCategoryGroups } from "./knowledge";
+import { getDataCategoryGroups } from "../client/knowledge";
 import { articleFolders, folderStatus } from "./folderStatus";
-import { soqlLiteral } from "./soql-text";
-import { articleLinks, orgLinkTest, orgLinkTestFor } from "./versions";
+import { soqlLiteral } from "../client/soql-text";
+import { articleLinks, orgLinkTest, orgLinkTestFor } from "../client/versions";
 
 export type FindingRule =
   | "folder" | "field" | "required" | "length" | "picklist" | "type" | "richText" | "link" | "image" | "urlName" | "translation" | "org" | "category";

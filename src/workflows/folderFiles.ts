@@ -13,9 +13,9 @@ import { constants as fsFlags, lstat as lstatCallback, readFile as readFileCallb
 import { lstat, mkdir, readdir, rm, rmdir, stat } from "node:fs/promises";
 import { promisify } from "node:util";
 import path from "node:path";
-import { CrmError } from "./errors";
-import { isRecordId } from "./ids";
-import { yaml } from "./lazyYaml";
+import { CrmError } from "../client/errors";
+import { isRecordId } from "../client/ids";
+import { yaml } from "../client/lazyYaml";
 
 export type FolderEntryType = "file" | "directory" | "link" | "other";
 

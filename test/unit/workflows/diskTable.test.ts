@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { DiskTable } from "../../../src/client/diskTable";
+import { DiskTable } from "../../../src/workflows/diskTable";
 
 const folder = () => mkdtempSync(path.join(tmpdir(), "disk-table-"));
 const id = (prefix: string, n: number) => `${prefix}${n.toString(36).padStart(12, "0")}`;

@@ -3,8 +3,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { Crm } from "../../../src/client";
-import { MigrationPlanError } from "../../../src/client/errors";
-import { formatReport, mask, parsePlan, type MigrationRun } from "../../../src/client/migration";
+import { MigrationPlanError } from "../../../src/workflows/migrationPlan";
+import * as migration from "../../../src/workflows/migration";
+import { formatReport, mask, parsePlan, type MigrationRun } from "../../../src/workflows/migration";
 import type { Emulator } from "../../../src/demo-org";
 import type { ObjectSpec } from "../../../src/demo-org/schema";
 import { DEMO } from "../../../src/demo-org";
@@ -69,7 +70,7 @@ function addTeams(emu: Emulator, recordTypes: string[], skipIds = 0): void {
 test("a dry run reads both orgs, writes nothing, and says per object what a run would do", async () => {
   const [src, tgt] = await Promise.all([demoClient(source()), demoClient(target())]);
   const writesBefore = target().requests.filter((r) => r.method !== "GET").length;
-  const report = await src.migration.dryRun(PLAN, tgt, { poll });
+  const report = await migration.dryRun(src, PLAN, tgt, { poll });
   assert.equal(target().requests.filter((r) => r.method !== "GET").length, writesBefore, "the dry run sends no write");
   assert.deepEqual(report.objects.map((o) => o.object), ["Account", "Contact", "Case"]);
   const technology = await all(src, "SELECT Id FROM Account WHERE Industry = 'Technology'");
@@ -93,7 +94,7 @@ test("a run moves three objects with their lookups re-pointed, owners by usernam
   const existing = await tgt.createSobjectRecord("Account", { Name: first!.Name, Phone: "+1 000", Industry: "Retail" });
   const before = await snapshot(tgt);
 
-  const run = await src.migration.run(PLAN, tgt, { poll });
+  const run = await migration.run(src, PLAN, tgt, { poll });
   assert.equal(run.state, "complete", run.error);
   const [accounts, contacts, cases] = run.objects;
   assert.equal(accounts!.updated.length, 1);
@@ -119,15 +120,15 @@ test("a run moves three objects with their lookups re-pointed, owners by usernam
   assert.notEqual(moved!.Phone, first!.Phone);
   assert.equal(String(moved!.Phone).length, String(first!.Phone).length);
 
-  const again = await src.migration.dryRun(PLAN, tgt, { poll });
+  const again = await migration.dryRun(src, PLAN, tgt, { poll });
   assert.deepEqual(again.objects.map((o) => [o.insert, o.update]), [[0, 0], [0, 0], [0, 0]], "what the run wrote is found again");
 
-  const result = await tgt.migration.revert(run, { poll });
+  const result = await migration.revert(tgt, run, { poll });
   assert.deepEqual(result.conflicts, []);
   assert.equal(result.restored, 1);
   assert.equal(result.deleted, run.objects.reduce((n, o) => n + o.inserted.length, 0));
   assert.equal(await snapshot(tgt), before, "the target is as it was");
-  const twice = await tgt.migration.revert(run, { poll });
+  const twice = await migration.revert(tgt, run, { poll });
   assert.deepEqual(twice, { deleted: 0, restored: 0, alreadyReverted: result.deleted + result.restored, conflicts: [], failures: [], reconciled: { inserted: 0, updated: 0 }, unknown: [] }, "a second revert finds every record as it was before: nothing sent, nothing failed");
   await tgt.deleteSobjectRecord("Account", existing.id);
 });
@@ -144,7 +145,7 @@ test("values the target refuses are named by the dry run and skipped by the run,
   const clash = await tgt.createSobjectRecord("Account", { Name: "Someone else", AccountNumber: account.AccountNumber });
   try {
     const plan = PLAN.replace("transform: { Phone: mask }", "");
-    const report = await src.migration.dryRun(plan, tgt, { poll });
+    const report = await migration.dryRun(src, plan, tgt, { poll });
     const [accountsReport, contacts] = report.objects;
     assert.equal(accountsReport!.refused, 1);
     assert.equal(accountsReport!.problems[0]!.sourceId, account.Id);
@@ -155,7 +156,7 @@ test("values the target refuses are named by the dry run and skipped by the run,
     assert.match(picklist.message, /Lead ?Source must be one of .*not 'Trade Show'/i);
     assert.match(formatReport(report), /Rows refused \(\d+\):[\s\S]*Trade Show/);
 
-    const run = await src.migration.run(plan, tgt, { poll });
+    const run = await migration.run(src, plan, tgt, { poll });
     assert.equal(run.state, "complete");
     const [accounts, contactsDone] = run.objects;
     assert.equal(accounts!.failed, 1);
@@ -164,7 +165,7 @@ test("values the target refuses are named by the dry run and skipped by the run,
     // The refused row, and the contacts of the refused account, held back rather than written without it.
     assert.equal(contactsDone!.failed, 1 + heldBack);
     assert.equal((await all(tgt, `SELECT Id FROM Contact WHERE Email = '${contact.Email}'`)).length, 0, "the refused row is not written");
-    await tgt.migration.revert(run, { poll });
+    await migration.revert(tgt, run, { poll });
   } finally {
     contact.LeadSource = saved;
     await tgt.deleteSobjectRecord("Account", clash.id);
@@ -187,12 +188,12 @@ test("a circular reference and a self-reference are written in a second pass; re
   blue.Captain__c = bob.Id;
   const plan = { objects: [{ object: "Player__c", match: ["Name"] }, { object: "Team__c", match: ["Name"], recordType: { default: "Pro" } }] };
 
-  const report = await src.migration.dryRun(plan, tgt, { poll });
+  const report = await migration.dryRun(src, plan, tgt, { poll });
   assert.deepEqual(report.objects.map((o) => o.object), ["Team__c", "Player__c"], "the required lookup decides the order");
   assert.deepEqual(report.deferred, [{ object: "Team__c", field: "Captain__c" }, { object: "Player__c", field: "Mentor__c" }]);
   assert.equal(report.objects[0]!.unmatchedRecordTypes, 1);
 
-  const run = await src.migration.run(plan, tgt, { poll });
+  const run = await migration.run(src, plan, tgt, { poll });
   assert.equal(run.state, "complete", run.error);
   const teams = await all(tgt, "SELECT Name, Captain__r.Name, RecordTypeId FROM Team__c ORDER BY Name");
   assert.deepEqual(teams.map((t: any) => [t.Name, t.Captain__r?.Name]), [["Blue", "Bob"], ["Red", "Ann"]]); // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -201,7 +202,7 @@ test("a circular reference and a self-reference are written in a second pass; re
   const players = await all(tgt, "SELECT Name, Team__r.Name, Mentor__r.Name FROM Player__c ORDER BY Name");
   assert.deepEqual(players.map((p: any) => [p.Name, p.Team__r?.Name, p.Mentor__r?.Name ?? null]), [["Ann", "Red", null], ["Bob", "Blue", "Ann"]]); // eslint-disable-line @typescript-eslint/no-explicit-any
 
-  await tgt.migration.revert(run, { poll });
+  await migration.revert(tgt, run, { poll });
   assert.equal((await all(tgt, "SELECT Id FROM Team__c")).length + (await all(tgt, "SELECT Id FROM Player__c")).length, 0);
 });
 
@@ -211,7 +212,7 @@ test("a cancelled run stops between chunks knowing what it wrote; resumed, it wr
   const controller = new AbortController();
   const kept: MigrationRun[] = [];
   const plan = PLAN.replace("transform: { Phone: mask }", "");
-  const cancelled = await src.migration.run(plan, tgt, {
+  const cancelled = await migration.run(src, plan, tgt, {
     poll, chunkRows: 10, signal: controller.signal,
     onRecord: (r) => {
       kept.push(structuredClone(r));
@@ -224,8 +225,8 @@ test("a cancelled run stops between chunks knowing what it wrote; resumed, it wr
   assert.equal(written.length, cancelled.objects[1]!.inserted.length, "the record names every row written, no more");
   assert.ok(kept.length >= 3, "the record was handed over after every chunk");
 
-  await assert.rejects(src.migration.run(PLAN, tgt, { poll, resume: cancelled }), (err: unknown) => err instanceof MigrationPlanError && /another plan/.test(err.message));
-  const resumed = await src.migration.run(plan, tgt, { poll, chunkRows: 10, resume: cancelled });
+  await assert.rejects(migration.run(src, PLAN, tgt, { poll, resume: cancelled }), (err: unknown) => err instanceof MigrationPlanError && /another plan/.test(err.message));
+  const resumed = await migration.run(src, plan, tgt, { poll, chunkRows: 10, resume: cancelled });
   assert.equal(resumed.state, "complete", resumed.error);
   assert.equal(resumed.id, cancelled.id, "the same run goes on");
   const srcContacts = await all(src, "SELECT Email FROM Contact WHERE Account.Industry = 'Technology'");
@@ -233,7 +234,7 @@ test("a cancelled run stops between chunks knowing what it wrote; resumed, it wr
   assert.deepEqual(tgtContacts.map((c) => c.Email).sort(), srcContacts.map((c) => c.Email).sort(), "every contact once");
   assert.equal(resumed.objects[1]!.inserted.length, srcContacts.length);
 
-  await tgt.migration.revert(resumed, { poll });
+  await migration.revert(tgt, resumed, { poll });
   assert.equal(await snapshot(tgt), before);
 });
 
@@ -242,13 +243,13 @@ test("a Bulk job the org stops part way: the run fails knowing every record that
   const before = await snapshot(tgt);
   const plan = PLAN.replace("transform: { Phone: mask }", "");
   target().setFault("failIngestAfterRows", 4);
-  const failed = await src.migration.run(plan, tgt, { poll, bulkThreshold: 0 });
+  const failed = await migration.run(src, plan, tgt, { poll, bulkThreshold: 0 });
   target().setFault("failIngestAfterRows", 0);
   assert.equal(failed.state, "failed");
   const accounts = await all(tgt, "SELECT Id FROM Account");
   assert.equal(accounts.length, 4, "the job wrote four accounts before it stopped");
   assert.deepEqual(failed.objects[0]!.inserted.map((id) => id.slice(0, 15)).sort(), accounts.map((a) => String(a.Id).slice(0, 15)).sort(), "the run's record names each of them");
-  const reverted = await tgt.migration.revert(failed, { poll });
+  const reverted = await migration.revert(tgt, failed, { poll });
   assert.deepEqual(reverted.failures, []);
   assert.equal(await snapshot(tgt), before, "the target is as it was");
 });
@@ -266,24 +267,24 @@ test("accounts the target refuses (a unique value it already holds) hold back th
   const theirContacts = (await all(src, "SELECT Id, AccountId FROM Contact WHERE Account.Industry = 'Technology'")).filter((c) => refusedIds.has(String(c.AccountId)));
   assert.ok(theirContacts.length > 0, "the refused accounts have contacts");
 
-  const report = await src.migration.dryRun(plan, tgt, { poll });
+  const report = await migration.dryRun(src, plan, tgt, { poll });
   assert.equal(report.objects[0]!.refused, 2, "the dry run foresees both refusals");
   assert.equal(report.objects[1]!.refused, theirContacts.length, "and holds their contacts back");
-  const run = await src.migration.run(plan, tgt, { poll });
+  const run = await migration.run(src, plan, tgt, { poll });
   const [accountOutcome, contactOutcome] = run.objects;
   assert.deepEqual(accountOutcome!.failures.map((f) => f.sourceId).sort(), [...refusedIds].sort());
   assert.ok(accountOutcome!.failures.every((f) => /already holds '.*' \(its values are unique\)/.test(f.message)));
   const held = contactOutcome!.failures.filter((f) => /held back: its Account .* \(AccountId\) was refused/.test(f.message));
   assert.deepEqual(held.map((f) => f.sourceId).sort(), theirContacts.map((c) => String(c.Id)).sort(), "each of their contacts is held back and named");
   assert.equal((await all(tgt, "SELECT Id FROM Contact WHERE AccountId = null")).length, 0, "no contact was written without its account");
-  await tgt.migration.revert(run, { poll });
+  await migration.revert(tgt, run, { poll });
   await Promise.all(planted.map((p) => tgt.deleteSobjectRecord("Account", p.id)));
 });
 
 test("a revert deletes only records the org says the run's user created during the run: another's record, or one made before it, is named and left", async () => {
   const [src, tgt] = await Promise.all([demoClient(source()), demoClient(target())]);
   const plan = { objects: [{ object: "Account", where: "Industry = 'Technology'", match: ["Name"], fields: { include: ["Name"] } }] };
-  const run = await src.migration.run(plan, tgt, { poll });
+  const run = await migration.run(src, plan, tgt, { poll });
   assert.equal(run.target.userId, tgt.userId, "the run names the user it wrote as");
   // Someone else's account, its ID in the list (a record from elsewhere, or a mistake).
   const theirs = target().seeded.store.insert("Account", { Name: "Someone else's" }, "005000000000099AAA");
@@ -291,7 +292,7 @@ test("a revert deletes only records the org says the run's user created during t
   const older = target().seeded.store.insert("Account", { Name: "Made the day before" }, String(tgt.userId));
   older.CreatedDate = new Date(Date.parse(run.startedAt) - 86_400_000).toISOString().replace("Z", "+0000");
   const listed = { ...run, objects: [{ ...run.objects[0]!, inserted: [...run.objects[0]!.inserted, String(theirs.Id), String(older.Id)] }] };
-  const result = await tgt.migration.revert(listed, { poll });
+  const result = await migration.revert(tgt, listed, { poll });
   assert.deepEqual(result.conflicts, [
     { object: "Account", id: String(theirs.Id), fields: [], why: "not created by the run's user" },
     { object: "Account", id: String(older.Id), fields: [], why: "created outside the run's time" },
@@ -307,11 +308,11 @@ test("a revert leaves an account a contact it did not create points to — the o
   const [src, tgt] = await Promise.all([demoClient(source()), demoClient(target())]);
   const before = await snapshot(tgt);
   const plan = { objects: [{ object: "Account", where: "Industry = 'Technology'", match: ["Name"], fields: { include: ["Name"] } }] };
-  const run = await src.migration.run(plan, tgt, { poll });
+  const run = await migration.run(src, plan, tgt, { poll });
   const [held, ...rest] = run.objects[0]!.inserted;
   // Someone else adds a contact under one of the run's accounts after the run.
   const theirs = target().seeded.store.insert("Contact", { LastName: "Added later", AccountId: held }, "005000000000099AAA");
-  const result = await tgt.migration.revert(run, { poll });
+  const result = await migration.revert(tgt, run, { poll });
   assert.equal(result.conflicts.length, 1);
   assert.deepEqual(result.conflicts[0], { object: "Account", id: held, fields: [], why: `records the run did not create point to it (Contact ${String(theirs.Id)}, which the org would delete with it)` });
   assert.equal(result.deleted, rest.length, "the run's other accounts are deleted");
@@ -326,9 +327,9 @@ test("a revert leaves a record changed since the run as it is, and names it", as
   const plan = { objects: [{ object: "Account", where: "Industry = 'Technology'", match: ["Name"], fields: { include: ["Name", "Phone"] } }] };
   const [first] = await all(src, "SELECT Name FROM Account WHERE Industry = 'Technology' ORDER BY Name LIMIT 1");
   const existing = await tgt.createSobjectRecord("Account", { Name: first!.Name, Phone: "+1 000" });
-  const run = await src.migration.run(plan, tgt, { poll });
+  const run = await migration.run(src, plan, tgt, { poll });
   await tgt.updateSobjectRecord("Account", existing.id, { Phone: "+1 999" }); // someone else, after the run
-  const result = await tgt.migration.revert(run, { poll });
+  const result = await migration.revert(tgt, run, { poll });
   assert.deepEqual(result.conflicts, [{ object: "Account", id: run.objects[0]!.updated[0]!.id, fields: ["Phone"] }]);
   assert.equal((await tgt.getSobjectRecord("Account", existing.id)).Phone, "+1 999");
   await tgt.deleteSobjectRecord("Account", existing.id);
@@ -346,7 +347,7 @@ test("a plan is checked before anything is read: each mistake names its place an
   ];
   for (const [text, expected] of cases) assert.throws(() => parsePlan(text), (err: unknown) => err instanceof MigrationPlanError && expected.test(err.message), text);
   const [src, tgt] = await Promise.all([demoClient(source()), demoClient(target())]);
-  await assert.rejects(src.migration.dryRun({ objects: [{ object: "Account", match: ["Nickname"] }] }, tgt), /objects\[0\]\.match: Account has no field Nickname/);
-  await assert.rejects(src.migration.dryRun({ objects: [{ object: "Account", match: ["Name"] }], owner: { default: "nobody@nowhere.example" } }, tgt), /owner\.default: no active user nobody@nowhere\.example/);
-  await assert.rejects(src.migration.dryRun(PLAN, undefined as never), /target must be a Crm client/);
+  await assert.rejects(migration.dryRun(src, { objects: [{ object: "Account", match: ["Nickname"] }] }, tgt), /objects\[0\]\.match: Account has no field Nickname/);
+  await assert.rejects(migration.dryRun(src, { objects: [{ object: "Account", match: ["Name"] }], owner: { default: "nobody@nowhere.example" } }, tgt), /owner\.default: no active user nobody@nowhere\.example/);
+  await assert.rejects(migration.dryRun(src, PLAN, undefined as never), /target must be a Crm client/);
 });

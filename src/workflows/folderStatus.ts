@@ -3,11 +3,11 @@
  * and the org's versions against the ones the pull recorded (changed, gone). Read by `status`, `check` and the
  * push's plan; reading sends nothing but one query per 200 articles, and only with a client of the pulled org.
  */
-import type { Crm } from "./crm";
-import { sameRecordId } from "./ids";
-import { withinSkew } from "./orgTime";
+import type { Crm } from "../client/crm";
+import { sameRecordId } from "../client/ids";
+import { withinSkew } from "../client/orgTime";
 import { type FolderIO, type FolderManifest, type ManifestArticle, type PendingPush, type PulledVersion, changedFiles, guardFolder, hashArticleFiles, inTurns, readManifest, readPending } from "./folderFiles";
-import { soqlLiteral } from "./soql-text";
+import { soqlLiteral } from "../client/soql-text";
 
 type Row = Record<string, unknown>;
 

@@ -18,24 +18,23 @@
 import { createHash } from "node:crypto";
 import { closeSync, createReadStream, openSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
-import { ingest, query as bulkQuery, stopJob, type BulkRow, type IngestInput, type IngestOptions, type PollOptions } from "./bulk";
-import { csvLine, uploadLine } from "./csv";
-import type { Crm } from "./crm";
-import { isRequiredOnCreate, type FieldDescribe, type SObjectDescribe } from "./describe";
-import { CancelledError, MigrationPlanError } from "./errors";
+import { ingest, query as bulkQuery, stopJob, type BulkRow, type IngestInput, type IngestOptions, type PollOptions } from "../client/bulk";
+import { csvLine, uploadLine } from "../client/csv";
+import type { Crm } from "../client/crm";
+import { isRequiredOnCreate, type FieldDescribe, type SObjectDescribe } from "../client/describe";
+import { CancelledError } from "../client/errors";
 import { DiskTable } from "./diskTable";
-import { workFolder } from "./workFolders";
-import { valueProblem, valueProblemText } from "./fieldValues";
-import { sameRecordId } from "./ids";
-import { checkPlan, parsePlan, planDigest, transformed, type MigrationPlan, type PlanInput, type PlanObject } from "./migrationPlan";
-import { plugIn, type Bound } from "./plugins";
-import { CLOCK_SKEW_MS, withinSkew } from "./orgTime";
-import { currentRecords, sinceWritten } from "./records";
-import { withWriteContext } from "./writeRecord";
-import { sameValue } from "./sameValue";
-import { soqlLiteral } from "./soql-text";
+import { workFolder } from "../client/workFolders";
+import { valueProblem, valueProblemText } from "../client/fieldValues";
+import { sameRecordId } from "../client/ids";
+import { checkPlan, MigrationPlanError, parsePlan, planDigest, transformed, type MigrationPlan, type PlanInput, type PlanObject } from "./migrationPlan";
+import { CLOCK_SKEW_MS, withinSkew } from "../client/orgTime";
+import { currentRecords, sinceWritten } from "../client/records";
+import { withWriteContext } from "../client/writeRecord";
+import { sameValue } from "../client/sameValue";
+import { soqlLiteral } from "../client/soql-text";
 
-export { parsePlan, checkPlan, planDigest, mask, type MigrationPlan, type PlanInput, type PlanObject, type Transform } from "./migrationPlan";
+export { parsePlan, checkPlan, planDigest, mask, MigrationPlanError, type MigrationPlan, type PlanInput, type PlanObject, type Transform } from "./migrationPlan";
 
 export interface MigrationOptions {
   signal?: AbortSignal;
@@ -1307,14 +1306,4 @@ export function formatRun(run: MigrationRun, from?: string, to?: string): string
     for (const f of o.failures.slice(0, 20)) lines.push(`- ${f.sourceId}: ${f.message.replace(/[\r\n]+/g, " ")}`);
   }
   return `${lines.join("\n")}\n`;
-}
-
-/** The functions this module adds to every client as `crm.migration`: `source.migration.dryRun(plan, target)`, `source.migration.run(plan, target)`, `target.migration.revert(run)`. */
-const api = { dryRun, run, revert };
-plugIn("migration", api);
-declare module "./crm" {
-  interface Crm {
-    /** Moving records to another org by a plan: `dryRun(plan, target)` and `run(plan, target)` on the source, `revert(run)` on the target. */
-    readonly migration: Bound<typeof api>;
-  }
 }

@@ -3,25 +3,24 @@
  * changes back (or into another org) as drafts. The file layout is in folderFiles.ts. Nothing is published
  * unless asked, and then only articles that pass the folder check and the pre-flight.
  */
-import { DEFAULT_KNOWLEDGE_SOBJECT } from "./constants";
-import type { Crm } from "./crm";
-import { isRequiredOnCreate, isRichText, type FieldDescribe, type SObjectDescribe } from "./describe";
-import { CrmError } from "./errors";
-import { requireSobjectName } from "./ids";
+import { DEFAULT_KNOWLEDGE_SOBJECT } from "../client/constants";
+import type { Crm } from "../client/crm";
+import { isRequiredOnCreate, isRichText, type FieldDescribe, type SObjectDescribe } from "../client/describe";
+import { CrmError } from "../client/errors";
+import { requireSobjectName } from "../client/ids";
 import {
   type FolderIO, type FolderManifest, type LocalArticle, type ManifestArticle, type PulledVersion, FolderContentError, IMAGES_DIR, IMAGE_TYPES, MAX_IMAGE_BYTES, folderImageSources, withImageInline,
   type RecordedField, blockHashes, checkRelativePath, dropPending, encodeText, guardFolder, hashArticleFiles, inTurns, keepPending, newManifest, pathNameProblem, readLocalArticle, readManifest, readPending, versionFiles, writeManifest,
 } from "./folderFiles";
 import { categoryExists, descendants } from "./categories";
-import { createArticle, createDraftsFromOnlineArticles, createDraftFromOnlineTranslation, deleteArticleDraft, deleteTranslation, getDataCategoryGroups, publishMultipleArticles, publishTranslations, submitForTranslation, updateArticle, type DataCategory } from "./knowledge";
-import { soqlLiteral } from "./soql-text";
+import { createArticle, createDraftsFromOnlineArticles, createDraftFromOnlineTranslation, deleteArticleDraft, deleteTranslation, getDataCategoryGroups, publishMultipleArticles, publishTranslations, submitForTranslation, updateArticle, type DataCategory } from "../client/knowledge";
+import { soqlLiteral } from "../client/soql-text";
 import { CHUNK, articleFolders, current, groupBy, inChunks, localChanges, localState, orgMovedOn, orgVersions } from "./folderStatus";
-import { richTextImageUrls } from "./urls";
-import { preflightPublish } from "./versions";
+import { richTextImageUrls } from "../client/urls";
+import { preflightPublish } from "../client/versions";
 import { heldFromPublishing, type CheckOptions } from "./knowledgeCheck";
-import { plugIn, type Bound } from "./plugins";
-import { batchIntent } from "./intent";
-import { create as createRecords, remove as removeRecords, update as updateRecords } from "./collections";
+import { batchIntent } from "../client/intent";
+import { create as createRecords, remove as removeRecords, update as updateRecords } from "../client/collections";
 
 export { articleFolders, folderStatus, isConflict, type ArticleStatus, type LocalState, type OrgState } from "./folderStatus";
 export { nodeFolder, checkRelativePath, guardFolder, layOutRichText, readManifest, storeRichText, FILE_LIMITS, FolderContentError, type FolderEntryType, type FolderIO, type FolderManifest, type LocalArticle } from "./folderFiles";
@@ -691,13 +690,3 @@ async function pushedEntries(crm: Crm, io: FolderIO, manifest: FolderManifest, s
 }
 
 export { MANIFEST_FILE } from "./folderFiles";
-
-/** The functions this module adds to every client as `crm.knowledgeFolder`. */
-const api = { pullArticles, planPush, pushFolder };
-plugIn("knowledgeFolder", api);
-declare module "./crm" {
-  interface Crm {
-    /** A knowledge base kept in a folder: pull, plan a push, push (`folderStatus` needs no client). */
-    readonly knowledgeFolder: Bound<typeof api>;
-  }
-}

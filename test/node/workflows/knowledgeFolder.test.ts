@@ -6,8 +6,8 @@ import path from "node:path";
 import { after } from "node:test";
 import yaml from "js-yaml";
 import { Crm, type PendingWrite } from "../../../src/client";
-import * as knowledgeFolder from "../../../src/client/knowledgeFolder";
-import { checkFolder } from "../../../src/client/knowledgeCheck";
+import * as knowledgeFolder from "../../../src/workflows/knowledgeFolder";
+import { checkFolder } from "../../../src/workflows/knowledgeCheck";
 import { richTextRemovals } from "../../../src/cli/richText";
 import { plainOrUnjudged } from "../../../src/shared/plainRichText";
 import { useEmulator, demoClient, demoOptions, advanceClock } from "../../helpers/emulator";
@@ -54,7 +54,7 @@ async function pulledThree() {
   const c = await crm();
   const a = await threeArticles(c);
   const { dir, io } = await newFolder();
-  await c.knowledgeFolder.pullArticles(io, { articleIds: [a.router, a.draft, a.online] });
+  await knowledgeFolder.pullArticles(c, io, { articleIds: [a.router, a.draft, a.online] });
   return { c, emu: demo(), a, dir, io };
 }
 
@@ -72,7 +72,7 @@ test("pull writes each article as files: fields, rich text, images, categories a
   const c = await crm();
   const a = await threeArticles(c);
   const { dir, io } = await newFolder();
-  const pulled = await c.knowledgeFolder.pullArticles(io, { articleIds: [a.router, a.draftId, a.online] });
+  const pulled = await knowledgeFolder.pullArticles(c, io, { articleIds: [a.router, a.draftId, a.online] });
   assert.deepEqual(pulled.map((p) => [p.name, p.publishStatus, p.images, p.translations]).sort(), [
     [`billing-cycle-${a.n}`, "Online", 0, []], [`draft-notes-${a.n}`, "Draft", 0, []], [`router-reset-${a.n}`, "Online", 1, ["fr"]],
   ]);
@@ -100,7 +100,7 @@ test("pull writes each article as files: fields, rich text, images, categories a
 test("a round trip sends nothing; one edited body updates one draft; the status follows both sides", async () => {
   const { c, emu, a, dir, io } = await pulledThree();
   let since = emu.requests.length;
-  const unchanged = await c.knowledgeFolder.pushFolder(io);
+  const unchanged = await knowledgeFolder.pushFolder(c, io);
   assert.deepEqual(unchanged.map((r) => r.outcome), ["unchanged", "unchanged", "unchanged"]);
   assert.deepEqual(emu.requests.slice(since).map((r) => `${r.method} ${r.path}?${r.query}`), [], "nothing was sent, not even a read");
 
@@ -110,10 +110,10 @@ test("a round trip sends nothing; one edited body updates one draft; the status 
   assert.deepEqual(status.articles.map((s) => [s.name, s.local, s.org]), [
     [`billing-cycle-${a.n}`, "unchanged", "unchanged"], [`draft-notes-${a.n}`, "modified", "unchanged"], [`router-reset-${a.n}`, "unchanged", "unchanged"],
   ]);
-  const plan = await c.knowledgeFolder.planPush(io);
+  const plan = await knowledgeFolder.planPush(c, io);
   assert.deepEqual(plan.entries.map((e) => e.action), ["nothing", "updateDraft", "nothing"]);
   since = emu.requests.length;
-  const results = await c.knowledgeFolder.pushFolder(io, { plan });
+  const results = await knowledgeFolder.pushFolder(c, io, { plan });
   assert.deepEqual(results.map((r) => r.outcome), ["unchanged", "pushed", "unchanged"]);
   const writes = writesOf(emu, since);
   assert.deepEqual(writes.map((w) => `${w.method} ${w.path.replace(/.*\/services\/data\/v[\d.]+/, "")}`), ["PATCH /composite/sobjects"], "the drafts' fields are written together");
@@ -122,13 +122,13 @@ test("a round trip sends nothing; one edited body updates one draft; the status 
   assert.equal(draft.Answer__c, "<p>Finished.</p><ul><li>One</li><li>Two</li></ul>", "stored as the org keeps it, without the layout's line breaks");
   assert.equal(draft.Summary, "About Draft notes", "the other fields as they were");
   since = emu.requests.length;
-  assert.deepEqual((await c.knowledgeFolder.pushFolder(io)).map((r) => r.outcome), ["unchanged", "unchanged", "unchanged"], "the folder's record follows the push");
+  assert.deepEqual((await knowledgeFolder.pushFolder(c, io)).map((r) => r.outcome), ["unchanged", "unchanged", "unchanged"], "the folder's record follows the push");
   assert.equal(emu.requests.length - since, 0);
 
   // A published article edited: a draft of it is made and updated; it stays published.
   const billing = path.join(dir, `billing-cycle-${a.n}`, "article.yaml");
   await writeFile(billing, (await readFile(billing, "utf8")).replace(`Summary: About Billing cycle`, "Summary: Invoices, monthly"));
-  const [, , ] = await c.knowledgeFolder.pushFolder(io);
+  const [, , ] = await knowledgeFolder.pushFolder(c, io);
   const versions = await c.knowledge.getVersionsOfArticle(a.online);
   assert.deepEqual(versions.map((v) => v.PublishStatus).sort(), ["Draft", "Online"]);
 });
@@ -143,7 +143,7 @@ test("a push that dies half way, run again, finishes without overwrite: what it 
   advanceClock(emu, 2000);
   // The process dies once two articles are recorded (a kill, as far as the folder can tell: the push's end never runs).
   // The three were written together, so the third reached the org and its record was never written.
-  await assert.rejects(c.knowledgeFolder.pushFolder(io, { onProgress: (done) => { if (done === 2) throw new Error("killed"); } }), /killed/);
+  await assert.rejects(knowledgeFolder.pushFolder(c, io, { onProgress: (done) => { if (done === 2) throw new Error("killed"); } }), /killed/);
   const written = (name: string) => emu.seeded.store.liveRecords("Knowledge__kav").some((v) => v.PublishStatus === "Draft" && v.Summary === `Reviewed ${name}`);
   assert.deepEqual(names.map(written), [true, true, true], "the batch reached the org");
 
@@ -151,7 +151,7 @@ test("a push that dies half way, run again, finishes without overwrite: what it 
   assert.deepEqual(status.articles.map((s) => [s.name, s.local, s.org, s.conflict]), [
     [names[0], "unchanged", "unchanged", false], [names[1], "unchanged", "unchanged", false], [names[2], "modified", "unchanged", false],
   ], "the two recorded are the folder's own; the third is still to push, and its draft is the push's own (no conflict)");
-  const again = await c.knowledgeFolder.pushFolder(io);
+  const again = await knowledgeFolder.pushFolder(c, io);
   assert.deepEqual(again.map((r) => r.outcome), ["unchanged", "unchanged", "pushed"]);
   assert.ok(names.every(written));
   assert.ok(!(await readdir(dir)).includes(".crm-knowledge-pushed"), "each pushed article's record went straight into its own file");
@@ -177,12 +177,12 @@ test("a folder in the layout of earlier versions (every record in crm-knowledge.
   const file = path.join(dir, names[2]!, "article.yaml");
   await writeFile(file, (await readFile(file, "utf8")).replace(/Summary: .*/, "Summary: Moved"));
   const since = emu.requests.length;
-  assert.deepEqual((await c.knowledgeFolder.pushFolder(io)).map((r) => r.outcome), ["unchanged", "unchanged", "pushed"]);
+  assert.deepEqual((await knowledgeFolder.pushFolder(c, io)).map((r) => r.outcome), ["unchanged", "unchanged", "pushed"]);
   assert.deepEqual(writesOf(emu, since).map((w) => w.method), ["POST", "PATCH"], "one draft made from the published article and updated: the others are known as pulled");
   assert.deepEqual((await readdir(path.join(dir, ".crm-knowledge"))).sort(), names.map((n) => `${n}.yaml`), "every record in its own file");
   assert.doesNotMatch(await readFile(path.join(dir, "crm-knowledge.yaml"), "utf8"), /articles:/);
   assert.ok(!(await readdir(dir)).includes(".crm-knowledge-pushed"));
-  assert.deepEqual((await c.knowledgeFolder.pushFolder(io)).map((r) => r.outcome), ["unchanged", "unchanged", "unchanged"]);
+  assert.deepEqual((await knowledgeFolder.pushFolder(c, io)).map((r) => r.outcome), ["unchanged", "unchanged", "unchanged"]);
 });
 
 test("conflicts: an article changed in the org since the pull is refused unless overwritten", async () => {
@@ -190,22 +190,22 @@ test("conflicts: an article changed in the org since the pull is refused unless 
   const emu = demo();
   const a = await threeArticles(c);
   const { dir, io } = await newFolder();
-  await c.knowledgeFolder.pullArticles(io, { articleIds: [a.draft] });
+  await knowledgeFolder.pullArticles(c, io, { articleIds: [a.draft] });
   advanceClock(emu, 2000);
   await c.knowledge.updateArticle(a.draftId, { Summary: "Changed in the org" });
   assert.deepEqual((await knowledgeFolder.folderStatus(io, { crm: c })).articles.map((s) => [s.local, s.org, s.conflict]), [["unchanged", "changed", false]]);
   const file = path.join(dir, `draft-notes-${a.n}`, "article.yaml");
   await writeFile(file, (await readFile(file, "utf8")).replace("About Draft notes", "Changed locally"));
   assert.deepEqual((await knowledgeFolder.folderStatus(io, { crm: c })).articles.map((s) => [s.local, s.org, s.conflict]), [["modified", "changed", true]]);
-  const plan = await c.knowledgeFolder.planPush(io);
+  const plan = await knowledgeFolder.planPush(c, io);
   assert.equal(plan.entries[0]!.conflict, "changed in the org since the pull");
   const since = emu.requests.length;
-  const [refused] = await c.knowledgeFolder.pushFolder(io, { plan });
+  const [refused] = await knowledgeFolder.pushFolder(c, io, { plan });
   assert.equal(refused!.outcome, "conflict");
   assert.match(refused!.message!, /pull it again, or push with overwrite/);
   assert.equal(writesOf(emu, since).length, 0, "nothing written");
   assert.equal(emu.seeded.store.table("Knowledge__kav").get(a.draftId)!.Summary, "Changed in the org");
-  const [overwritten] = await c.knowledgeFolder.pushFolder(io, { overwrite: [`draft-notes-${a.n}`] });
+  const [overwritten] = await knowledgeFolder.pushFolder(c, io, { overwrite: [`draft-notes-${a.n}`] });
   assert.equal(overwritten!.outcome, "pushed");
   assert.equal(emu.seeded.store.table("Knowledge__kav").get(a.draftId)!.Summary, "Changed locally");
 });
@@ -214,17 +214,17 @@ test("a push into an empty org recreates the articles with their images, categor
   const c = await crm();
   const a = await threeArticles(c);
   const { dir, io } = await newFolder();
-  await c.knowledgeFolder.pullArticles(io, { articleIds: [a.router, a.draft, a.online] });
+  await knowledgeFolder.pullArticles(c, io, { articleIds: [a.router, a.draft, a.online] });
   // An unknown category is reported, not fatal.
   const yamlFile = path.join(dir, `billing-cycle-${a.n}`, "article.yaml");
   await writeFile(yamlFile, (await readFile(yamlFile, "utf8")).replace("dataCategories: []", "dataCategories:\n  - Products/Toasters"));
   const confirmations: PendingWrite[] = [];
   const target = await Crm.create(demoOptions(empty(), { beforeWrite: (w) => void confirmations.push(w) }));
   after(() => target.close());
-  const plan = await target.knowledgeFolder.planPush(io);
+  const plan = await knowledgeFolder.planPush(target, io);
   assert.equal(plan.sameOrg, false);
   assert.deepEqual(plan.entries.map((e) => [e.action, e.translations.map((t) => `${t.language}:${t.action}`)]), [["create", []], ["create", []], ["create", ["fr:submit"]]]);
-  const results = await target.knowledgeFolder.pushFolder(io, { plan, publish: true });
+  const results = await knowledgeFolder.pushFolder(target, io, { plan, publish: true });
   assert.deepEqual(results.map((r) => [r.outcome, r.published]), [["pushed", true], ["pushed", true], ["pushed", true]]);
   assert.deepEqual(results[0]!.warnings, ["data category 'Products/Toasters' is not in this org: not assigned"]);
   assert.equal(confirmations.length, 1, "the production guard is asked once for the whole push");
@@ -248,26 +248,26 @@ test("bad input: a folder of another org, a missing image, an image the org cann
   const c = await crm();
   const a = await threeArticles(c);
   const { dir, io } = await newFolder();
-  await c.knowledgeFolder.pullArticles(io, { articleIds: [a.router] });
+  await knowledgeFolder.pullArticles(c, io, { articleIds: [a.router] });
   const other = await Crm.create(demoOptions(empty()));
   after(() => other.close());
-  await assert.rejects(other.knowledgeFolder.pullArticles(io), /This folder holds articles pulled from .*: pull into another folder/);
+  await assert.rejects(knowledgeFolder.pullArticles(other, io), /This folder holds articles pulled from .*: pull into another folder/);
   const folder = path.join(dir, `router-reset-${a.n}`);
   const [image] = await readdir(path.join(folder, "images"));
   await writeFile(path.join(folder, "images", image!), Buffer.alloc(1_100_000, 1));
-  const [tooBig] = await c.knowledgeFolder.pushFolder(io);
+  const [tooBig] = await knowledgeFolder.pushFolder(c, io);
   assert.equal(tooBig!.outcome, "failed");
   assert.match(tooBig!.message!, /images\/\w+\.png is 1\.0 MB: the org takes images of at most 1 MB|is 1\.\d MB/);
   await rm(path.join(folder, "images", image!));
-  const [missing] = await c.knowledgeFolder.pushFolder(io);
+  const [missing] = await knowledgeFolder.pushFolder(c, io);
   assert.match(missing!.message!, new RegExp(`router-reset-${a.n}/images/${image!.replace(".", "\\.")} is missing: the rich text shows it`));
-  await assert.rejects(c.knowledgeFolder.planPush(io, { only: ["no-such-article"] }), /No article folder named 'no-such-article'/);
+  await assert.rejects(knowledgeFolder.planPush(c, io, { only: ["no-such-article"] }), /No article folder named 'no-such-article'/);
   assert.deepEqual((await c.knowledge.getVersionsOfArticle(a.router)).map((v) => v.PublishStatus), ["Online"], "the failed pushes made no draft");
   // A refusal part way (the draft made, its update refused): the draft this push made is deleted again.
   await writeFile(path.join(folder, "images", image!), PNG);
   const yaml = path.join(folder, "article.yaml");
   await writeFile(yaml, (await readFile(yaml, "utf8")).replace(/UrlName: .*/, "UrlName: not a url name!"));
-  const [refused] = await c.knowledgeFolder.pushFolder(io);
+  const [refused] = await knowledgeFolder.pushFolder(c, io);
   assert.equal(refused!.outcome, "failed");
   assert.match(refused!.message!, /URL Name: use only letters, numbers and hyphens/);
   assert.deepEqual((await c.knowledge.getVersionsOfArticle(a.router)).map((v) => v.PublishStatus), ["Online"], "the org as it was");
@@ -282,7 +282,7 @@ test("articles are written together; the one the org refuses fails alone and its
     await writeFile(file, name === names[0] ? edited.replace(/UrlName: .*/, "UrlName: not a url name!") : edited);
   }
   const since = emu.requests.length;
-  const results = await c.knowledgeFolder.pushFolder(io);
+  const results = await knowledgeFolder.pushFolder(c, io);
   assert.deepEqual(results.map((r) => r.outcome), ["failed", "pushed", "pushed"]);
   assert.match(results[0]!.message!, /URL Name: use only letters, numbers and hyphens/);
   assert.deepEqual(writesOf(emu, since).map((w) => `${w.method} ${w.path.replace(/.*\/services\/data\/v[\d.]+/, "").replace(/\/ka\w+$/, "/{id}")}`), [
@@ -301,7 +301,7 @@ test("a cancelled pull starts no new article, ends those under way, and leaves e
   for (let i = 0; i < 40; i++) await c.knowledge.createArticle({ Title: `Cancelled ${batch} ${i}`, UrlName: `cancelled-${batch}-${i}`, Summary: "To pull" });
   const { dir, io } = await newFolder();
   const controller = new AbortController();
-  await assert.rejects(c.knowledgeFolder.pullArticles(io, { where: `UrlName LIKE 'cancelled-${batch}-%'` }, { signal: controller.signal, onProgress: (done) => done === 1 && controller.abort() }), { name: "AbortError" });
+  await assert.rejects(knowledgeFolder.pullArticles(c, io, { where: `UrlName LIKE 'cancelled-${batch}-%'` }, { signal: controller.signal, onProgress: (done) => done === 1 && controller.abort() }), { name: "AbortError" });
   const status = await knowledgeFolder.folderStatus(io);
   assert.ok(status.articles.length >= 1 && status.articles.length < 40, `some articles, not all: ${status.articles.length}`);
   assert.deepEqual(new Set(status.articles.map((s) => s.local)), new Set(["unchanged"]), "every folder it left is whole and recorded as pulled");
@@ -312,10 +312,10 @@ test("pull by data category takes the articles of the category and of those unde
   const c = await crm();
   const a = await threeArticles(c);
   const { io } = await newFolder();
-  const pulled = await c.knowledgeFolder.pullArticles(io, { dataCategory: { group: "Products", category: "Routers" } });
+  const pulled = await knowledgeFolder.pullArticles(c, io, { dataCategory: { group: "Products", category: "Routers" } });
   assert.ok(pulled.some((p) => p.name === `router-reset-${a.n}`), "assigned Home_Routers, under Routers");
   assert.ok(!pulled.some((p) => p.name === `billing-cycle-${a.n}`));
-  await assert.rejects(c.knowledgeFolder.pullArticles(io, { dataCategory: { group: "Products", category: "Toasters" } }), /The data category group 'Products' has no category named 'Toasters'/);
+  await assert.rejects(knowledgeFolder.pullArticles(c, io, { dataCategory: { group: "Products", category: "Toasters" } }), /The data category group 'Products' has no category named 'Toasters'/);
 });
 
 test("one publish gate: an article the folder check finds an error in is pushed as a draft and not published, whichever judge of rich text the surface has", async () => {
@@ -326,7 +326,7 @@ test("one publish gate: an article the folder check finds an error in is pushed 
     const { c, a, dir, io } = await pulledThree();
     await writeFile(path.join(dir, `billing-cycle-${a.n}`, "Answer__c.html"), "<p>Invoices go out <b>weekly</b>.</p>\n");
     await writeFile(path.join(dir, `draft-notes-${a.n}`, "Answer__c.html"), `<p style="color:red">Work done.</p>\n`);
-    const results = await c.knowledgeFolder.pushFolder(io, { publish: true, check: { richTextRemovals: judge } });
+    const results = await knowledgeFolder.pushFolder(c, io, { publish: true, check: { richTextRemovals: judge } });
     const byName = new Map(results.map((r) => [r.name.replace(/-\d+$/, ""), r]));
     assert.equal(byName.get("billing-cycle")?.published, true, `${surface}: the clean article is published`);
     const held = byName.get("draft-notes")!;

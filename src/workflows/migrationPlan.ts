@@ -4,8 +4,16 @@
  * anchors, aliases or tags), every key checked: a mistake names its place in the file and what was expected.
  */
 import { createHash } from "node:crypto";
-import { MigrationPlanError } from "./errors";
-import { yaml } from "./lazyYaml";
+import { CrmError } from "../client/errors";
+import { yaml } from "../client/lazyYaml";
+
+/** A migration plan that cannot run as written: `at` is its place in the plan (`objects[1].match`), empty for the whole plan. */
+export class MigrationPlanError extends CrmError {
+  override name = "MigrationPlanError";
+  constructor(message: string, readonly at: string) {
+    super(message);
+  }
+}
 
 /** What happens to a field's value on the way: a constant, emptied, or masked (letters and digits replaced, the rest kept). */
 export type Transform = { kind: "constant"; value: string | number | boolean | null } | { kind: "blank" } | { kind: "mask" };

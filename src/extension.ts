@@ -44,7 +44,6 @@ import { previewPanels } from "./webviews/previewPanel";
 import { resultsPanels } from "./webviews/resultsPanel";
 import { REVIEW_SCHEME, ReviewDocuments } from "./webviews/reviewDocuments";
 import { layoutStore } from "./webviews/columnLayouts";
-import type { QueryRun } from "./webviews/queryRun";
 import type { WriteJournal } from "./connections/writeJournal";
 import { registerLanguageModelTools } from "./agent/languageModelTools";
 import { registerMcpServerProvider, type McpApi } from "./agent/mcpProvider";
@@ -105,7 +104,6 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi | und
   }), manager);
   const reviews = new ReviewDocuments();
   const planDiagnostics = new PlanDiagnostics(() => readSettings().largeObjectRows);
-  const preparing = new Map<string, (run: QueryRun) => string>();
   const preview = previewPanels(panelDeps, async (uri) => {
     const p = crmFiles.files.parse(uri.path);
     if (p?.kind !== "articleFile" || !p.file.endsWith(".html")) throw new CommandRefusal(vscode.l10n.t("Only an article's .html document has a preview."));
@@ -119,11 +117,6 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi | und
     compareRecords: (orgKey, left, right) => compareRecords({ manager, files: crmFiles, showDiff: (l, r, t) => reviews.showDiff(l, r, t) }, { orgKey, id: left }, { orgKey, id: right }),
     layouts: layoutStore(context.globalState),
     onPlan: (source, spec, plan) => planDiagnostics.set(source, spec, plan),
-    prepare: (source, run) => {
-      const prepare = preparing.get(source);
-      preparing.delete(source);
-      return prepare?.(run);
-    },
   });
   const folders = new KnowledgeFolders();
   const migrationReports = new MigrationReports();
@@ -196,10 +189,9 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi | und
       if (choice) await vscode.commands.executeCommand("crm.org.signInAgain", org.key);
     }),
   );
-  const prepareRun = (source: string, prepare: (run: QueryRun) => string) => preparing.set(source, prepare);
   const agentDeps = {
     manager,
-    stage: (orgKey: string, changes: ProposedChange[]) => stageProposal({ manager, results, prepareRun }, orgKey, changes),
+    stage: (orgKey: string, changes: ProposedChange[]) => stageProposal({ manager, results }, orgKey, changes),
     proposeCells: (org: string, cells: NotebookCell[]) => addProposedCells({ activeAlias: () => active.record?.alias }, org, cells),
   };
   const mcpDeps = { ...agentDeps, version: String(context.extension.packageJSON.version), warn: (message: string) => log.warn(message) };
@@ -213,7 +205,7 @@ export function activate(context: vscode.ExtensionContext): CrmExplorerApi | und
   const imports = new ImportsInFlight(vscode.Uri.joinPath(context.globalStorageUri, "imports-in-flight").fsPath);
   registerCommands(context, {
     manager, log, redactor, orgInfo, demo, articles, results, orgs: soqlOrgs, history, active, objects, knowledge, feeds, siteId, files: crmFiles, preview: preview.panels,
-    queries, showDiff: (left, right, title) => reviews.showDiff(left, right, title), journal, prepareRun, binds: context.workspaceState,
+    queries, showDiff: (left, right, title) => reviews.showDiff(left, right, title), journal, binds: context.workspaceState,
     folders, migrationReports, imports,
   });
   // A local folder read, no network: an import a closed window left is offered to be checked at the org.

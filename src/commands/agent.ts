@@ -21,7 +21,6 @@ import type { QueryRun } from "../webviews/queryRun";
 export interface AgentCommandDeps {
   manager: OrgManager;
   results: ResultsPanels;
-  prepareRun: (source: string, prepare: (run: QueryRun) => string) => void;
 }
 
 /** Opens proposed changes as staged edits, a grid per object; what the agent is told (nothing is sent). */
@@ -38,8 +37,7 @@ export async function stageProposal(deps: AgentCommandDeps, orgKey: string, chan
     const source = `${AGENT_SOURCE}${proposal}:${object}`;
     const counts = { update: 0, create: 0, delete: 0 };
     for (const c of list) counts[c.operation]++;
-    deps.prepareRun(source, (run) => stageOnRun(run, object, list));
-    deps.results.open(resultsTarget(orgKey, source, { api: "soql", text }));
+    deps.results.open(resultsTarget(orgKey, source, { api: "soql", text }), { onFirstRun: (run) => stageOnRun(run, object, list) });
     said.push(`${object}: ${counts.update} update(s), ${counts.create} create(s), ${counts.delete} delete(s)`);
   }
   return `Opened the proposal in ${alias} as staged edits in ${byObject.size} results grid(s) — ${said.join("; ")}. Nothing has been sent: the person reviews the changes (a diff per field) and commits or discards them. Committed changes appear in Write History as the agent's and can be reverted there.`;

@@ -28,7 +28,7 @@ import type { KnowledgeFolders } from "../views/knowledgeFolders";
 import type { QueriesTreeProvider } from "../views/queriesView";
 import { resultsTarget } from "../webviews/resultsPanel";
 
-export interface CommandDeps extends OrgCommandDeps, Omit<SoqlCommandDeps, "manager" | "articles">, Pick<DocumentCommandDeps, "files" | "preview" | "showDiff">, Pick<HistoryDeps, "journal" | "prepareRun"> {
+export interface CommandDeps extends OrgCommandDeps, Omit<SoqlCommandDeps, "manager" | "articles">, Pick<DocumentCommandDeps, "files" | "preview" | "showDiff">, Pick<HistoryDeps, "journal"> {
   active: ActiveOrg;
   objects: ObjectsTreeProvider;
   knowledge: KnowledgeTreeProvider;

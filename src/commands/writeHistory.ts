@@ -22,7 +22,6 @@ export interface HistoryDeps {
   journal: () => Promise<WriteJournal>;
   results: ResultsPanels;
   /** Work to do on a results run once it is read (staging a revert's values). */
-  prepareRun: (source: string, prepare: (run: QueryRun) => string) => void;
   openId: (orgKey: string, id: string) => Promise<void>;
 }
 
@@ -90,7 +89,7 @@ export async function revertEntry(deps: HistoryDeps, entry: JournalEntry): Promi
     return;
   }
   const source = `revert:${entry.id}`;
-  deps.prepareRun(source, (run) => {
+  const stage = (run: QueryRun) => {
     let staged = 0;
     for (const restore of plan.restore) {
       const index = run.table.records.findIndex((r) => String(r.Id).slice(0, 15) === restore.id.slice(0, 15));
@@ -109,8 +108,8 @@ export async function revertEntry(deps: HistoryDeps, entry: JournalEntry): Promi
       ? vscode.l10n.t("Staged 1 value from before “{0}” ({1}). Review Changes, then Commit to restore them.", entry.summary, formatTime(entry.time))
       : vscode.l10n.t("Staged {0} values from before “{1}” ({2}). Review Changes, then Commit to restore them.", formatCount(staged), entry.summary, formatTime(entry.time));
     return `${said}${left}`;
-  });
-  deps.results.open(resultsTarget(entry.orgKey, source, { api: "soql", text }));
+  };
+  deps.results.open(resultsTarget(entry.orgKey, source, { api: "soql", text }), { onFirstRun: stage });
 }
 
 interface EntryItem extends vscode.QuickPickItem {

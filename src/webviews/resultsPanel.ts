@@ -13,14 +13,34 @@ import { stripComments } from "../soql/runText";
 import { copyText, selectionStats } from "./gridCopy";
 import { markEditableColumns, recordRef, type CommitOutcome } from "./gridEdits";
 import type { ChildPath } from "../shared/resultTable";
-import { PanelSet, type Panel, type PanelDeps, type PanelTarget } from "./panels";
+import { PanelSet, type Panel, type PanelDeps, type PanelPlacement, type PanelTarget } from "./panels";
 import type { QueryExplain } from "../client";
 import { withWriteContext } from "../client/writeRecord";
 import { planAdvice } from "../soql/planAdvice";
 import { QueryRun, type RunSpec } from "./queryRun";
 import { formatCount, recordsText, rowsText } from "../platform/numbers";
 
-export type ResultsPanels = PanelSet<ResultsToHost, QueryRun, HostToResults>;
+/** Where a results panel opens, and what to do with its run once read (a revert or a proposal stages its values): what to tell the person. */
+export interface ResultsPlacement extends PanelPlacement {
+  onFirstRun?: (run: QueryRun) => string;
+}
+
+/** The results panels: `open` may carry work for the run it starts, done once its rows are read. */
+export class ResultsPanels extends PanelSet<ResultsToHost, QueryRun, HostToResults> {
+  private readonly firstRuns = new Map<string, (run: QueryRun) => string>();
+
+  override open(target: PanelTarget, options: ResultsPlacement = {}): Panel<ResultsToHost, QueryRun, HostToResults> {
+    if (options.onFirstRun) this.firstRuns.set(target.id, options.onFirstRun);
+    return super.open(target, options);
+  }
+
+  /** The work waiting for the run of a source, taken once. */
+  takeFirstRun(source: string): ((run: QueryRun) => string) | undefined {
+    const work = this.firstRuns.get(source);
+    this.firstRuns.delete(source);
+    return work;
+  }
+}
 
 export interface ResultsHooks {
   /** A run's first page arrived (history records it). */
@@ -35,8 +55,6 @@ export interface ResultsHooks {
   showDiff(left: { label: string; text: string }, right: { label: string; text: string }, title: string): Promise<void>;
   /** Column layouts remembered per statement. */
   layouts: { get(spec: RunSpec): ColumnLayout; set(spec: RunSpec, layout: ColumnLayout): Promise<void> };
-  /** Work waiting for a run of this source once it is read (a revert stages its values); what to tell the person. */
-  prepare(source: string, run: QueryRun): string | undefined;
   /** A statement was explained: the editor marks what its plan advises. */
   onPlan(source: string, spec: RunSpec, plan: QueryExplain): void;
 }
@@ -265,7 +283,7 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
     }
   }
 
-  return new PanelSet<ResultsToHost, QueryRun, HostToResults>({
+  const panels: ResultsPanels = new ResultsPanels({
     viewType: "crm.results",
     script: "results",
     noun: vscode.l10n.t("Query results"),
@@ -297,7 +315,7 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
       }
       await markColumns(session, run);
       hooks.onRun(target.orgKey, run);
-      const notice = hooks.prepare(target.id, run);
+      const notice = panels.takeFirstRun(target.id)?.(run);
       if (notice) firstNotice.set(run, notice);
       return run;
     },
@@ -388,4 +406,5 @@ export function resultsPanels(deps: PanelDeps, hooks: ResultsHooks): ResultsPane
       }
     },
   }, deps);
+  return panels;
 }

@@ -21,9 +21,7 @@ import { CommandRefusal, UserCancelled } from "../platform/errorMessages";
 import { formatCount, formatTime } from "../platform/numbers";
 import { withCancellableProgress } from "../platform/progress";
 import type { CommandId } from "./commandIds";
-
-export const MIGRATION_REPORT_SCHEME = "crm-migration";
-const PLAN_PATTERN = /\.migration\.ya?ml$/i;
+import { PLAN_PATTERN, type MigrationReports } from "../documents/migrationPlans";
 
 /** The migration module (and its YAML reader) loads on first use: activation stays light. */
 const loadMigration = () => import("../workflows/migration");
@@ -33,42 +31,6 @@ export interface MigrationDeps {
   journal: () => Promise<WriteJournal>;
   /** Where run records are kept (the extension's global storage). */
   storage: vscode.Uri;
-}
-
-/** The reports opened beside their plans: read-only documents, replaced when the plan is run again. */
-export class MigrationReports implements vscode.TextDocumentContentProvider {
-  private readonly texts = new Map<string, string>();
-  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
-  readonly onDidChange = this.changed.event;
-
-  provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.texts.get(uri.toString()) ?? "";
-  }
-
-  async show(plan: vscode.Uri, text: string): Promise<void> {
-    const uri = vscode.Uri.from({ scheme: MIGRATION_REPORT_SCHEME, path: `/${path.basename(plan.path).replace(PLAN_PATTERN, "")} (migration report).md`, query: plan.toString() });
-    this.texts.set(uri.toString(), text);
-    this.changed.fire(uri);
-    const document = await vscode.workspace.openTextDocument(uri);
-    await vscode.languages.setTextDocumentLanguage(document, "markdown");
-    await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true, preview: true });
-  }
-
-  dispose(): void {
-    this.changed.dispose();
-  }
-}
-
-/** Dry Run and Run above a plan's first line. */
-export class MigrationCodeLenses implements vscode.CodeLensProvider {
-  provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
-    if (!PLAN_PATTERN.test(document.uri.path)) return [];
-    const top = new vscode.Range(0, 0, 0, 0);
-    return [
-      new vscode.CodeLens(top, { title: `$(checklist) ${vscode.l10n.t("Dry Run")}`, command: "crm.migration.dryRun", arguments: [document.uri], tooltip: vscode.l10n.t("Read both orgs and report what a run would do; nothing is written") }),
-      new vscode.CodeLens(top, { title: `$(play) ${vscode.l10n.t("Run Migration…")}`, command: "crm.migration.run", arguments: [document.uri], tooltip: vscode.l10n.t("Write the plan's records into the target org (asks first)") }),
-    ];
-  }
 }
 
 /** The run records kept in the extension's storage, one file each (written whole, then renamed into place). */

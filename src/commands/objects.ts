@@ -5,18 +5,7 @@ import { UserCancelled } from "../platform/errorMessages";
 import type { ActiveOrg } from "../views/activeOrg";
 import { ObjectNode, type ObjectsTreeProvider } from "../views/objectsView";
 import type { CommandId } from "./commandIds";
-
-export const DESCRIBE_SCHEME = "crm-describe";
-
-/** Read-only documents `crm-describe:/<Object>.json` with the active org's full describe. */
-export class DescribeDocuments implements vscode.TextDocumentContentProvider {
-  constructor(private readonly active: ActiveOrg) {}
-  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
-    const objectName = uri.path.replace(/^\//, "").replace(/\.json$/, "");
-    const session = await this.active.sessionFor(uri.query || undefined);
-    return JSON.stringify(await session.schema.describe(objectName), null, 2);
-  }
-}
+import { DESCRIBE_SCHEME } from "../views/describeDocuments";
 
 /** The org a node belongs to (undefined: the active org). */
 const orgOf = (arg: unknown) => (arg instanceof ObjectNode ? arg.orgKey : undefined);

@@ -13,14 +13,16 @@ import { objectCommands } from "./objects";
 import { orgCommands, type OrgCommandDeps } from "./orgs";
 import { recordCommands } from "./records";
 import { documentCommands, type DocumentCommandDeps } from "./documents";
-import { exportRows, openId, soqlCommands, type SoqlCommandDeps } from "./soql";
+import { openId, soqlCommands, type SoqlCommandDeps } from "./soql";
+import { exportRows } from "../webviews/rowsExport";
 import { importCommands } from "./importData";
 import type { ImportsInFlight } from "../connections/importsInFlight";
 import { cellRunSpec, newNotebook } from "../notebooks/notebookProvider";
 import { notebookCommands } from "../notebooks/notebookCommands";
 import { historyCommands, type HistoryDeps } from "./writeHistory";
 import { agentCommands } from "./agent";
-import { migrationCommands, type MigrationReports } from "./migration";
+import { migrationCommands } from "./migration";
+import type { MigrationReports } from "../documents/migrationPlans";
 import { queryCommands } from "./queries";
 import { translationCommands } from "./translations";
 import { knowledgeFolderCommands } from "./knowledgeFolder";
@@ -28,6 +30,7 @@ import type { KnowledgeFolders } from "../views/knowledgeFolders";
 import type { QueriesTreeProvider } from "../views/queriesView";
 import { resultsTarget } from "../webviews/resultsPanel";
 
+/** What the commands are handed: the composition root (src/container.ts) is one. */
 export interface CommandDeps extends OrgCommandDeps, Omit<SoqlCommandDeps, "manager" | "articles">, Pick<DocumentCommandDeps, "files" | "preview" | "showDiff">, Pick<HistoryDeps, "journal"> {
   active: ActiveOrg;
   objects: ObjectsTreeProvider;

@@ -3,10 +3,7 @@
  * records, copies its details, or is reverted: its before values are staged in a results grid over the same
  * records (read afresh), to review and commit like any edit. Records changed since that write are left out.
  */
-import { mkdir, readFile } from "node:fs/promises";
-import { writeWhole } from "../connections/wholeFile";
 import { CommandRefusal } from "../platform/errorMessages";
-import path from "node:path";
 import * as vscode from "vscode";
 import type { OrgManager } from "../connections/orgManager";
 import { revertPlan, WriteJournal, type JournalEntry } from "../connections/writeJournal";
@@ -23,36 +20,6 @@ export interface HistoryDeps {
   results: ResultsPanels;
   /** Work to do on a results run once it is read (staging a revert's values). */
   openId: (orgKey: string, id: string) => Promise<void>;
-}
-
-/**
- * The write history kept in a file of the extension's global storage: read on first use (not at activation),
- * written a moment after each change (a whole file, replaced at once so a crash never leaves half of one).
- */
-export function journalFile(file: string, max: () => number, warn: (message: string) => void): () => Promise<WriteJournal> {
-  let opened: Promise<WriteJournal> | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  const save = (entries: JournalEntry[]) => {
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      void mkdir(path.dirname(file), { recursive: true })
-        .then(() => writeWhole(file, JSON.stringify(entries)))
-        .catch((err: unknown) => warn(`the write history could not be saved: ${String(err)}`));
-    }, 500);
-  };
-  return () => (opened ??= readFile(file, "utf8").then((text) => JSON.parse(text) as JournalEntry[], () => []).then((entries) => new WriteJournal({ max, persist: save }, Array.isArray(entries) ? entries : [])));
-}
-
-/**
- * Records each change an org accepted (the write itself when there is one, whose record says whose work it was and
- * what it replaced) in the history; a write of work kept as one whole (a migration run) is left to that work's entry.
- */
-export function recordChanges(manager: OrgManager, journal: () => Promise<WriteJournal>): vscode.Disposable {
-  return manager.onDidChange((change) => {
-    if (change.write?.group?.recordedWhole) return;
-    const org = manager.registry.get(change.orgKey);
-    if (org) void journal().then((j) => j.recordChange({ key: org.key, alias: org.alias }, change));
-  });
 }
 
 const ICONS: Record<string, string> = { created: "add", updated: "edit", deleted: "trash", published: "cloud-upload", archived: "archive", posted: "comment", commented: "comment-discussion", written: "save" };

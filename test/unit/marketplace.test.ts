@@ -49,8 +49,8 @@ test("npm pack makes the client library's package: its bundles, declarations and
   if (!existsSync("dist/types/client/index.d.ts")) execFileSync("npm", ["run", "build:types"], { stdio: "pipe" });
   const [packed] = JSON.parse(execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] })) as { files: { path: string }[] }[];
   const files = packed!.files.map((f) => f.path);
-  for (const needed of ["package.json", "README.md", "LICENSE", "dist/client.js", "dist/client.mjs", "dist/client-bulk.js", "dist/workflows-knowledge-folder.mjs", "dist/client-yaml.js", "dist/workflows-knowledge-check.js", "dist/workflows-migration.js", "dist/crm-knowledge.js", "dist/crm-data.js", "dist/mcp.js", "dist/jsdom.js", "THIRD-PARTY-NOTICES.md", "dist/types/client/index.d.ts",
+  for (const needed of ["package.json", "README.md", "LICENSE", "dist/client.js", "dist/client.mjs", "dist/client-bulk.js", "dist/workflows-knowledge-folder.mjs", "dist/client-yaml.js", "dist/workflows-knowledge-check.js", "dist/workflows-migration.js", "dist/crm-knowledge.js", "dist/crm-data.js", "dist/mcp.js", "dist/jsdom.js", "THIRD-PARTY-NOTICES.md", "dist/types/client/index.d.ts", "dist/types/workflows/migration.d.ts",
     // Source maps beside what people run and import: a stack points into src/.
     "dist/client.js.map", "dist/workflows-migration.js.map", "dist/crm-data.js.map", "dist/mcp.js.map"]) assert.ok(files.includes(needed), needed);
-  assert.deepEqual(files.filter((f) => !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md|THIRD-PARTY-NOTICES\.md|dist\/jsdom\.js|dist\/client(-[\w-]+)?\.m?js|dist\/(client(-[\w-]+)?|crm-(knowledge|data)|mcp)\.js\.map|dist\/crm-(knowledge|data)\.js|dist\/mcp\.js|dist\/types\/.+\.d\.ts)$/.test(f)), []);
+  assert.deepEqual(files.filter((f) => !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md|THIRD-PARTY-NOTICES\.md|dist\/jsdom\.js|dist\/(client|workflows)(-[\w-]+)?\.m?js|dist\/((client|workflows)(-[\w-]+)?|crm-(knowledge|data)|mcp)\.js\.map|dist\/crm-(knowledge|data)\.js|dist\/mcp\.js|dist\/types\/.+\.d\.ts)$/.test(f)), []);
 });

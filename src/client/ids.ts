@@ -86,11 +86,19 @@ export function requireRecordId(value: unknown, argument: string): string {
   return value;
 }
 
-const SOBJECT_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
+/**
+ * The one rule for an API name — an object's, a field's, a record type's developer name: a letter, then letters,
+ * digits and underscores, 80 characters at most (a namespaced custom field is at most 15 + 2 + 40 + 3). Every name
+ * that goes into SOQL, a REST path or a file name is held to it.
+ */
+export const API_NAME_SOURCE = "[A-Za-z][A-Za-z0-9_]{0,79}";
+export const API_NAME = new RegExp(`^${API_NAME_SOURCE}$`);
 
-/** An sObject (or field) API name: letters, digits and underscores, starting with a letter. */
+export const isApiName = (value: unknown): value is string => typeof value === "string" && API_NAME.test(value);
+
+/** An sObject (or field) API name, checked; the message names the argument. */
 export function requireSobjectName(value: unknown, argument = "sobject"): string {
   if (typeof value !== "string") throw new TypeError(`${argument} must be an sObject API name string such as 'Account', got ${typeof value}`);
-  if (!SOBJECT_NAME.test(value)) throw new RangeError(`${argument} '${value}' is not an sObject API name (letters, digits and underscores)`);
+  if (!API_NAME.test(value)) throw new RangeError(`${argument} '${value}' is not an sObject API name (letters, digits and underscores)`);
   return value;
 }

@@ -13,7 +13,7 @@
 import * as l10n from "@vscode/l10n";
 import type { FieldDescribe, SObjectDescribe } from "../client";
 import { APIRequestError } from "../client/errors";
-import { isRecordId } from "../client/ids";
+import { isApiName, isRecordId } from "../client/ids";
 import { withWriteContext } from "../client/writeRecord";
 import type { KeyValueStore } from "../connections/orgRegistry";
 import { isRequiredOnCreate, isRichText } from "../connections/schema";
@@ -46,7 +46,6 @@ export type CrmPath =
   | { kind: "article"; org: string; sobject: string; id: string }
   | { kind: "articleFile"; org: string; sobject: string; id: string; file: string };
 
-const NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
 
 /** Reads a `crm:` path; undefined when it names nothing the file system serves. */
 export function parseCrmPath(path: string, knowledgeSobject: string): CrmPath | undefined {
@@ -54,7 +53,7 @@ export function parseCrmPath(path: string, knowledgeSobject: string): CrmPath | 
   const [org, sobject, item, file, ...rest] = parts;
   if (!org) return { kind: "root" };
   if (!sobject) return { kind: "org", org };
-  if (!NAME.test(sobject) || rest.length) return undefined;
+  if (!isApiName(sobject) || rest.length) return undefined;
   if (!item) return { kind: "object", org, sobject };
   if (item === "new.json" && !file) return { kind: "new", org, sobject };
   const isArticle = sobject.toLowerCase() === knowledgeSobject.toLowerCase();

@@ -14,7 +14,7 @@ import { lstat, mkdir, readdir, rm, rmdir, stat } from "node:fs/promises";
 import { promisify } from "node:util";
 import path from "node:path";
 import { CrmError } from "../client/errors";
-import { isRecordId } from "../client/ids";
+import { isApiName, isRecordId } from "../client/ids";
 import { yaml } from "../client/lazyYaml";
 
 export type FolderEntryType = "file" | "directory" | "link" | "other";
@@ -115,8 +115,6 @@ export interface LocalArticle {
 
 /** Language codes as the org names them (`fr`, `pt_BR`, `zh_TW`, `sr_Latn_ME`): what may stand in a file name. */
 const LANGUAGE_CODE = "[a-z]{2,3}(?:_[A-Za-z0-9]{2,8}){0,2}";
-/** A field's API name (`Answer__c`, `ns__Body__c`). */
-const FIELD_NAME = /^[A-Za-z][A-Za-z0-9_]{0,79}$/;
 /** The org's URL names are at most 255 characters; a folder name leaves room for a "-2" of a duplicate. */
 const MAX_URL_NAME = 255;
 
@@ -124,7 +122,7 @@ const MAX_URL_NAME = 255;
 export function pathNameProblem(kind: "language" | "field" | "urlName", value: unknown): string | undefined {
   const shown = JSON.stringify(String(value).slice(0, 60)) + (String(value).length > 60 ? "…" : "");
   if (kind === "language") return typeof value === "string" && new RegExp(`^${LANGUAGE_CODE}$`).test(value) ? undefined : `the language code ${shown} is not a language code (such as fr or pt_BR)`;
-  if (kind === "field") return typeof value === "string" && FIELD_NAME.test(value) ? undefined : `the field name ${shown} is not a field API name`;
+  if (kind === "field") return isApiName(value) ? undefined : `the field name ${shown} is not a field API name`;
   if (typeof value !== "string" || !value.trim()) return "it has no URL name";
   return value.length > MAX_URL_NAME ? `its URL name is ${value.length} characters long; the org's URL names have at most ${MAX_URL_NAME}` : undefined;
 }

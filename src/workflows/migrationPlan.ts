@@ -5,6 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { CrmError } from "../client/errors";
+import { API_NAME, API_NAME_SOURCE } from "../client/ids";
 import { yaml } from "../client/lazyYaml";
 
 /** A migration plan that cannot run as written: `at` is its place in the plan (`objects[1].match`), empty for the whole plan. */
@@ -56,8 +57,7 @@ export interface PlanInput {
   }[];
 }
 
-const NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
-const PATH = /^[A-Za-z][A-Za-z0-9_]*(?:\.[A-Za-z][A-Za-z0-9_]*)?$/;
+const PATH = new RegExp(`^${API_NAME_SOURCE}(?:\\.${API_NAME_SOURCE})?$`);
 const TOP_KEYS = ["from", "to", "owner", "objects"];
 const OBJECT_KEYS = ["object", "where", "match", "fields", "transform", "recordType"];
 
@@ -95,7 +95,7 @@ function objectOf(value: unknown, i: number): PlanObject {
   const where = `objects[${i}]`;
   if (!isMap(value)) throw new MigrationPlanError(`${where} must be a mapping with object and match, got ${shown(value)}`, where);
   unknownKeys(value, OBJECT_KEYS, where);
-  const object = text(value.object, `${where}.object`, NAME, "an object's API name");
+  const object = text(value.object, `${where}.object`, API_NAME, "an object's API name");
   if (value.match === undefined) throw new MigrationPlanError(`${where}.match is missing: name the fields that identify a ${object} record in both orgs (or an external ID field)`, `${where}.match`);
   const match = names(value.match, `${where}.match`, PATH, "field names or Relationship.Field paths");
   let include: string[] | undefined;
@@ -103,13 +103,13 @@ function objectOf(value: unknown, i: number): PlanObject {
   if (value.fields !== undefined) {
     if (!isMap(value.fields)) throw new MigrationPlanError(`${where}.fields must be a mapping with include and/or exclude, got ${shown(value.fields)}`, `${where}.fields`);
     unknownKeys(value.fields, ["include", "exclude"], `${where}.fields`);
-    if (value.fields.include !== undefined) include = names(value.fields.include, `${where}.fields.include`, NAME, "field API names");
-    if (value.fields.exclude !== undefined) exclude = names(value.fields.exclude, `${where}.fields.exclude`, NAME, "field API names");
+    if (value.fields.include !== undefined) include = names(value.fields.include, `${where}.fields.include`, API_NAME, "field API names");
+    if (value.fields.exclude !== undefined) exclude = names(value.fields.exclude, `${where}.fields.exclude`, API_NAME, "field API names");
   }
   const transform: Record<string, Transform> = {};
   if (value.transform !== undefined) {
     if (!isMap(value.transform)) throw new MigrationPlanError(`${where}.transform must be a mapping of field → blank | mask | { constant: <value> }, got ${shown(value.transform)}`, `${where}.transform`);
-    for (const [field, t] of Object.entries(value.transform)) transform[text(field, `${where}.transform`, NAME, "field API names")] = transformOf(t, `${where}.transform.${field}`);
+    for (const [field, t] of Object.entries(value.transform)) transform[text(field, `${where}.transform`, API_NAME, "field API names")] = transformOf(t, `${where}.transform.${field}`);
   }
   const transformed = match.find((m) => Object.keys(transform).some((f) => f.toLowerCase() === m.toLowerCase()));
   if (transformed) throw new MigrationPlanError(`${where}.transform changes ${transformed}, which is in match: the records could no longer be found again (a second run would insert them twice)`, `${where}.transform`);
@@ -117,7 +117,7 @@ function objectOf(value: unknown, i: number): PlanObject {
   if (value.recordType !== undefined) {
     if (!isMap(value.recordType)) throw new MigrationPlanError(`${where}.recordType must be { default: <developer name> }, got ${shown(value.recordType)}`, `${where}.recordType`);
     unknownKeys(value.recordType, ["default"], `${where}.recordType`);
-    recordTypeDefault = text(value.recordType.default, `${where}.recordType.default`, NAME, "a record type's developer name");
+    recordTypeDefault = text(value.recordType.default, `${where}.recordType.default`, API_NAME, "a record type's developer name");
   }
   const where_ = value.where === undefined || value.where === null ? undefined : text(value.where, `${where}.where`, undefined, "a SOQL condition");
   return { object, ...(where_ ? { where: where_ } : {}), match, ...(include ? { include } : {}), exclude, transform, ...(recordTypeDefault ? { recordTypeDefault } : {}) };

@@ -1,6 +1,6 @@
 /** The tools' input checks: each bad argument named, with what was expected (ToolInputError). */
 import type { SObjectDescribe } from "../../client";
-import { isRecordId } from "../../client/ids";
+import { API_NAME, isRecordId } from "../../client/ids";
 import { quoted } from "../quoted";
 import type { AgentOrg, Input, Scalar } from "./kit";
 
@@ -35,7 +35,6 @@ export function whole(input: Input, name: string, fallback: number, max: number)
 }
 
 /** An API name as the org spells them: a letter, then letters, digits and underscores — 80 characters at most (custom names are 40 plus a suffix). */
-export const API_NAME = /^[A-Za-z][A-Za-z0-9_]{0,79}$/;
 
 export function apiName(input: Input, name: string): string {
   const v = text(input, name);

@@ -1,5 +1,5 @@
 /**
- * One rule, one place: the record-ID rule and the production rule are each one function, and every surface that
+ * One rule, one place: the record-ID rule, the API-name rule and the production rule are each one function, and every surface that
  * decides by them decides the same — a grid cell, a panel message, a field value, a crm: path; VS Code's write
  * guard, the command-line tools' guard, the agent's default access. One same-value rule behind every "changed
  * since?" check.
@@ -8,7 +8,10 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { isRecordId, productionLike, type FieldDescribe, type OrgKind } from "../../../src/client";
 import path from "node:path";
-import { canonicalRecordId } from "../../../src/client/ids";
+import { canonicalRecordId, isApiName, requireSobjectName } from "../../../src/client/ids";
+import { apiName, asInput } from "../../../src/agent/tools/input";
+import { pathNameProblem } from "../../../src/workflows/folderFiles";
+import { parsePlan } from "../../../src/workflows/migrationPlan";
 import { sameValue } from "../../../src/client/sameValue";
 import { valueProblem } from "../../../src/client/fieldValues";
 import { parseCellInput } from "../../../src/shared/cellInput";
@@ -73,4 +76,18 @@ test("the same-value rule is said once: no other module of the product defines i
   const twins: string[] = [];
   for (const f of files) if (/\b(?:function|const)\s+same(?:Value|Loose)\b/.test(await readFile(path.join("src", f), "utf8"))) twins.push(f);
   assert.deepEqual(twins, []);
+});
+
+test("one API-name rule: the client's checks, crm: paths, folder files, agent input and migration plans accept exactly what isApiName accepts", () => {
+  const names = ["Account", "ns__Body__c", "Knowledge__kav", "a".repeat(80), "a".repeat(81), "1Account", "Account WHERE Id != null", "Bad-Name", "_Account", ""];
+  const accepts = (work: () => unknown) => { try { work(); return true; } catch { return false; } };
+  for (const name of names) {
+    const expected = isApiName(name);
+    assert.equal(accepts(() => requireSobjectName(name)), expected, `client: '${name}'`);
+    assert.equal(parseCrmPath(`/Demo org/${name}/001000000000001AAA.json`, "FAQ__kav")?.kind === "record", expected, `crm: path: '${name}'`);
+    assert.equal(pathNameProblem("field", name) === undefined, expected, `folder file: '${name}'`);
+    assert.equal(accepts(() => apiName(asInput({ object: name }), "object")), expected, `agent input: '${name}'`);
+    assert.equal(accepts(() => parsePlan(JSON.stringify({ from: "a", to: "b", objects: [{ object: name, match: ["Name"] }] }))), expected, `migration plan: '${name}'`);
+  }
+  assert.deepEqual(names.map(isApiName), [true, true, true, true, false, false, false, false, false, false]);
 });

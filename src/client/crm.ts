@@ -5,7 +5,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { KeptSessionAuth, type AuthSession, type AuthStrategy, type KeptSession } from "./auth";
 import type { DescribeGlobal, SObjectDescribe } from "./describe";
-import type { QueryExplain } from "./shapes";
+import type { CreateResult, QueryExplain } from "./shapes";
 import { checkHelper, type ConnectionInfo, type HelperConnection, type HelperContent, normalizeConnection, readHelperFile, strategyFromConnection } from "./connection-info";
 import { APIRequestError, AuthenticationError, CrmError, DataMismatchError, InvalidFieldError, MissingRequiredDataError } from "./errors";
 import { get18CharId, recordIdSource, requireRecordId, requireSobjectName } from "./ids";
@@ -525,10 +525,10 @@ export class Crm extends EventEmitter<CrmEvents> {
   // ---- records and queries -----------------------------------------------------------------
 
   /** Creates a record: resolves to `{ id, success, errors }`. */
-  async createSobjectRecord(sobject: string, payload: Record<string, unknown>): Promise<{ id: string; success: boolean; errors: unknown[] }> {
+  async createSobjectRecord(sobject: string, payload: Record<string, unknown>): Promise<CreateResult> {
     requireSobjectName(sobject);
     if (!payload || typeof payload !== "object" || Array.isArray(payload)) throw new TypeError("payload must be an object of field values");
-    const response = await this.request<{ id: string; success: boolean; errors: unknown[] }>("POST", await this.apiPath(`/sobjects/${sobject}`), payload, { intent: recordIntent("create", sobject, { body: payload }) });
+    const response = await this.request<CreateResult>("POST", await this.apiPath(`/sobjects/${sobject}`), payload, { intent: recordIntent("create", sobject, { body: payload }) });
     return response.data!;
   }
 

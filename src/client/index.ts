@@ -31,7 +31,7 @@ export { decodeEntities } from "./entities";
 export type { DescribeGlobal, GlobalSObject, SObjectDescribe, FieldDescribe, ChildRelationship, PicklistValue, RecordTypeInfo } from "./describe";
 export type {
   ConnectUser, MessageBody, FeedComment, CommentPage, FeedElement, FeedElementPage, ChatterGroup, GroupPage, UserPage,
-  KnowledgeArticleVersion, KnowledgeArticle, KnowledgeMasterVersion, PublishStatus, QueryPlan, QueryExplain, TranslationVersion, KnowledgeSettings,
+  KnowledgeArticleVersion, KnowledgeArticle, KnowledgeMasterVersion, PublishStatus, QueryPlan, QueryExplain, TranslationVersion, KnowledgeSettings, CreateResult,
 } from "./shapes";
 export { isTranslationStale, masterAsTranslated, type PreflightReport, type PreflightProblem, type VersionComparison, type ComparedField } from "./versions";
 export type { SavedAsUser } from "./feed";

@@ -8,7 +8,7 @@ import { deprecated } from "./deprecated";
 import { CrmError, DataMismatchError, MissingRequiredDataError } from "./errors";
 import { requireRecordId, requireSobjectName } from "./ids";
 import { soqlLiteral } from "./soql-text";
-import type { KnowledgeArticle, KnowledgeArticleVersion, KnowledgeMasterVersion, KnowledgeSettings, TranslationVersion } from "./shapes";
+import type { CreateResult, KnowledgeArticle, KnowledgeArticleVersion, KnowledgeMasterVersion, KnowledgeSettings, TranslationVersion } from "./shapes";
 import type { CrmResponse } from "./transport";
 import { plugIn, type Bound } from "./plugins";
 
@@ -248,17 +248,10 @@ export async function getArticleUrl(
   return style === "lightning" ? `${base}/lightning/r/${sobject}/${id}/view` : `${base}/knowledge/publishing/articleDraftDetail.apexp?id=${id}`;
 }
 
-/** What a record create answers. */
-export interface SaveResult {
-  id: string;
-  success: boolean;
-  errors: unknown[];
-}
-
 /** Creates a draft article; resolves to its version ID, or the whole response with `fullResponse`. */
-export async function createArticle(crm: Crm, articleData: ArticleData, options: { sobject?: string; fullResponse: true }): Promise<SaveResult>;
+export async function createArticle(crm: Crm, articleData: ArticleData, options: { sobject?: string; fullResponse: true }): Promise<CreateResult>;
 export async function createArticle(crm: Crm, articleData: ArticleData, options?: { sobject?: string; fullResponse?: false }): Promise<string>;
-export async function createArticle(crm: Crm, articleData: ArticleData, options: { sobject?: string; fullResponse?: boolean } = {}): Promise<string | SaveResult> {
+export async function createArticle(crm: Crm, articleData: ArticleData, options: { sobject?: string; fullResponse?: boolean } = {}): Promise<string | CreateResult> {
   const data = checkArticleData(articleData, true);
   const response = await crm.createSobjectRecord(sobjectOf(options.sobject), data);
   return options.fullResponse ? response : response.id;

@@ -170,3 +170,10 @@ export interface QueryPlan {
 export interface QueryExplain {
   plans: QueryPlan[];
 }
+
+/** What the REST sObject resource answers to a create (a record of one; Collections answer a SaveResult per record). */
+export interface CreateResult {
+  id: string;
+  success: boolean;
+  errors: unknown[];
+}

@@ -1,7 +1,7 @@
 /**
  * What a field of the describe accepts: one check of a value (as text, the form of a CSV cell or a Bulk row)
- * against its field's type, length and restricted picklist, shared by the extension's Import Data and the
- * migration's dry run. The problem is returned as data: each caller words it in its own language.
+ * against its field's type, length and restricted picklist, shared by the extension's Import Data, the
+ * migration's dry run and an agent's proposals. The problem is returned as data: each caller words it in its own language.
  */
 import type { FieldDescribe } from "./describe";
 import { isRecordId } from "./ids";

@@ -1,5 +1,6 @@
 /** The tools' input checks: each bad argument named, with what was expected (ToolInputError). */
 import type { SObjectDescribe } from "../../client";
+import { valueProblem, valueProblemText } from "../../client/fieldValues";
 import { API_NAME, isRecordId } from "../../client/ids";
 import { quoted } from "../quoted";
 import type { AgentOrg, Input, Scalar } from "./kit";
@@ -72,6 +73,9 @@ export function checkFields(d: SObjectDescribe, fields: Record<string, Scalar>, 
     const field = d.fields.find((f) => f.name.toLowerCase() === name.toLowerCase());
     if (!field) throw new ToolInputError(`${where}: ${d.name} has no field ${name} (crm_describe lists its fields)`);
     if (operation === "create" ? !field.createable : !field.updateable) throw new ToolInputError(`${where}: ${d.name}.${field.name} cannot be ${operation === "create" ? "set on a new record" : "changed"}`);
+    // The value against its field (type, length, restricted picklist): the rule Import Data and migrations use.
+    const problem = value === null ? undefined : valueProblem(field, String(value));
+    if (problem) throw new ToolInputError(`${where}: ${d.name}.${valueProblemText({ ...field, label: field.name }, String(value), problem)}`);
     out[field.name] = value;
   }
   return out;

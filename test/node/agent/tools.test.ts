@@ -154,6 +154,9 @@ test("access: off answers nothing; read refuses proposals and drafts without sen
   assert.equal(fencedData(allowed.text).data, "applied");
   const badChange = await runTool("crm_propose_changes", { changes: [{ operation: "update", object: "Account", id: String(records[0]!.Id), fields: { CreatedDate: "2020-01-01" } }] }, await org(), staged);
   assert.match(badChange.text, /changes\[0\]: Account\.CreatedDate cannot be changed/);
+  // A value is checked against its field as Import Data and migrations check it: nothing is proposed.
+  const badValue = await runTool("crm_propose_changes", { changes: [{ operation: "update", object: "Account", id: String(records[0]!.Id), fields: { NumberOfEmployees: "lots" } }] }, await org(), staged);
+  assert.match(badValue.text, /changes\[0\]: Account\.NumberOfEmployees must be a whole number, not 'lots'/);
   const badOp = await runTool("crm_propose_changes", { changes: [{ operation: "upsert", object: "Account" }] }, await org(), staged);
   assert.match(badOp.text, /changes\[0\]\.operation must be "create", "update" or "delete", got "upsert"/);
 });

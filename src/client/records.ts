@@ -139,6 +139,12 @@ export async function commitRecords(crm: RecordWriter, writes: readonly RecordWr
     outcomes[index] = outcome;
     options.onOutcome?.(index, outcome);
   };
+  /** Takes the org's answer for the writes of a request; says which were written. */
+  const answered = (indexes: number[], results: SaveResult[]): number[] => indexes.filter((i, n) => {
+    const result = results[n] ?? { success: false, errors: [] };
+    settle(i, result.success ? { state: "written", result } : { state: "refused", result });
+    return result.success;
+  });
   const byObject = new Map<string, number[]>();
   writes.forEach((w, i) => {
     if (w.operation === "create") return;
@@ -179,19 +185,12 @@ export async function commitRecords(crm: RecordWriter, writes: readonly RecordWr
         const before = new Map(sent.filter((w) => w.before).map((w) => [w.id, w.before!]));
         const results = await withWriteContext(before.size ? { before } : {}, () => crm.collections.update(sent.map((w) => ({ type: object, id: w.id, fields: w.fields })), { allOrNone: options.allOrNone }));
         stats.writes++;
-        updates.forEach((i, n) => {
-          const result = results[n] ?? { success: false, errors: [] };
-          settle(i, result.success ? { state: "written", result } : { state: "refused", result });
-          if (result.success) justWritten.push(i);
-        });
+        justWritten = answered(updates, results);
       }
       if (deletes.length) {
         const results = await crm.collections.remove(deletes.map(idOf), { allOrNone: options.allOrNone });
         stats.writes++;
-        deletes.forEach((i, n) => {
-          const result = results[n] ?? { success: false, errors: [] };
-          settle(i, result.success ? { state: "written", result } : { state: "refused", result });
-        });
+        answered(deletes, results);
       }
       done += chunk.length;
       options.onProgress?.(done, writes.length);
@@ -207,10 +206,7 @@ export async function commitRecords(crm: RecordWriter, writes: readonly RecordWr
       const chunk = indexes.slice(start, start + COLLECTION_LIMIT);
       const results = await crm.collections.create(object, chunk.map((i) => (writes[i] as Extract<RecordWrite, { operation: "create" }>).fields), { allOrNone: options.allOrNone });
       stats.writes++;
-      chunk.forEach((i, n) => {
-        const result = results[n] ?? { success: false, errors: [] };
-        settle(i, result.success ? { state: "written", result } : { state: "refused", result });
-      });
+      answered(chunk, results);
       done += chunk.length;
       options.onProgress?.(done, writes.length);
     }

@@ -247,15 +247,13 @@ export class Container implements CommandDeps {
     this.mcpDeps = mcpDeps;
   }
 
+  // Services are handed on as functions (a command passes `deps.showDiff` along): each is bound to the container.
+
   /** A text beside a document, or two texts, in the diff editor. */
-  showDiff(left: { label: string; text: string }, right: vscode.Uri | { label: string; text: string }, title: string): Promise<void> {
-    return this.reviews.showDiff(left, right, title);
-  }
+  readonly showDiff = (left: { label: string; text: string }, right: vscode.Uri | { label: string; text: string }, title: string): Promise<void> => this.reviews.showDiff(left, right, title);
 
   /** The MCP server definition provider, registered with an API of VS Code 1.101's shape (a test hands in its own). */
-  registerMcpServerProvider(api?: McpApi): vscode.Disposable {
-    return registerMcpServerProvider(this.mcpDeps, api);
-  }
+  readonly registerMcpServerProvider = (api?: McpApi): vscode.Disposable => registerMcpServerProvider(this.mcpDeps, api);
 }
 
 /** The production guard's question: modal, naming the org and the change; only the explicit button sends it. */

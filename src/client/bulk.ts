@@ -206,16 +206,54 @@ async function* resultSets(crm: Crm, jobId: string, options: BulkQueryOptions, o
   }
 }
 
-/** Runs a query job and hands its result sets to `read`, reporting progress. */
+/** A query job the org runs from now on; its rows are read when asked for. */
+export interface StartedQuery {
+  rows(): AsyncGenerator<BulkRow>;
+}
+
+/**
+ * Starts a query job now and reads it later: the org runs the job while the caller finishes other work (a
+ * migration has the next object's rows exported while the last chunk of the one before loads). Nothing is read
+ * until `rows()`; a job whose rows are never read is left to the org, which deletes it after a week.
+ */
+export function startQuery(crm: Crm, soql: string, options: BulkQueryOptions = {}): StartedQuery {
+  requirePageSize(options.pageSize);
+  const done = jobDone(crm, soql, options);
+  done.catch(() => undefined); // said when the rows are read; a job never read must not go unhandled
+  return { rows: () => rowsOf(resultSetsOf(crm, done, options)) };
+}
+
+/** Creates a query job and waits for the org to finish it. */
+async function jobDone(crm: Crm, soql: string, options: BulkQueryOptions): Promise<BulkJobInfo> {
+  const job = await createQueryJob(crm, soql, options);
+  return waitForJob(crm, job.id, "query", { signal: options.signal, poll: options.poll, onState: (j) => options.onProgress?.({ jobId: j.id, state: j.state, rows: 0 }) });
+}
+
+/** The result sets of a query job once it is done, reporting progress. */
+async function* resultSetsOf(crm: Crm, job: Promise<BulkJobInfo>, options: BulkQueryOptions): AsyncGenerator<Readable> {
+  const done = await job;
+  let rows = 0;
+  yield* resultSets(crm, done.id, options, (n) => {
+    rows += n;
+    options.onProgress?.({ jobId: done.id, state: done.state, rows });
+  });
+}
+
+/** Runs a query job (once asked for its first set) and hands its result sets on as they arrive. */
 async function* runQuery(crm: Crm, soql: string, options: BulkQueryOptions): AsyncGenerator<Readable> {
   requirePageSize(options.pageSize);
-  const job = await createQueryJob(crm, soql, options);
-  const done = await waitForJob(crm, job.id, "query", { signal: options.signal, poll: options.poll, onState: (j) => options.onProgress?.({ jobId: j.id, state: j.state, rows: 0 }) });
-  let rows = 0;
-  yield* resultSets(crm, job.id, options, (n) => {
-    rows += n;
-    options.onProgress?.({ jobId: job.id, state: done.state, rows });
-  });
+  yield* resultSetsOf(crm, jobDone(crm, soql, options), options);
+}
+
+/** The rows of result sets (column → text, empty as null), each set's header line first. */
+async function* rowsOf(sets: AsyncIterable<Readable>): AsyncGenerator<BulkRow> {
+  for await (const set of sets) {
+    let header: string[] | undefined;
+    for await (const line of csvRowStream(set)) {
+      if (header) yield rowOf(header, line);
+      else header = line;
+    }
+  }
 }
 
 /**
@@ -223,13 +261,7 @@ async function* runQuery(crm: Crm, soql: string, options: BulkQueryOptions): Asy
  * Bulk API 2.0 takes no GROUP BY, OFFSET, TYPEOF, aggregates or nested (parent-to-child) queries.
  */
 export async function* query(crm: Crm, soql: string, options: BulkQueryOptions = {}): AsyncGenerator<BulkRow> {
-  for await (const set of runQuery(crm, soql, options)) {
-    let header: string[] | undefined;
-    for await (const line of csvRowStream(set)) {
-      if (header) yield rowOf(header, line);
-      else header = line;
-    }
-  }
+  yield* rowsOf(runQuery(crm, soql, options));
 }
 
 /** The same query as raw CSV: the header once, then each result set's records (one line each, LF). */
@@ -677,7 +709,7 @@ async function viaCollections(crm: Crm, job: IngestJobSpec, header: string, reco
 }
 
 /** The functions this module adds to every client as `crm.bulk`. */
-const api = { getJob, jobs, abortJob, stopJob, deleteJob, waitForJob, createQueryJob, query, queryCsv, ingest, resultsOf };
+const api = { getJob, jobs, abortJob, stopJob, deleteJob, waitForJob, createQueryJob, query, startQuery, queryCsv, ingest, resultsOf };
 plugIn("bulk", api);
 declare module "./crm" {
   interface Crm {

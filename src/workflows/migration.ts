@@ -18,7 +18,7 @@
 import { createHash } from "node:crypto";
 import { closeSync, createReadStream, openSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
-import { ingest, query as bulkQuery, stopJob, type BulkRow, type IngestInput, type IngestOptions, type PollOptions } from "../client/bulk";
+import { ingest, startQuery, stopJob, type BulkRow, type IngestInput, type IngestOptions, type PollOptions } from "../client/bulk";
 import { csvLine, uploadLine } from "../client/csv";
 import type { Crm } from "../client/crm";
 import { isRequiredOnCreate, type FieldDescribe, type SObjectDescribe } from "../client/describe";
@@ -407,18 +407,42 @@ function lowerRow(row: BulkRow, columns: string[]): Row {
   return Object.fromEntries(columns.map((c) => [c.toLowerCase(), asText(byLower.get(c.toLowerCase()))]));
 }
 
-/** The rows of a query as `path → text`, with REST below the threshold and a Bulk job at or above it. */
-async function* rowsOf(crm: Crm, object: string, columns: string[], where: string | undefined, options: MigrationOptions, onCount: (n: number) => void): AsyncGenerator<Row> {
-  const condition = where ? ` WHERE ${where}` : "";
-  const count = (await crm.soqlQuery(`SELECT COUNT() FROM ${object}${condition}`, { signal: options.signal })).totalSize;
-  onCount(count);
-  const soql = `SELECT ${columns.join(", ")} FROM ${object}${condition}`;
-  if (count >= (options.bulkThreshold ?? DEFAULT_BULK_THRESHOLD)) {
-    for await (const row of bulkQuery(crm, soql, { signal: options.signal, poll: options.poll })) yield lowerRow(row, columns);
-  } else {
-    for await (const record of crm.queryIterator(soql, { signal: options.signal })) yield flatten(record, columns);
-  }
+/** A read of an object's rows, begun: its count asked and, at or above the threshold, its Bulk job running at the org. */
+interface StartedRows {
+  count: Promise<number>;
+  rows(): AsyncGenerator<Row>;
 }
+
+/**
+ * Begins reading the rows of a query as `path → text` — REST below the threshold, a Bulk job at or above it — so
+ * the org counts and exports them while the caller finishes other work; they are read when asked for.
+ */
+function startRows(crm: Crm, object: string, columns: string[], where: string | undefined, options: MigrationOptions): StartedRows {
+  const condition = where ? ` WHERE ${where}` : "";
+  const soql = `SELECT ${columns.join(", ")} FROM ${object}${condition}`;
+  const count = crm.soqlQuery(`SELECT COUNT() FROM ${object}${condition}`, { signal: options.signal }).then((r) => r.totalSize);
+  const bulk = count.then((n) => (n >= (options.bulkThreshold ?? DEFAULT_BULK_THRESHOLD) ? startQuery(crm, soql, { signal: options.signal, poll: options.poll }) : undefined));
+  bulk.catch(() => undefined); // said when the rows are read; a read begun and never made must not go unhandled
+  return {
+    count,
+    async *rows() {
+      const started = await bulk;
+      if (started) for await (const row of started.rows()) yield lowerRow(row, columns);
+      else for await (const record of crm.queryIterator(soql, { signal: options.signal })) yield flatten(record, columns);
+    },
+  };
+}
+
+/** What a pass reads: the target's records of its object (to match), and the source's (to write). */
+interface PassReads {
+  target: StartedRows;
+  source: StartedRows;
+}
+
+const startReads = (ctx: PassContext, step: Step): PassReads => ({
+  target: startRows(ctx.target, step.object, targetColumns(step), undefined, ctx.options),
+  source: startRows(ctx.source, step.object, sourceColumns(step), step.plan.where, ctx.options),
+});
 
 /** Match values compare as the org compares text: trimmed, either case. */
 function matchKey(values: (string | null)[]): string | undefined {
@@ -549,11 +573,10 @@ class ObjectPass {
 
 
   /** The target's records of the object by match key (a key two records share is ambiguous), and the unique values they hold. */
-  async indexTarget(): Promise<void> {
-    const columns = targetColumns(this.step);
+  async indexTarget(target: StartedRows): Promise<void> {
     const uniques = this.uniqueFields;
     for (const f of uniques) this.uniqueValues.set(f.name.toLowerCase(), new Map());
-    for await (const row of rowsOf(this.ctx.target, this.step.object, columns, undefined, this.ctx.options, () => undefined)) {
+    for await (const row of target.rows()) {
       for (const f of uniques) {
         const value = row[f.name.toLowerCase()];
         if (value !== null && value !== undefined) this.uniqueValues.get(f.name.toLowerCase())!.set(value.toLowerCase(), { target: row.id! });
@@ -930,19 +953,20 @@ async function passes(source: Crm, target: Crm, plan: MigrationPlan, options: Ru
   const ctx = new PassContext(source, target, prepared, options, run);
   const report: MigrationReport = { planDigest: planDigest(plan), source: orgOf(source), target: orgOf(target), objects: [], deferred: prepared.deferred };
   const work = async () => {
-    for (const step of prepared.steps) {
+    // The next object's reads begin while this one's last chunk loads: the org exports them meanwhile.
+    let ahead: PassReads | undefined;
+    for (const [n, step] of prepared.steps.entries()) {
       ctx.checkCancelled();
       const pass = new ObjectPass(step, ctx);
       report.objects.push(pass.report);
       try {
-        await pass.indexTarget();
-        let total = 0;
-        const threshold = options.bulkThreshold ?? DEFAULT_BULK_THRESHOLD;
+        const reads = ahead ?? startReads(ctx, step);
+        ahead = undefined;
+        await pass.indexTarget(reads.target);
+        const total = await reads.source.count;
+        pass.report.read = total >= (options.bulkThreshold ?? DEFAULT_BULK_THRESHOLD) ? "bulk" : "rest";
         try {
-          for await (const row of rowsOf(source, step.object, sourceColumns(step), step.plan.where, options, (n) => {
-            total = n;
-            pass.report.read = n >= threshold ? "bulk" : "rest";
-          })) {
+          for await (const row of reads.source.rows()) {
             await pass.take(row);
             if (pass.report.rows % 1000 === 0) ctx.progress({ phase: "read", object: step.object, done: pass.report.rows, total });
           }
@@ -952,6 +976,8 @@ async function passes(source: Crm, target: Crm, plan: MigrationPlan, options: Ru
           throw err;
         }
         ctx.progress({ phase: "read", object: step.object, done: pass.report.rows, total });
+        const next = prepared.steps[n + 1];
+        if (next) ahead = startReads(ctx, next);
         await pass.drained();
         pass.estimate();
       } finally {

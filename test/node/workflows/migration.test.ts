@@ -351,3 +351,23 @@ test("a plan is checked before anything is read: each mistake names its place an
   await assert.rejects(migration.dryRun(src, { objects: [{ object: "Account", match: ["Name"] }], owner: { default: "nobody@nowhere.example" } }, tgt), /owner\.default: no active user nobody@nowhere\.example/);
   await assert.rejects(migration.dryRun(src, PLAN, undefined as never), /target must be a Crm client/);
 });
+
+test("the next object's rows are exported while the last chunk of the one before loads: the org works on both at once", async () => {
+  const [src, tgt] = await Promise.all([demoClient(source()), demoClient(target())]);
+  const before = await snapshot(tgt);
+  const [sourceFrom, targetFrom] = [source().requests.length, target().requests.length];
+  const run = await migration.run(src, PLAN.replace("transform: { Phone: mask }", ""), tgt, { poll, bulkThreshold: 0 });
+  assert.equal(run.state, "complete");
+  const sourceSent = source().requests.slice(sourceFrom);
+  const targetSent = target().requests.slice(targetFrom);
+  // The Account ingest job: created first; its ID is in the path of the requests that follow.
+  const created = targetSent.findIndex((r) => r.method === "POST" && /\/jobs\/ingest$/.test(r.path) && /"object":"Account"/.test(r.body));
+  const jobId = targetSent.slice(created).map((r) => /\/jobs\/ingest\/(\w+)/.exec(r.path)?.[1]).find(Boolean)!;
+  const accountsDone = targetSent.filter((r) => r.method === "GET" && r.path.endsWith(`/jobs/ingest/${jobId}`)).at(-1)!.receivedAt;
+  const contactExport = sourceSent.find((r) => r.method === "POST" && /\/jobs\/query$/.test(r.path) && /FROM Contact/.test(r.body))!.receivedAt;
+  const contactIndex = targetSent.find((r) => r.method === "POST" && /\/jobs\/query$/.test(r.path) && /FROM Contact/.test(r.body))!.receivedAt;
+  assert.ok(contactExport < accountsDone, "the contacts' export job was started before the accounts' last job was heard done");
+  assert.ok(contactIndex < accountsDone, "and so was the read of the target's contacts");
+  await migration.revert(tgt, run, { poll });
+  assert.equal(await snapshot(tgt), before);
+});

@@ -31,6 +31,8 @@ import { checkPlan, MigrationPlanError, parsePlan, planDigest, transformed, type
 import { CLOCK_SKEW_MS, withinSkew } from "../client/orgTime";
 import { currentRecords, sinceWritten } from "../client/records";
 import { withWriteContext } from "../client/writeRecord";
+import { batchIntent } from "../client/intent";
+import type { PendingWrite } from "../client/transport";
 import { sameValue } from "../client/sameValue";
 import { soqlLiteral } from "../client/soql-text";
 
@@ -1067,6 +1069,14 @@ export async function dryRun(source: Crm, plan: PlanInput | string, target: Crm,
   return passes(source, target, checked, options);
 }
 
+/**
+ * What the target's guard is asked once for a run or a revert: its intent, a batch of record writes in words —
+ * sent as Bulk ingest jobs, or sObject Collections below the threshold.
+ */
+function wholeBatch(summary: string, records: number | undefined): PendingWrite {
+  return { method: "POST", path: "/jobs/ingest", summary, ...(records ? { records } : {}), intent: batchIntent(summary, { area: "records", ...(records ? { records } : {}) }) };
+}
+
 /** The one sentence the target's guard is asked: what the whole run writes. */
 function runSummary(plan: MigrationPlan, report: MigrationReport | undefined, source: Crm): string {
   const from = source.instanceUrl ? new URL(source.instanceUrl).host : "the source org";
@@ -1104,7 +1114,8 @@ export async function run(source: Crm, plan: PlanInput | string, target: Crm, op
   const counted = (info: { method: string }) => void (info.method && record.requests++);
   target.on("request", counted);
   try {
-    await wholeRun(() => target.withConfirmedWrites({ method: "POST", path: "/migration", summary: options.summary ?? runSummary(checked, options.report, source), records: options.report?.objects.reduce((n, o) => n + o.insert + o.update, 0) }, () => passes(source, target, checked, options, record)));
+    const summary = options.summary ?? runSummary(checked, options.report, source);
+    await wholeRun(() => target.withConfirmedWrites(wholeBatch(summary, options.report?.objects.reduce((n, o) => n + o.insert + o.update, 0)), () => passes(source, target, checked, options, record)));
     record.state = "complete";
   } catch (err) {
     // Nothing written (a guard that said no, a plan an org refuses): the error is the answer, there is no run to keep.
@@ -1135,7 +1146,7 @@ export async function revert(target: Crm, runRecord: MigrationRun, options: Migr
   const deletes = runRecord.objects.reduce((n, o) => n + o.inserted.length, 0);
   const restores = runRecord.objects.reduce((n, o) => n + o.updated.length, 0);
   const collectionsBelow = options.bulkThreshold ?? DEFAULT_BULK_THRESHOLD;
-  await wholeRevert(() => target.withConfirmedWrites({ method: "POST", path: "/migration", summary: options.summary ?? `revert a migration: delete ${deletes} records it inserted, restore ${restores} it updated`, records: deletes + restores }, async () => {
+  await wholeRevert(() => target.withConfirmedWrites(wholeBatch(options.summary ?? `revert a migration: delete ${deletes} records it inserted, restore ${restores} it updated`, deletes + restores), async () => {
     for (const outcome of [...runRecord.objects].reverse()) {
       options.signal?.throwIfAborted();
       const restore: Record<string, unknown>[] = [];

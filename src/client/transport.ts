@@ -14,7 +14,7 @@ import { createNodeAdapter, TOO_LARGE, type StreamConfig } from "./node-adapter"
 import { APIRequestError, CancelledError, InvalidResponseError, NetworkError, redactSecrets, type ApiErrorEntry } from "./errors";
 import { batchIntent, completedIntent, intentOf, type WriteIntent } from "./intent";
 import { pathOnly, resolveEndpoint } from "./urls";
-import { completedWrite, type CompletedWrite, type HttpMethod } from "./writeRecord";
+import { completedWrite, pendingWrite, type CompletedWrite, type HttpMethod, type WriteAuthor } from "./writeRecord";
 
 export type { HttpMethod, CompletedWrite } from "./writeRecord";
 
@@ -119,6 +119,8 @@ export interface PendingWrite {
   summary?: string;
   /** What it means: kind, object, records, fields, summary (always set by the client; see intent.ts). */
   intent?: WriteIntent;
+  /** Whose work it is, when not the person's own (the write context's; see writeRecord.ts). */
+  by?: WriteAuthor;
 }
 
 export interface TransportHooks {
@@ -323,7 +325,7 @@ export class Transport {
    * articles is confirmed as one change, not request by request). Its writes are announced as usual.
    */
   async withConfirmedWrites<T>(batch: PendingWrite, work: () => Promise<T>): Promise<T> {
-    if (!this.confirmedBatch.getStore()) await this.hooks.beforeWrite?.({ ...batch, intent: batch.intent ?? batchIntent(batch.summary ?? `${batch.method} ${batch.path}`, { records: batch.records }) });
+    if (!this.confirmedBatch.getStore()) await this.hooks.beforeWrite?.(pendingWrite({ ...batch, intent: batch.intent ?? batchIntent(batch.summary ?? `${batch.method} ${batch.path}`, { records: batch.records }) }));
     return this.confirmedBatch.run(true, work);
   }
 
@@ -385,7 +387,7 @@ export class Transport {
     const writePath = writes ? pathOnly(resolveEndpoint(session.instanceUrl, o.endpoint)) : "";
     const intent = writes ? o.intent ?? intentOf(o.method, writePath, o.body) : undefined;
     if (writes && o.write !== "confirmed" && !this.confirmedBatch.getStore() && this.hooks.beforeWrite) {
-      await this.hooks.beforeWrite({ method: o.method, path: writePath, body: o.body, ...(o.writeCount ? { records: o.writeCount } : {}), ...(intent ? { intent } : {}) });
+      await this.hooks.beforeWrite(pendingWrite({ method: o.method, path: writePath, body: o.body, ...(o.writeCount ? { records: o.writeCount } : {}), ...(intent ? { intent } : {}) }));
     }
     let refreshed = false;
     const idempotent = o.retryable ?? IDEMPOTENT.has(o.method);

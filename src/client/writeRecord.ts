@@ -64,6 +64,12 @@ function merged(outer: ReadonlyMap<string, Values>, inner: ReadonlyMap<string, V
   return new Map([...[...outer].filter(([id]) => !said.has(key15(id))), ...inner]);
 }
 
+/** A write about to be sent, as its guard is asked about it: with whose work it is. */
+export function pendingWrite<W extends object>(write: W): W & { by?: WriteAuthor } {
+  const by = context.getStore()?.by;
+  return by ? { ...write, by } : write;
+}
+
 /** The write's record: the write, and the context of the work that sent it. */
 export function completedWrite(write: Omit<CompletedWrite, "by" | "group" | "before">): CompletedWrite {
   const current = context.getStore();

@@ -236,7 +236,9 @@ export class OrgManager implements Disposable {
     if (!org) throw new CrmError(l10n.t("That org was removed"));
     if (org.kind === undefined) org = await this.learnKind(key);
     if (!guardsWrites(org)) return;
-    const confirmed = (await this.deps.confirmWrite?.(org, describeWrite(write))) ?? false;
+    // An agent's write says so in the question (a grid of its proposal, a tool): the person confirms knowing whose it is.
+    const change = write.by === "agent" ? l10n.t("an agent's change: {0}", describeWrite(write)) : describeWrite(write);
+    const confirmed = (await this.deps.confirmWrite?.(org, change)) ?? false;
     if (!confirmed) throw new CancelledError(l10n.t("Nothing was sent to {0}: the change was not confirmed", org.alias));
   }
 

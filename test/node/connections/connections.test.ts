@@ -80,6 +80,10 @@ test("production guard: the kind is read at sign-in; a write asks first naming t
     const created = await session.crm.createSobjectRecord("Account", { Name: "Confirmed on prod" });
     assert.ok(created.id);
     assert.equal(asked.length, 2);
+    // An agent's write (its tool, or a grid of its proposal) says whose it is in the question.
+    await session.crm.withWriteContext({ by: "agent" }, () => session.crm.updateSobjectRecord("Account", created.id, { Name: "By an agent" }));
+    assert.equal(asked.at(-1), `Prod: an agent's change: update Account ${created.id} (Name)`);
+    asked.pop();
     await manager.setWriteGuard(record.key, false);
     await session.crm.updateSobjectRecord("Account", created.id, { Name: "Guard off" });
     assert.equal(asked.length, 2, "turned off for this org: no question");

@@ -247,6 +247,30 @@ export class Driver {
     await this.eventually(`the row '${label}' in ${viewTitle} to expand`, async () => (await row.getAttribute("aria-expanded")) === "true");
   }
 
+  /**
+   * Runs work with the Knowledge view's groups expanded and filtered by a title, and clears the filter whatever
+   * happened. The groups are expanded before the filter, last first (each one's rows go below it, so the others stay
+   * in view): expanded while the filter's refresh redraws them, a twistie's click can land on a row being replaced.
+   * The work starts once every row shown is one the filter keeps (an article whose title has the text, or a group's
+   * "No … match" line): the refresh has been drawn.
+   */
+  async withKnowledgeFilter(title: string, work: () => Promise<void>): Promise<void> {
+    const groups = ["Drafts", "Published", "Archived"];
+    await this.expandPane("Knowledge");
+    for (const group of [...groups].reverse()) await this.expandRow("Knowledge", group);
+    await this.viewAction("Knowledge", "Filter Articles by Title");
+    try {
+      await this.answer("Filter articles by title", title);
+      await this.eventually(`the Knowledge view filtered by '${title}'`, async () => {
+        const shown = (await this.rows("Knowledge")).filter((r) => !groups.includes(r.label));
+        return shown.length >= groups.length && shown.every((r) => r.label.includes(title));
+      }, 30_000);
+      await work();
+    } finally {
+      await this.viewAction("Knowledge", "Clear Articles Filter");
+    }
+  }
+
   /** Clicks a view's title action by its label (for example "Filter Objects…"). */
   async viewAction(viewTitle: string, label: string): Promise<void> {
     const pane = this.pane(viewTitle);

@@ -53,35 +53,31 @@ journey("Article Details follows a publish from the Knowledge tree; two quick re
   const frame = await openDetails(ui, title);
   await frame.locator("dl.facts", { hasText: /Version\s*1 · Draft/ }).waitFor();
 
-  // Every group expanded (filtered to the article, so every group fits the pane), the panel open: publish from the draft's row.
+  // Every group expanded and filtered to the article (so every group fits the pane), the panel open: publish from the draft's row.
   const groups = ["Drafts", "Published", "Archived"];
-  await ui.expandPane("Knowledge");
-  await ui.viewAction("Knowledge", "Filter Articles by Title");
-  await ui.answer("Filter articles by title", title);
-  for (const group of groups) await ui.expandRow("Knowledge", group);
-  await ui.waitForRow("Knowledge", title);
-  await ui.contextMenu("Knowledge", title, "Publish Article");
-  await ui.pick(`Publish '${title}' as`, "Major version");
-  await frame.locator("dl.facts", { hasText: /Version\s*1 · Online/ }).waitFor({ timeout: 20_000 });
-  assert.equal(String(draft.PublishStatus), "Online");
+  await ui.withKnowledgeFilter(title, async () => {
+    await ui.contextMenu("Knowledge", title, "Publish Article");
+    await ui.pick(`Publish '${title}' as`, "Major version");
+    await frame.locator("dl.facts", { hasText: /Version\s*1 · Online/ }).waitFor({ timeout: 20_000 });
+    assert.equal(String(draft.PublishStatus), "Online");
 
-  // Two refreshes in quick succession: the later supersedes the earlier; each version shows once, in its group.
-  await ui.viewAction("Knowledge", "Refresh Knowledge");
-  await ui.viewAction("Knowledge", "Refresh Knowledge");
-  await ui.eventually(`'${title}' once, under Published`, async () => {
-    assert.deepEqual((await ui.errorsShown()).filter((e) => /already registered|failed/i.test(e)), [], "no error while the tree refreshes");
-    const shown = (await ui.rows("Knowledge")).map((r) => r.label).filter((l) => l === title);
-    return shown.length === 1 && (await ui.groupOf("Knowledge", title, groups)) === "Published";
-  }, 20_000);
-  const byGroup = new Map<string, string[]>();
-  let group = "";
-  for (const { label } of await ui.rows("Knowledge")) {
-    if (groups.includes(label)) byGroup.set((group = label), []);
-    else if (group && label !== "Load more…") byGroup.get(group)!.push(label);
-  }
-  for (const [name, labels] of byGroup) assert.equal(new Set(labels).size, labels.length, `no version twice under ${name}: ${labels.join(", ")}`);
-  assert.deepEqual(byGroup.get("Published"), [title], "the published version, once");
-  await ui.viewAction("Knowledge", "Clear Articles Filter");
+    // Two refreshes in quick succession: the later supersedes the earlier; each version shows once, in its group.
+    await ui.viewAction("Knowledge", "Refresh Knowledge");
+    await ui.viewAction("Knowledge", "Refresh Knowledge");
+    await ui.eventually(`'${title}' once, under Published`, async () => {
+      assert.deepEqual((await ui.errorsShown()).filter((e) => /already registered|failed/i.test(e)), [], "no error while the tree refreshes");
+      const shown = (await ui.rows("Knowledge")).map((r) => r.label).filter((l) => l === title);
+      return shown.length === 1 && (await ui.groupOf("Knowledge", title, groups)) === "Published";
+    }, 20_000);
+    const byGroup = new Map<string, string[]>();
+    let group = "";
+    for (const { label } of await ui.rows("Knowledge")) {
+      if (groups.includes(label)) byGroup.set((group = label), []);
+      else if (group && label !== "Load more…") byGroup.get(group)!.push(label);
+    }
+    for (const [name, labels] of byGroup) assert.equal(new Set(labels).size, labels.length, `no version twice under ${name}: ${labels.join(", ")}`);
+    assert.deepEqual(byGroup.get("Published"), [title], "the published version, once");
+  });
 }, 180_000);
 
 journey("Article Details: the org's body images show; a draft is published from the panel and the panel follows", async ({ ui, emulator }) => {

@@ -70,36 +70,33 @@ async function waitUnderGroup(ui: Driver, view: string, label: string, group: st
 
 journey("Knowledge: with every group expanded, create a draft, publish it as a major version, then archive it (with a modal confirm)", async ({ ui, emulator, workbench }) => {
   const groups = ["Drafts", "Published", "Archived"];
-  await ui.expandPane("Knowledge");
-  await ui.viewAction("Knowledge", "Filter Articles by Title");
-  await ui.answer("Filter articles by title", "Journey article");
-  for (const group of groups) await ui.expandRow("Knowledge", group);
-  await ui.runCommand("CRM: Create Article…");
-  await ui.answer("Title", "Journey article");
-  await ui.answer("URL name", "journey-article");
-  await ui.answer("Summary", "Made by the journey");
-  await ui.answer("Answer (optional, HTML)", "<p>Step one.</p>");
-  await ui.notification(/Created the draft 'Journey article'/);
-  await ui.webview(/Journey article[\s\S]*Version ID/); // its details open beside, the keyboard stays put
-  await ui.runCommandInto("CRM: Publish Article…", "Publish which draft");
-  await ui.pick("Publish which draft", "Journey article");
-  await ui.pick("Publish 'Journey article' as", "Major version");
-  await ui.notification(/Published 'Journey article'/);
-  await waitUnderGroup(ui, "Knowledge", "Journey article", "Published", groups);
-  await ui.webview(/Journey article[\s\S]*Version\s*1 · Online/); // the open details panel follows the publish
-  const row = (await emulator.seeded.store.liveRecords("Knowledge__kav")).find((v) => v.Title === "Journey article")!;
-  assert.equal(String(row.PublishStatus), "Online");
-  assert.equal(row.Answer__c, "<p>Step one.</p>", "the body went into the rich-text field");
-  await ui.runCommandInto("CRM: Archive Article…", "Archive which published article");
-  await ui.pick("Archive which published article", "Journey article");
-  await workbench.page.locator(".monaco-dialog-box .monaco-button", { hasText: /^Archive$/ }).click();
-  await ui.eventually("the article to be archived in the org", () => row.PublishStatus === "Archived");
-  await waitUnderGroup(ui, "Knowledge", "Journey article", "Archived", groups);
-  await ui.webview(/Journey article[\s\S]*Version\s*1 · Archived/);
-  await ui.runCommand("CRM: Refresh Knowledge");
-  await ui.runCommand("CRM: Refresh Knowledge");
-  await waitUnderGroup(ui, "Knowledge", "Journey article", "Archived", groups);
-  await ui.viewAction("Knowledge", "Clear Articles Filter");
+  await ui.withKnowledgeFilter("Journey article", async () => {
+    await ui.runCommand("CRM: Create Article…");
+    await ui.answer("Title", "Journey article");
+    await ui.answer("URL name", "journey-article");
+    await ui.answer("Summary", "Made by the journey");
+    await ui.answer("Answer (optional, HTML)", "<p>Step one.</p>");
+    await ui.notification(/Created the draft 'Journey article'/);
+    await ui.webview(/Journey article[\s\S]*Version ID/); // its details open beside, the keyboard stays put
+    await ui.runCommandInto("CRM: Publish Article…", "Publish which draft");
+    await ui.pick("Publish which draft", "Journey article");
+    await ui.pick("Publish 'Journey article' as", "Major version");
+    await ui.notification(/Published 'Journey article'/);
+    await waitUnderGroup(ui, "Knowledge", "Journey article", "Published", groups);
+    await ui.webview(/Journey article[\s\S]*Version\s*1 · Online/); // the open details panel follows the publish
+    const row = (await emulator.seeded.store.liveRecords("Knowledge__kav")).find((v) => v.Title === "Journey article")!;
+    assert.equal(String(row.PublishStatus), "Online");
+    assert.equal(row.Answer__c, "<p>Step one.</p>", "the body went into the rich-text field");
+    await ui.runCommandInto("CRM: Archive Article…", "Archive which published article");
+    await ui.pick("Archive which published article", "Journey article");
+    await workbench.page.locator(".monaco-dialog-box .monaco-button", { hasText: /^Archive$/ }).click();
+    await ui.eventually("the article to be archived in the org", () => row.PublishStatus === "Archived");
+    await waitUnderGroup(ui, "Knowledge", "Journey article", "Archived", groups);
+    await ui.webview(/Journey article[\s\S]*Version\s*1 · Archived/);
+    await ui.runCommand("CRM: Refresh Knowledge");
+    await ui.runCommand("CRM: Refresh Knowledge");
+    await waitUnderGroup(ui, "Knowledge", "Journey article", "Archived", groups);
+  });
 });
 
 journey("Feeds: the news feed lists posts with their comments; posting with an @mention and commenting show up", async ({ ui, emulator }) => {

@@ -12,16 +12,7 @@ journey("Translations: submit for French, edit the draft side by side with the m
   const store = emulator.seeded.store;
   const master = onlyPublished(store.liveRecords("Knowledge__kav"))[0]!;
   const title = String(master.Title);
-  await ui.expandPane("Knowledge");
-  await ui.viewAction("Knowledge", "Filter Articles by Title");
-  await ui.answer("Filter articles by title", title);
-  for (const group of ["Drafts", "Published", "Archived"]) await ui.expandRow("Knowledge", group);
-  await ui.waitForRow("Knowledge", title);
-  try {
-    await translateAndPublish(ui, emulator, workbench, master, title);
-  } finally {
-    await ui.viewAction("Knowledge", "Clear Articles Filter");
-  }
+  await ui.withKnowledgeFilter(title, () => translateAndPublish(ui, emulator, workbench, master, title));
 }, 300_000);
 
 async function translateAndPublish(ui: Session["ui"], emulator: Session["emulator"], workbench: Session["workbench"], master: Rec, title: string): Promise<void> {

@@ -126,14 +126,18 @@ export class DiskTable {
       this.cached.set(index, hit);
       return hit;
     }
-    const bucket = { bytes: Buffer.alloc(BUCKET_BYTES), dirty: false };
-    readSync(this.fd, bucket.bytes, 0, BUCKET_BYTES, index * BUCKET_BYTES);
-    this.cached.set(index, bucket);
-    if (this.cached.size > this.mostCached) {
+    // The bytes of the bucket let go are the new one's: a table read at random allocates nothing per miss (a new
+    // buffer each time is memory outside the heap that only a collection returns, and V8 waits for 64 MB of it).
+    let bytes: Buffer;
+    if (this.cached.size >= this.mostCached) {
       const [oldest, evicted] = this.cached.entries().next().value as [number, Bucket];
       this.cached.delete(oldest);
       if (evicted.dirty) writeSync(this.fd, evicted.bytes, 0, BUCKET_BYTES, oldest * BUCKET_BYTES);
-    }
+      bytes = evicted.bytes.fill(0);
+    } else bytes = Buffer.alloc(BUCKET_BYTES);
+    const bucket = { bytes, dirty: false };
+    readSync(this.fd, bytes, 0, BUCKET_BYTES, index * BUCKET_BYTES);
+    this.cached.set(index, bucket);
     return bucket;
   }
 

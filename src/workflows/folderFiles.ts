@@ -202,7 +202,9 @@ const linkRefused = (relativePath: string) =>
 /**
  * The sync's view of a folder: every path is checked to stay inside it, every part of a path is looked at and a
  * link anywhere on it is refused (a link could read a private file into an article, or write and delete outside
- * the folder), and a file over its size limit is refused before it is read.
+ * the folder), and a file over its size limit is refused before it is read. A folder on the way found to be a
+ * folder is not looked at again by this view (a guard lives for one pull, push or check, whose article folders
+ * are passed through for each of their files: 90,000 looks fewer for 10,000 articles); one it removes is.
  */
 export function guardFolder(io: FolderIO): FolderIO {
   if (typeof io === "string") throw new TypeError(`io must be a FolderIO, such as knowledgeFolder.nodeFolder('${String(io)}') for a folder on disk, got a string`);
@@ -210,15 +212,18 @@ export function guardFolder(io: FolderIO): FolderIO {
     throw new TypeError("io must be a FolderIO with read, write, remove, list and stat functions (knowledgeFolder.nodeFolder(path) for a folder on disk)");
   }
   if ((io as { [GUARDED]?: true })[GUARDED]) return io;
+  const folders = new Set<string>();
   /** Refuses a link on any part of the path; returns what is at the path itself. */
   const inside = async (relativePath: string) => {
     const parts = checkRelativePath(relativePath).split("/");
     for (let i = 1; i <= parts.length; i++) {
       const part = parts.slice(0, i).join("/");
+      if (i < parts.length && folders.has(part)) continue;
       const found = await io.stat(part);
       if (!found) return undefined;
       if (found.type === "link") throw linkRefused(part);
       if (i === parts.length) return found;
+      if (found.type === "directory") folders.add(part);
     }
     return undefined;
   };
@@ -238,6 +243,8 @@ export function guardFolder(io: FolderIO): FolderIO {
     },
     remove: async (p) => {
       await inside(p);
+      const normal = checkRelativePath(p);
+      for (const folder of folders) if (folder === normal || folder.startsWith(`${normal}/`)) folders.delete(folder);
       return io.remove(p);
     },
     list: async (p) => {

@@ -189,3 +189,17 @@ test("a title with line breaks stays one value in article.yaml; bad folder argum
   await assert.rejects(knowledgeFolder.pullArticles(c, { read() {} } as never), /io must be a FolderIO with read, write, remove, list and stat functions/);
   await assert.rejects(knowledgeFolder.pushFolder(c, knowledgeFolder.nodeFolder(path.join(dir, "no-such-folder"))), /The knowledge folder does not exist/);
 });
+
+test("a folder the guard looked at once and that is then removed and replaced by a link is looked at again: nothing goes through the link", async () => {
+  const { dir, outside } = await folderAndOutside();
+  const io = knowledgeFolder.guardFolder(knowledgeFolder.nodeFolder(dir));
+  await io.write("article-a/Answer__c.html", new TextEncoder().encode("<p>One.</p>"));
+  await io.write("article-a/article.yaml", new TextEncoder().encode("Title: One\n")); // article-a seen as a folder
+  await io.remove("article-a/Answer__c.html");
+  await io.remove("article-a/article.yaml");
+  await io.remove("article-a");
+  await symlink(path.join(outside, "images"), path.join(dir, "article-a"));
+  await assert.rejects(io.write("article-a/article.yaml", new TextEncoder().encode("Title: Two\n")), /article-a is a symbolic link/);
+  await assert.rejects(io.read("article-a/article.yaml"), /article-a is a symbolic link/);
+  assert.deepEqual(await readdir(path.join(outside, "images")), [], "nothing written through the link");
+});

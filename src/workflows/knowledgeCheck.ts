@@ -137,8 +137,7 @@ export async function checkFolder(folder: FolderIO, options: CheckOptions = {}):
   const targets = new Map<string, string>();
   const neverPublished = new Set<string>();
   const links: LinkFound[] = [];
-  /** Each article's languages, and those the pull recorded whose files are gone. */
-  const languagesOf = new Map<string, { file: string; languages: Set<string>; lost: string[] }>();
+  /** Kept only to ask the org (with `crm`). */
   const categories: { article: string; file: string; line?: number; category: string }[] = [];
 
   // An article's files are read while the ones before it are checked (a few ahead, each read once).
@@ -167,10 +166,9 @@ export async function checkFolder(folder: FolderIO, options: CheckOptions = {}):
     for (const key of [String(master.fields.UrlName ?? ""), pulled?.knowledgeArticleId?.slice(0, 15), pulled?.versionId?.slice(0, 15)]) {
       if (key) targets.set(kept(key), name);
     }
-    const languages = new Set(Object.keys(local.translations));
-    languagesOf.set(name, { file: master.yamlFile, languages, lost: Object.keys(pulled?.translations ?? {}).filter((l) => !languages.has(l)) });
-    for (const category of local.dataCategories) categories.push({ article: name, file: master.yamlFile, line: lineOf(master.yaml, category), category: kept(category) });
     if (!reported(name)) continue;
+    if (options.crm) for (const category of local.dataCategories) categories.push({ article: name, file: master.yamlFile, line: lineOf(master.yaml, category), category: kept(category) });
+    checkLanguages(master.yamlFile, Object.keys(local.translations), Object.keys(pulled?.translations ?? {}), options.languages ?? [], add);
 
     for (const version of versions) {
       if (fields) checkFields(version, fields, add);
@@ -201,12 +199,6 @@ export async function checkFolder(folder: FolderIO, options: CheckOptions = {}):
       p.line ??= keyLine(text(await io.read(p.file)), "UrlName");
       findings.push({ rule: "urlName", severity: "error", article: p.article, file: p.file, line: p.line, message: `The URL name is also used by ${places.filter((o) => o !== p).map((o) => `'${o.article}'`).join(", ")}: URL names are unique in the org.` });
     }
-  }
-  for (const [name, { file, languages, lost }] of languagesOf) {
-    if (!reported(name)) continue;
-    const missing = (options.languages ?? []).filter((l) => !languages.has(l));
-    if (missing.length) findings.push({ rule: "translation", severity: "warning", article: name, file, message: `No translation into ${missing.join(", ")} (every article is to be translated into ${options.languages!.join(", ")}).` });
-    if (lost.length) findings.push({ rule: "translation", severity: "warning", article: name, file, message: `The ${lost.join(", ")} translation${lost.length === 1 ? " was" : "s were"} pulled, and ${lost.length === 1 ? "its" : "their"} files are gone from the folder: a push leaves ${lost.length === 1 ? "it" : "them"} in the org as ${lost.length === 1 ? "it is" : "they are"}.` });
   }
   const outside = await resolveLinks(links, targets, neverPublished, options.crm, manifest?.sobject);
   for (const { link, problem } of outside) findings.push({ rule: "link", severity: problem.severity, article: link.article, file: link.file, line: link.line, message: problem.message });
@@ -326,6 +318,14 @@ async function checkImages(io: FolderIO, name: string, file: string, content: st
  * translation last changed), or in the folder since (the master's files changed, the translation's did not) —
  * then the master's blocks that changed are named, from the hashes the pull recorded.
  */
+/** The languages every article is to have and it lacks; those the pull recorded whose files are gone. */
+function checkLanguages(file: string, languages: string[], pulled: string[], wanted: string[], add: Add): void {
+  const missing = wanted.filter((l) => !languages.includes(l));
+  if (missing.length) add({ rule: "translation", severity: "warning", file, message: `No translation into ${missing.join(", ")} (every article is to be translated into ${wanted.join(", ")}).` });
+  const lost = pulled.filter((l) => !languages.includes(l));
+  if (lost.length) add({ rule: "translation", severity: "warning", file, message: `The ${lost.join(", ")} translation${lost.length === 1 ? " was" : "s were"} pulled, and ${lost.length === 1 ? "its" : "their"} files are gone from the folder: a push leaves ${lost.length === 1 ? "it" : "them"} in the org as ${lost.length === 1 ? "it is" : "they are"}.` });
+}
+
 function checkTranslations(versions: Version[], entry: ManifestArticle | undefined, hashes: Record<string, string> | undefined, add: Add): void {
   const [master, ...translations] = versions;
   if (!master || !translations.length) return;

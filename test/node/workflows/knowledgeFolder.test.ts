@@ -337,3 +337,18 @@ test("one publish gate: an article the folder check finds an error in is pushed 
     assert.deepEqual(versions.map((v) => [v.PublishStatus, v.Answer__c]), [["Draft", `<p style="color:red">Work done.</p>`]], `${surface}: it waits as a draft for a person`);
   }
 });
+
+test("the check names a translation the pull recorded whose files are gone, and each language an article lacks, on the article's own file", async () => {
+  const { a, dir, io } = await pulledThree();
+  const router = `router-reset-${a.n}`;
+  await rm(path.join(dir, router, "article.fr.yaml"));
+  await rm(path.join(dir, router, "Answer__c.fr.html"));
+  const translation = (await checkFolder(io, { languages: ["de"] })).findings.filter((f) => f.rule === "translation").map((f) => [f.article, f.file, f.message]);
+  assert.deepEqual(translation, [
+    [`billing-cycle-${a.n}`, `billing-cycle-${a.n}/article.yaml`, "No translation into de (every article is to be translated into de)."],
+    [`draft-notes-${a.n}`, `draft-notes-${a.n}/article.yaml`, "No translation into de (every article is to be translated into de)."],
+    [router, `${router}/article.yaml`, "No translation into de (every article is to be translated into de)."],
+    [router, `${router}/article.yaml`, "The fr translation was pulled, and its files are gone from the folder: a push leaves it in the org as it is."],
+  ]);
+  assert.deepEqual((await checkFolder(io, { only: [router] })).findings.map((f) => f.article), [router], "only the articles asked about are reported");
+});

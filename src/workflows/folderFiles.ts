@@ -199,12 +199,16 @@ export class FolderContentError extends CrmError {
 const linkRefused = (relativePath: string) =>
   new FolderContentError(`${relativePath} is a symbolic link: a knowledge folder's files are read and written only inside the folder, never through a link. Replace it with the file itself.`);
 
+/** How many folders a guard remembers as looked at. */
+const FOLDERS_KEPT = 256;
+
 /**
  * The sync's view of a folder: every path is checked to stay inside it, every part of a path is looked at and a
  * link anywhere on it is refused (a link could read a private file into an article, or write and delete outside
  * the folder), and a file over its size limit is refused before it is read. A folder on the way found to be a
  * folder is not looked at again by this view (a guard lives for one pull, push or check, whose article folders
- * are passed through for each of their files: 90,000 looks fewer for 10,000 articles); one it removes is.
+ * are passed through for each of their files: 90,000 looks fewer for 10,000 articles); one it removes is. The
+ * last few hundred are remembered, not every one: memory stays flat in the size of the folder.
  */
 export function guardFolder(io: FolderIO): FolderIO {
   if (typeof io === "string") throw new TypeError(`io must be a FolderIO, such as knowledgeFolder.nodeFolder('${String(io)}') for a folder on disk, got a string`);
@@ -223,7 +227,10 @@ export function guardFolder(io: FolderIO): FolderIO {
       if (!found) return undefined;
       if (found.type === "link") throw linkRefused(part);
       if (i === parts.length) return found;
-      if (found.type === "directory") folders.add(part);
+      if (found.type === "directory") {
+        if (folders.size >= FOLDERS_KEPT) folders.clear(); // articles come a few at a time: the last ones looked at are the ones asked about again
+        folders.add(part);
+      }
     }
     return undefined;
   };

@@ -313,11 +313,6 @@ async function checkImages(io: FolderIO, name: string, file: string, content: st
   }
 }
 
-/**
- * A translation is out of date when its master changed after it: at the pull (the master was published after the
- * translation last changed), or in the folder since (the master's files changed, the translation's did not) —
- * then the master's blocks that changed are named, from the hashes the pull recorded.
- */
 /** The languages every article is to have and it lacks; those the pull recorded whose files are gone. */
 function checkLanguages(file: string, languages: string[], pulled: string[], wanted: string[], add: Add): void {
   const missing = wanted.filter((l) => !languages.includes(l));
@@ -326,6 +321,11 @@ function checkLanguages(file: string, languages: string[], pulled: string[], wan
   if (lost.length) add({ rule: "translation", severity: "warning", file, message: `The ${lost.join(", ")} translation${lost.length === 1 ? " was" : "s were"} pulled, and ${lost.length === 1 ? "its" : "their"} files are gone from the folder: a push leaves ${lost.length === 1 ? "it" : "them"} in the org as ${lost.length === 1 ? "it is" : "they are"}.` });
 }
 
+/**
+ * A translation is out of date when its master changed after it: at the pull (the master was published after the
+ * translation last changed), or in the folder since (the master's files changed, the translation's did not) —
+ * then the master's blocks that changed are named, from the hashes the pull recorded.
+ */
 function checkTranslations(versions: Version[], entry: ManifestArticle | undefined, hashes: Record<string, string> | undefined, add: Add): void {
   const [master, ...translations] = versions;
   if (!master || !translations.length) return;

@@ -411,7 +411,8 @@ function lowerRow(row: BulkRow, columns: string[]): Row {
 
 /** A read of an object's rows, begun: its count asked and, at or above the threshold, its Bulk job running at the org. */
 interface StartedRows {
-  count: Promise<number>;
+  /** How many rows, and how they are read. */
+  size: Promise<{ count: number; read: "rest" | "bulk" }>;
   rows(): AsyncGenerator<Row>;
 }
 
@@ -422,11 +423,12 @@ interface StartedRows {
 function startRows(crm: Crm, object: string, columns: string[], where: string | undefined, options: MigrationOptions): StartedRows {
   const condition = where ? ` WHERE ${where}` : "";
   const soql = `SELECT ${columns.join(", ")} FROM ${object}${condition}`;
-  const count = crm.soqlQuery(`SELECT COUNT() FROM ${object}${condition}`, { signal: options.signal }).then((r) => r.totalSize);
-  const bulk = count.then((n) => (n >= (options.bulkThreshold ?? DEFAULT_BULK_THRESHOLD) ? startQuery(crm, soql, { signal: options.signal, poll: options.poll }) : undefined));
+  const size = crm.soqlQuery(`SELECT COUNT() FROM ${object}${condition}`, { signal: options.signal })
+    .then(({ totalSize: count }) => ({ count, read: count >= (options.bulkThreshold ?? DEFAULT_BULK_THRESHOLD) ? ("bulk" as const) : ("rest" as const) }));
+  const bulk = size.then(({ read }) => (read === "bulk" ? startQuery(crm, soql, { signal: options.signal, poll: options.poll }) : undefined));
   bulk.catch(() => undefined); // said when the rows are read; a read begun and never made must not go unhandled
   return {
-    count,
+    size,
     async *rows() {
       const started = await bulk;
       if (started) for await (const row of started.rows()) yield lowerRow(row, columns);
@@ -965,8 +967,8 @@ async function passes(source: Crm, target: Crm, plan: MigrationPlan, options: Ru
         const reads = ahead ?? startReads(ctx, step);
         ahead = undefined;
         await pass.indexTarget(reads.target);
-        const total = await reads.source.count;
-        pass.report.read = total >= (options.bulkThreshold ?? DEFAULT_BULK_THRESHOLD) ? "bulk" : "rest";
+        const { count: total, read } = await reads.source.size;
+        pass.report.read = read;
         try {
           for await (const row of reads.source.rows()) {
             await pass.take(row);

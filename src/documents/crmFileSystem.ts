@@ -10,7 +10,8 @@
  * window change, or any save whose reason VS Code did not announce) are refused with a word on what sends.
  * VS Code then keeps the document dirty and, while it is in that error state, makes no further automatic
  * saves of it until a person's save succeeds — so a conflict, a guard's Cancel or half-typed text is never
- * decided by a timer.
+ * decided by a timer. What Ctrl+S sent waits for VS Code to save that text: VS Code may let an automatic save
+ * it already has under way stand in for the save Ctrl+S asks for, and that save then records the send.
  */
 import * as vscode from "vscode";
 import { CancelledError } from "../client/errors";
@@ -20,18 +21,21 @@ import { ConflictError, CrmFiles, DocumentError, fieldLine, type FileStat } from
 
 export const CRM_SCHEME = "crm";
 
-/** A document Ctrl+S sent: its text, what the org answered, and (once VS Code saved it) the event to fire. */
+/** A document Ctrl+S sent: its text and what the org answered. */
 interface Sent {
   text: string;
   result: { createdId?: string };
-  saved?: SavedDocument;
 }
 
-/** A Ctrl+S under way: the document's stat before it sent; what it sent, once the org answered (undefined when nothing was). */
+/**
+ * A Ctrl+S until VS Code has saved what it sent: the document's stat before it sent; what it sent, once the org
+ * answered (undefined when nothing was); `settled` once the command is over and VS Code's save is still to come.
+ */
 interface Sending {
   stat: vscode.FileStat;
   outcome: Promise<Sent | undefined>;
   sent?: Sent;
+  settled?: boolean;
 }
 
 /** A save stopped by the person's own choice at a conflict (Compare, or no answer): said as a warning. */
@@ -50,8 +54,11 @@ export class CrmFileSystem implements vscode.FileSystemProvider, vscode.TextDocu
   private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   readonly onDidChangeFile = this.changed.event;
   private readonly saved = new vscode.EventEmitter<SavedDocument>();
-  /** A document was saved to the org (trees refresh; a template's tab makes way for the new record). */
+  /** A document was saved to the org and VS Code has recorded it (a template's tab makes way for the new record). */
   readonly onDidSave = this.saved.event;
+  /** Documents written to the org whose save VS Code has not yet recorded: said on `onDidSave` once it has. */
+  private readonly written = new Map<string, SavedDocument>();
+  private readonly recording: vscode.Disposable;
   private readonly diagnostics = vscode.languages.createDiagnosticCollection("crm");
   /** The org's versions shown on the left of a conflict's diff. */
   private readonly theirs = new Map<string, string>();
@@ -64,9 +71,9 @@ export class CrmFileSystem implements vscode.FileSystemProvider, vscode.TextDocu
   /** Records being saved from a document now: their own write is no news to their documents. */
   private readonly saving = new Set<string>();
   /**
-   * Documents Ctrl+S is sending, until VS Code's own save of the same text completes: that save (or an
-   * automatic one of the same text) sends nothing more, and meanwhile the file keeps the time VS Code read it
-   * at (else VS Code would take the new baseline for someone else's change).
+   * Documents Ctrl+S is sending, until VS Code's save of them writes: a save of the text it sent (VS Code's
+   * own, or an automatic one it had under way) sends nothing more, and meanwhile the file keeps the time
+   * VS Code read it at (else VS Code would take the new baseline for someone else's change).
    */
   private readonly sending = new Map<string, Sending>();
   /** Why VS Code is saving a document now, from its will-save event until the write it announces arrives. */
@@ -78,12 +85,15 @@ export class CrmFileSystem implements vscode.FileSystemProvider, vscode.TextDocu
     // (a dirty one keeps it: its edit may come back after a reload and must still save guarded).
     this.closing = vscode.workspace.onDidCloseTextDocument((closed) => {
       const record = closed.uri.scheme === CRM_SCHEME ? files.recordOf(closed.uri.path) : undefined;
+      this.dropSettled(closed);
+      this.written.delete(closed.uri.toString());
       if (!record || closed.isDirty) return;
       const stillOpen = vscode.workspace.textDocuments.some((d) => d !== closed && d.uri.scheme === CRM_SCHEME && files.recordOf(d.uri.path) === record);
       if (!stillOpen) void files.forget(closed.uri.path);
     });
     // A refused edit that turns into the org's text without being saved was discarded (the toast's Discard, Revert File).
     this.discarding = vscode.workspace.onDidChangeTextDocument(({ document, reason }) => {
+      if (!document.isDirty) this.dropSettled(document);
       const kept = this.refused.get(document.uri.toString());
       if (kept === undefined || document.isDirty || document.getText() === kept) return;
       this.refused.delete(document.uri.toString());
@@ -95,6 +105,18 @@ export class CrmFileSystem implements vscode.FileSystemProvider, vscode.TextDocu
     this.announcing = vscode.workspace.onWillSaveTextDocument(({ document, reason }) => {
       if (document.uri.scheme === CRM_SCHEME) this.saveReasons.set(document.uri.toString(), reason);
     });
+    this.recording = vscode.workspace.onDidSaveTextDocument((document) => {
+      const written = this.written.get(document.uri.toString());
+      if (!written) return;
+      this.written.delete(document.uri.toString());
+      this.saved.fire(written);
+    });
+  }
+
+  /** A Ctrl+S whose save VS Code never made (the document closed, or went back to its saved text) keeps the file's time no longer. */
+  private dropSettled(document: vscode.TextDocument): void {
+    const key = document.uri.toString();
+    if (this.sending.get(key)?.settled) this.sending.delete(key);
   }
 
   /**
@@ -175,12 +197,11 @@ export class CrmFileSystem implements vscode.FileSystemProvider, vscode.TextDocu
     const text = new TextDecoder().decode(content);
     const reason = this.saveReasons.get(key);
     this.saveReasons.delete(key);
-    // What Ctrl+S sent is saved without sending it again; from then on the file's time is the record's new one.
-    // A person's save waits for a Ctrl+S under way (one question, one send); an automatic one does not, so the
+    // What Ctrl+S sent is saved without sending it again, by whichever save of that text VS Code makes. A
+    // person's save waits for a Ctrl+S under way (one question, one send); an automatic one does not, so the
     // refusal below marks the document dirty while the person answers.
     const sending = this.sending.get(key);
     const sent = reason === vscode.TextDocumentSaveReason.Manual ? await sending?.outcome : sending?.sent;
-    if (sent?.text === text && this.sending.get(key) === sending) this.sending.delete(key);
     let result: { createdId?: string };
     if (sent?.text === text) result = sent.result;
     else if (reason !== vscode.TextDocumentSaveReason.Manual) {
@@ -193,12 +214,12 @@ export class CrmFileSystem implements vscode.FileSystemProvider, vscode.TextDocu
         throw vscode.FileSystemError.Unavailable(err instanceof Error ? err.message : String(err));
       }
     }
+    // Saved: from now on the file's time is the record's new one.
+    if (this.sending.get(key) === sending) this.sending.delete(key);
     this.refused.delete(key);
     this.diagnostics.delete(uri);
     this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);
-    // After Ctrl+S the document says it was saved once VS Code is done (a template's tab may then close).
-    if (sent?.text === text) sent.saved = { uri, orgKey, sobject: p.sobject, createdId: result.createdId };
-    else this.saved.fire({ uri, orgKey, sobject: p.sobject, createdId: result.createdId });
+    this.written.set(key, { uri, orgKey, sobject: p.sobject, createdId: result.createdId });
   }
 
   /**
@@ -222,10 +243,13 @@ export class CrmFileSystem implements vscode.FileSystemProvider, vscode.TextDocu
         return undefined;
       });
       if (!sent) return;
+      // False when VS Code has a save of this document under way (it then makes that one, which records this send).
       await document.save();
-      if (sent.saved) this.saved.fire(sent.saved);
     } finally {
-      if (this.sending.get(key) === entry) this.sending.delete(key);
+      if (this.sending.get(key) === entry) {
+        if (entry.sent && document.isDirty) entry.settled = true;
+        else this.sending.delete(key);
+      }
     }
   }
 
@@ -318,6 +342,7 @@ export class CrmFileSystem implements vscode.FileSystemProvider, vscode.TextDocu
     this.closing.dispose();
     this.discarding.dispose();
     this.announcing.dispose();
+    this.recording.dispose();
     this.following.dispose();
     this.changed.dispose();
     this.saved.dispose();

@@ -30,3 +30,9 @@ export function demoConnection() {
     client_id: "3MVG9demoConsumerKey", client_secret: "demo-consumer-secret",
   };
 }
+
+/** How many writes (anything but a read or a sign-in) the org has answered. */
+export async function writeCount(): Promise<number> {
+  const res = await fetch(`${emulatorUrl()}/__emulator/requests`);
+  return ((await res.json()) as { writes: number }).writes;
+}

@@ -5,6 +5,7 @@ import { registerOrgTests } from "./orgs.host";
 import { registerAgentTests } from "./agent.host";
 import { registerImportTests } from "./imports.host";
 import { registerNotebookTests } from "./notebooks.host";
+import { registerDocumentTests } from "./documents.host";
 
 export function run(): Promise<void> {
   const mocha = new Mocha({ ui: "tdd", color: false, timeout: 30_000, reporter: "spec" });
@@ -14,6 +15,7 @@ export function run(): Promise<void> {
   registerAgentTests();
   registerImportTests();
   registerNotebookTests();
+  registerDocumentTests();
   return new Promise((resolve, reject) => {
     mocha.run((failures) => (failures ? reject(new Error(`${failures} in-host test(s) failed`)) : resolve()));
   });

@@ -27,7 +27,7 @@ import { DiskTable } from "./diskTable";
 import { workFolder } from "../client/workFolders";
 import { valueProblem, valueProblemText } from "../client/fieldValues";
 import { sameRecordId } from "../client/ids";
-import { checkPlan, MigrationPlanError, parsePlan, planDigest, transformed, type MigrationPlan, type PlanInput, type PlanObject } from "./migrationPlan";
+import { checkPlan, MigrationPlanError, parsePlan, planDigest, transformed, type MigrationPlan, type PlanInput, type PlanObject, type Transform } from "./migrationPlan";
 import { CLOCK_SKEW_MS, withinSkew } from "../client/orgTime";
 import { currentRecords, sinceWritten } from "../client/records";
 import { withWriteContext } from "../client/writeRecord";
@@ -404,9 +404,26 @@ function flatten(record: Record<string, unknown>, columns: string[]): Row {
   return row;
 }
 
-function lowerRow(row: BulkRow, columns: string[]): Row {
-  const byLower = new Map(Object.entries(row).map(([k, v]) => [k.toLowerCase(), v]));
-  return Object.fromEntries(columns.map((c) => [c.toLowerCase(), asText(byLower.get(c.toLowerCase()))]));
+/**
+ * Bulk rows under the columns' lower-case names. Which of a row's keys each column is (the CSV header's
+ * spelling) is worked out once per header, not per row: on hundreds of thousands of rows it was a pass's
+ * largest cost.
+ */
+function rowsLowered(columns: string[]): (row: BulkRow) => Row {
+  const names = columns.map((c) => c.toLowerCase());
+  let header: string[] = [];
+  let keyOf: (string | undefined)[] = [];
+  return (row) => {
+    const keys = Object.keys(row);
+    if (keys.length !== header.length || keys.some((k, i) => k !== header[i])) {
+      const byLower = new Map(keys.map((k) => [k.toLowerCase(), k]));
+      header = keys;
+      keyOf = names.map((n) => byLower.get(n));
+    }
+    const out: Row = {};
+    names.forEach((n, i) => (out[n] = asText(keyOf[i] === undefined ? undefined : row[keyOf[i]!])));
+    return out;
+  };
 }
 
 /** A read of an object's rows, begun: its count asked and, at or above the threshold, its Bulk job running at the org. */
@@ -431,7 +448,8 @@ function startRows(crm: Crm, object: string, columns: string[], where: string | 
     size,
     async *rows() {
       const started = await bulk;
-      if (started) for await (const row of started.rows()) yield lowerRow(row, columns);
+      const lowered = rowsLowered(columns);
+      if (started) for await (const row of started.rows()) yield lowered(row);
       else for await (const record of crm.queryIterator(soql, { signal: options.signal })) yield flatten(record, columns);
     },
   };
@@ -548,6 +566,10 @@ class ObjectPass {
   private readonly uniqueFields: FieldDescribe[];
   /** The fields a new record is written with, in order: an empty value leaves the field as the org makes it. */
   private readonly insertColumns: string[];
+  /** Each copied field's transform from the plan, if any (in the order of `step.copied`). */
+  private readonly transforms: (Transform | undefined)[];
+  /** Each match field's lookup, if it is one: its key is the target ID the lookup resolves to (in the order of the plan's match). */
+  private readonly matchLookups: (Lookup | undefined)[];
   /** The inserts being gathered for the next chunk (running only). */
   private chunk?: InsertChunk;
   private updates: { sourceId: string; id: string; before: Row; after: Row }[] = [];
@@ -569,6 +591,8 @@ class ObjectPass {
     const matched = new Set(step.plan.match.map((m) => m.toLowerCase()));
     this.uniqueFields = step.copied.filter((f) => (f.unique || f.externalId) && !matched.has(f.name.toLowerCase()));
     this.insertColumns = [...step.copied.map((f) => f.name), ...step.lookups.filter((l) => !l.deferred).map((l) => l.field), ...(step.owner ? ["OwnerId"] : []), ...(step.recordTypes ? ["RecordTypeId"] : [])];
+    this.transforms = step.copied.map((f) => Object.entries(step.plan.transform).find(([name]) => name.toLowerCase() === f.name.toLowerCase())?.[1]);
+    this.matchLookups = step.plan.match.map((m) => step.lookups.find((l) => l.field.toLowerCase() === m.toLowerCase()));
   }
 
   private get ids(): DiskTable | undefined {
@@ -612,17 +636,17 @@ class ObjectPass {
     return this.ctx.idMaps.get(parent.toLowerCase())?.get(id15(sourceId));
   }
 
-  /** Decides one source row: insert, update, leave alone or refuse; a running pass queues the write. */
-  async take(row: Row): Promise<void> {
+  /**
+   * Decides one source row: insert, update, leave alone or refuse; a running pass queues the write. Returns a
+   * promise only when a full chunk goes out (most rows need none: a promise per row is most of a pass's CPU).
+   */
+  take(row: Row): Promise<void> | undefined {
     const { step } = this;
     this.report.rows++;
     const sourceId = row.id!;
     const fields: Row = {};
     const problems: string[] = [];
-    for (const f of step.copied) {
-      const transform = Object.entries(step.plan.transform).find(([name]) => name.toLowerCase() === f.name.toLowerCase())?.[1];
-      fields[f.name] = transformed(transform, row[f.name.toLowerCase()] ?? null);
-    }
+    step.copied.forEach((f, i) => (fields[f.name] = transformed(this.transforms[i], row[f.name.toLowerCase()] ?? null)));
     const deferred: { field: string; parentSource: string }[] = [];
     for (const l of step.lookups) {
       const value = row[l.field.toLowerCase()] ?? null;
@@ -644,8 +668,8 @@ class ObjectPass {
         fields[l.field] = null;
       } else fields[l.field] = resolved;
     }
-    const keyValues = step.plan.match.map((m) => {
-      const lookup = step.lookups.find((l) => l.field.toLowerCase() === m.toLowerCase());
+    const keyValues = step.plan.match.map((m, i) => {
+      const lookup = this.matchLookups[i];
       return lookup ? (fields[lookup.field] ?? null) : (row[m.toLowerCase()] ?? null);
     });
     const key = matchKey(keyValues);
@@ -672,7 +696,7 @@ class ObjectPass {
     }
     if (problems.length) {
       this.problem(sourceId, problems.join("; "));
-      return;
+      return undefined;
     }
     for (const f of this.uniqueFields) {
       const value = fields[f.name];
@@ -694,25 +718,23 @@ class ObjectPass {
       if (!Object.keys(after).length) {
         this.report.unchanged++;
         this.outcome.unchanged++;
-        return;
+        return undefined;
       }
       this.report.update++;
-      if (this.ctx.running) {
-        this.updates.push({ sourceId, id: existing.id, before, after });
-        if (this.updates.length >= this.ctx.chunkRows) await this.flushUpdates();
-      }
-      return;
+      if (!this.ctx.running) return undefined;
+      this.updates.push({ sourceId, id: existing.id, before, after });
+      return this.updates.length >= this.ctx.chunkRows ? this.flushUpdates() : undefined;
     }
     this.ownerAndRecordType(row, fields);
     this.report.insert++;
     for (const d of deferred) this.ctx.deferLookup(step.object, sourceId, d.field, d.parentSource, undefined);
     if (!this.ctx.running) {
       this.ids?.set(id15(sourceId), NEW);
-      return;
+      return undefined;
     }
     this.chunk ??= new InsertChunk(this.ctx.chunkFile(this.step.object), this.insertColumns);
     this.chunk.add(ownCopy(sourceId), hash!, this.insertColumns.map((c) => fields[c] ?? ""));
-    if (this.chunk.rows >= this.ctx.chunkRows) await this.flushInserts();
+    return this.chunk.rows >= this.ctx.chunkRows ? this.flushInserts() : undefined;
   }
 
   /** A new record's owner (by username) and record type (by developer name), each with its default. */
@@ -971,7 +993,8 @@ async function passes(source: Crm, target: Crm, plan: MigrationPlan, options: Ru
         pass.report.read = read;
         try {
           for await (const row of reads.source.rows()) {
-            await pass.take(row);
+            const sending = pass.take(row);
+            if (sending) await sending;
             if (pass.report.rows % 1000 === 0) ctx.progress({ phase: "read", object: step.object, done: pass.report.rows, total });
           }
         } catch (err) {

@@ -8,7 +8,7 @@
  *   <UrlName>/article.fr.yaml      a translation's fields, and <Field>.fr.html its rich text
  *   <UrlName>/images/<name>        the images the rich text shows, referenced as `images/<name>`
  */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { constants as fsFlags, lstat as lstatCallback, readFile as readFileCallback, writeFile as writeFileCallback } from "node:fs";
 import { lstat, mkdir, readdir, rm, rmdir, stat } from "node:fs/promises";
 import { promisify } from "node:util";
@@ -282,7 +282,7 @@ export function readingOnce(io: FolderIO): FolderIO {
   } as FolderIO;
 }
 
-export const sha256 = (data: Uint8Array) => createHash("sha256").update(data).digest("hex");
+export const sha256 = (data: Uint8Array) => hash("sha256", data, "hex");
 const utf8 = (text: string) => new TextEncoder().encode(text);
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 

@@ -15,7 +15,7 @@
  * and written a chunk at a time (Bulk jobs, or sObject Collections for a small chunk): what is held grows with
  * the records that other objects point at (their ID maps), never with whole rows.
  */
-import { createHash } from "node:crypto";
+import { createHash, hash as hashOnce } from "node:crypto";
 import { closeSync, createReadStream, openSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
 import { ingest, startQuery, stopJob, type BulkRow, type IngestInput, type IngestOptions, type PollOptions } from "../client/bulk";
@@ -472,9 +472,9 @@ function matchKey(values: (string | null)[]): string | undefined {
   return JSON.stringify(values.map((v) => (v === null ? null : v.trim().toLowerCase())));
 }
 
-/** A match key's digest: 20 characters of base64 (120 bits). */
+/** A match key's digest: 20 characters of base64 (120 bits). One-shot `hash`: a third of `createHash`'s time, paid per row. */
 const KEY_DIGEST_BYTES = 20;
-const digest = (text: string) => createHash("sha1").update(text).digest("base64").slice(0, KEY_DIGEST_BYTES);
+const digest = (text: string) => hashOnce("sha1", text, "base64").slice(0, KEY_DIGEST_BYTES);
 
 interface Existing {
   id: string;
@@ -483,7 +483,7 @@ interface Existing {
 }
 
 /** A row's values as sent, as 20 bytes of SHA-1 in a string of their own (what a result row is known by again). */
-const sentDigest = (values: string[]) => createHash("sha1").update(values.join("\u0000")).digest("binary");
+const sentDigest = (values: string[]) => hashOnce("sha1", values.join("\u0000"), "binary");
 
 /**
  * A chunk of rows to insert, gathered while the org loads the one before: their CSV lines in a file (not in

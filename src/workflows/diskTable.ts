@@ -4,7 +4,8 @@
  * (UTF-8); they sit in 4 KB buckets of a file in a folder the caller owns, found by hash. The buckets used last
  * stay in memory up to a budget; the others are read and written in place with positioned synchronous I/O (a
  * bucket the system still caches costs microseconds, and a row's lookups need no turn of the event loop). When
- * the table fills, it doubles in one sequential pass: every bucket splits into two of the new file.
+ * the table fills, it doubles in one sequential pass: every bucket splits into two of the new file. A slot's
+ * first byte is 0 when free, else a tag of its key's hash (1–255): a probe compares keys only when tags agree.
  */
 import { randomInt } from "node:crypto";
 import { closeSync, openSync, readSync, rmSync, writeSync } from "node:fs";
@@ -82,7 +83,7 @@ export class DiskTable {
     }
     const { bucket, offset } = at;
     if (!at.found) {
-      bucket.bytes[offset] = 1;
+      bucket.bytes[offset] = at.tag;
       this.key.copy(bucket.bytes, offset + 1);
       this.count++;
     }
@@ -104,17 +105,19 @@ export class DiskTable {
   }
 
   /** The key's slot (found), or the free slot it would take; undefined when its bucket is full. */
-  private find(key: string): { bucket: Bucket; offset: number; found: boolean } | undefined {
+  private find(key: string): { bucket: Bucket; offset: number; found: boolean; tag: number } | undefined {
     if (Buffer.byteLength(key) > this.keyBytes) throw new RangeError(`${this.name}: '${key.slice(0, 40)}' is longer than ${this.keyBytes} bytes`);
     this.key.fill(0);
     this.key.write(key, "utf8");
     const hash = hashOf(this.key, this.seed);
     const bucket = this.bucket(hash & (this.buckets - 1));
     const first = (Math.imul(hash, 0x9e3779b1) >>> 0) % this.slots;
+    const tag = 1 + ((hash >>> 24) % 255);
     for (let probe = 0; probe < this.slots; probe++) {
       const offset = ((first + probe) % this.slots) * this.slotBytes;
-      if (bucket.bytes[offset] === 0) return { bucket, offset, found: false };
-      if (this.key.compare(bucket.bytes, offset + 1, offset + 1 + this.keyBytes) === 0) return { bucket, offset, found: true };
+      const mark = bucket.bytes[offset];
+      if (mark === 0) return { bucket, offset, found: false, tag };
+      if (mark === tag && this.key.compare(bucket.bytes, offset + 1, offset + 1 + this.keyBytes) === 0) return { bucket, offset, found: true, tag };
     }
     return undefined;
   }

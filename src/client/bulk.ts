@@ -15,7 +15,7 @@ import type { Readable } from "node:stream";
 import { create as createRecords, remove as removeRecords, update as updateRecords, writtenBefore, type SaveResult } from "./collections";
 import { DEFAULT_TIMEOUT_MS } from "./constants";
 import type { Crm } from "./crm";
-import { bulkValue, csvLine, csvRecordBatches, csvRowStream, csvRows, uploadLine } from "./csv";
+import { bulkValue, csvLine, csvRecordBatches, csvRows, uploadLine } from "./csv";
 import { delay } from "./delay";
 import { BulkJobError, CancelledError, IngestCountError, InvalidResponseError, MissingRequiredDataError } from "./errors";
 import { isRecordId, recordIdSource, requireRecordId, requireSobjectName } from "./ids";
@@ -209,6 +209,8 @@ async function* resultSets(crm: Crm, jobId: string, options: BulkQueryOptions, o
 /** A query job the org runs from now on; its rows are read when asked for. */
 export interface StartedQuery {
   rows(): AsyncGenerator<BulkRow>;
+  /** The same rows a batch at a time (those each piece of a result set completes): a step per piece, not per row. */
+  batches(): AsyncGenerator<BulkRow[]>;
 }
 
 /**
@@ -220,7 +222,7 @@ export function startQuery(crm: Crm, soql: string, options: BulkQueryOptions = {
   requirePageSize(options.pageSize);
   const done = jobDone(crm, soql, options);
   done.catch(() => undefined); // said when the rows are read; a job never read must not go unhandled
-  return { rows: () => rowsOf(resultSetsOf(crm, done, options)) };
+  return { rows: () => rowsOf(resultSetsOf(crm, done, options)), batches: () => rowBatchesOf(resultSetsOf(crm, done, options)) };
 }
 
 /** Creates a query job and waits for the org to finish it. */
@@ -247,11 +249,22 @@ async function* runQuery(crm: Crm, soql: string, options: BulkQueryOptions): Asy
 
 /** The rows of result sets (column → text, empty as null), each set's header line first. */
 async function* rowsOf(sets: AsyncIterable<Readable>): AsyncGenerator<BulkRow> {
+  for await (const batch of rowBatchesOf(sets)) yield* batch;
+}
+
+/** The rows of result sets a batch at a time: those each piece of a set completes. */
+async function* rowBatchesOf(sets: AsyncIterable<Readable>): AsyncGenerator<BulkRow[]> {
   for await (const set of sets) {
     let header: string[] | undefined;
-    for await (const line of csvRowStream(set)) {
-      if (header) yield rowOf(header, line);
-      else header = line;
+    for await (const records of csvRecordBatches(set)) {
+      const rows: BulkRow[] = [];
+      for (const record of records) {
+        for (const line of csvRows(record)) {
+          if (header) rows.push(rowOf(header, line));
+          else header = line;
+        }
+      }
+      if (rows.length) yield rows;
     }
   }
 }

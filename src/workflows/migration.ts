@@ -430,7 +430,8 @@ function rowsLowered(columns: string[]): (row: BulkRow) => Row {
 interface StartedRows {
   /** How many rows, and how they are read. */
   size: Promise<{ count: number; read: "rest" | "bulk" }>;
-  rows(): AsyncGenerator<Row>;
+  /** The rows a batch at a time (a Bulk read's batches are what each piece of its result sets completes). */
+  batches(): AsyncGenerator<Row[]>;
 }
 
 /**
@@ -446,11 +447,12 @@ function startRows(crm: Crm, object: string, columns: string[], where: string | 
   bulk.catch(() => undefined); // said when the rows are read; a read begun and never made must not go unhandled
   return {
     size,
-    async *rows() {
+    async *batches() {
       const started = await bulk;
       const lowered = rowsLowered(columns);
-      if (started) for await (const row of started.rows()) yield lowered(row);
-      else for await (const record of crm.queryIterator(soql, { signal: options.signal })) yield flatten(record, columns);
+      if (started) for await (const batch of started.batches()) yield batch.map(lowered);
+      // Below the threshold: a few thousand rows at most, one at a time.
+      else for await (const record of crm.queryIterator(soql, { signal: options.signal })) yield [flatten(record, columns)];
     },
   };
 }
@@ -604,7 +606,7 @@ class ObjectPass {
   async indexTarget(target: StartedRows): Promise<void> {
     const uniques = this.uniqueFields;
     for (const f of uniques) this.uniqueValues.set(f.name.toLowerCase(), new Map());
-    for await (const row of target.rows()) {
+    for await (const batch of target.batches()) for (const row of batch) {
       for (const f of uniques) {
         const value = row[f.name.toLowerCase()];
         if (value !== null && value !== undefined) this.uniqueValues.get(f.name.toLowerCase())!.set(value.toLowerCase(), { target: row.id! });
@@ -992,7 +994,7 @@ async function passes(source: Crm, target: Crm, plan: MigrationPlan, options: Ru
         const { count: total, read } = await reads.source.size;
         pass.report.read = read;
         try {
-          for await (const row of reads.source.rows()) {
+          for await (const batch of reads.source.batches()) for (const row of batch) {
             const sending = pass.take(row);
             if (sending) await sending;
             if (pass.report.rows % 1000 === 0) ctx.progress({ phase: "read", object: step.object, done: pass.report.rows, total });

@@ -51,6 +51,19 @@ test("a query job is polled until JobComplete, then read set by set by locator: 
   assert.equal(states.at(-1), `JobComplete:${contacts.length}`);
 });
 
+test("startQuery starts the job at once and reads it when asked: batches() hands on the rows rows() does, many to a step", async () => {
+  const c = await crm();
+  const soql = "SELECT Id, Name, Account.Name FROM Contact";
+  const [forBatches, forRows] = [c.bulk.startQuery(soql, { pageSize: 100, poll }), c.bulk.startQuery(soql, { pageSize: 100, poll })];
+  const batches: Record<string, string | null>[][] = [];
+  for await (const batch of forBatches.batches()) batches.push(batch);
+  const rows: Record<string, string | null>[] = [];
+  for await (const row of forRows.rows()) rows.push(row);
+  assert.equal(rows.length, emu().seeded.store.liveRecords("Contact").length);
+  assert.deepEqual(batches.flat(), rows);
+  assert.ok(batches.every((b) => b.length > 0) && batches.length < rows.length / 10, `${batches.length} steps for ${rows.length} rows`);
+});
+
 test("queryCsv yields the org's CSV: one header, then every set's lines", async () => {
   const c = await crm();
   let csv = "";

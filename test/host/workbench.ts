@@ -387,7 +387,7 @@ export class Driver {
     await widget.locator(".monaco-list-row", { hasText: name }).first().click();
   }
 
-  /** What the window shows, for a failed journey's record: each editor group's tabs and each webview's first words. */
+  /** What the window shows, for a failed journey's record: each editor group's tabs, each webview's first words, every notification. */
   async state(): Promise<string[]> {
     const groups = await this.page.locator(".part.editor .editor-group-container").evaluateAll((nodes) => nodes.map((g) => {
       const box = g.getBoundingClientRect();
@@ -400,7 +400,10 @@ export class Driver {
       if (app !== undefined) webviews.push(`webview ${frame.url().slice(0, 80)}: ${app.replace(/\s+/g, " ").slice(0, 160) || "(empty)"}`);
       else if (/index\.html\?id=/.test(frame.url())) webviews.push(`webview host ${frame.url().slice(0, 120)}: no content frame yet`);
     }
-    return ["--- editor groups", ...groups, "--- webviews", ...webviews];
+    // What VS Code said, toasts that hid themselves included: the notification center lists them all.
+    await this.page.locator('.statusbar-item[id="status.notifications"] a, .statusbar-item[id="status.notifications"]').first().click({ timeout: 2_000 }).catch(() => undefined);
+    const said = await this.page.locator(".notifications-center .notification-list-item").allInnerTexts().catch(() => []);
+    return ["--- editor groups", ...groups, "--- webviews", ...webviews, "--- notifications", ...said.map((t) => t.replace(/\s+/g, " ").trim())];
   }
 
   /** Titles of the open editor tabs. */

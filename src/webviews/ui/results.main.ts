@@ -33,7 +33,9 @@ import { copySelection, editBar, planSection, toolbar } from "./results/toolbar"
 function show(s: ResultsSummary): void {
   const shown = page.grid;
   if (shown && patchable(shown.summary, s)) return patch(shown, s);
-  const focused = !!page.scroller?.contains(document.activeElement);
+  // Focus stays in the grid across a rebuild only while the grid has it: a rebuild that arrives while a picker or
+  // an editor has the focus (a refresh after a commit) must not take it — a picker that loses it closes.
+  const focused = document.hasFocus() && !!page.scroller?.contains(document.activeElement);
   build(s, shown);
   if (focused) page.scroller?.focus();
 }

@@ -400,9 +400,13 @@ export class Driver {
       if (app !== undefined) webviews.push(`webview ${frame.url().slice(0, 80)}: ${app.replace(/\s+/g, " ").slice(0, 160) || "(empty)"}`);
       else if (/index\.html\?id=/.test(frame.url())) webviews.push(`webview host ${frame.url().slice(0, 120)}: no content frame yet`);
     }
-    // What VS Code said, toasts that hid themselves included: the notification center lists them all.
-    await this.page.locator('.statusbar-item[id="status.notifications"] a, .statusbar-item[id="status.notifications"]').first().click({ timeout: 2_000 }).catch(() => undefined);
+    // What VS Code said, toasts that hid themselves included: the notification center lists them all. It is
+    // closed again: while it is open, new notifications go to it instead of toasts (the next journey waits for those).
+    const bell = this.page.locator('.statusbar-item[id="status.notifications"]').first();
+    await bell.click({ timeout: 2_000 }).catch(() => undefined);
     const said = await this.page.locator(".notifications-center .notification-list-item").allInnerTexts().catch(() => []);
+    await bell.click({ timeout: 2_000 }).catch(() => undefined);
+    await this.page.locator(".notifications-center").waitFor({ state: "hidden", timeout: 5_000 }).catch(() => undefined);
     return ["--- editor groups", ...groups, "--- webviews", ...webviews, "--- notifications", ...said.map((t) => t.replace(/\s+/g, " ").trim())];
   }
 

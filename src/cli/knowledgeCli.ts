@@ -11,6 +11,7 @@ import { type Finding, checkFolder } from "../workflows/knowledgeCheck";
 import { CREDENTIALS_HELP, credentialOptions, signIn } from "./credentials";
 import { articlesChangedSince, writePreview } from "./preview";
 import { richTextRemovals } from "./richText";
+import { checkThreads } from "./checkThreads";
 import { EXIT, UsageError, commandOf, flag, oneOf, parseArgs, value, type CliContext, type ParsedArgs } from "./usage";
 import { githubAnnotation, inline, textLines } from "./output";
 import { guardedWrites } from "./writeSafety";
@@ -163,7 +164,12 @@ class Tool {
   }
 
   private async runCheck(folder: string, crm?: Crm, only?: string[]) {
-    return checkFolder(nodeFolder(folder), { richTextRemovals, languages: this.languages(), ...(crm ? { crm } : {}), ...(only ? { only } : {}) });
+    const threads = checkThreads(folder);
+    try {
+      return await checkFolder(nodeFolder(folder), { richTextRemovals, languages: this.languages(), spread: threads.spread, ...(crm ? { crm } : {}), ...(only ? { only } : {}) });
+    } finally {
+      await threads.close();
+    }
   }
 
   /** The article folders changed since `--changed-since` (undefined: the option was not given). */

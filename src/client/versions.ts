@@ -60,9 +60,16 @@ export function orgLinkTestFor(instanceUrl: string, customDomains: Iterable<stri
 
 /** The link test for a connected org, with its custom domains (an Experience Cloud site's own), where the org lets this user read them. */
 export async function orgLinkTest(crm: Crm): Promise<(href: string) => boolean> {
-  const custom = await crm.soqlQuery<{ Domain: string }>("SELECT Domain FROM Domain", { replaceQuotes: false })
+  const { instanceUrl, customDomains } = await orgLinkHosts(crm);
+  return orgLinkTestFor(instanceUrl, customDomains);
+}
+
+/** The hosts an org's links are on: its instance and its custom domains (when the user may read them). */
+export interface OrgHosts { instanceUrl: string; customDomains: string[] }
+export async function orgLinkHosts(crm: Crm): Promise<OrgHosts> {
+  const customDomains = await crm.soqlQuery<{ Domain: string }>("SELECT Domain FROM Domain", { replaceQuotes: false })
     .then((r) => r.records.map((d) => String(d.Domain)), () => []);
-  return orgLinkTestFor(crm.instanceUrl ?? "http://localhost", custom);
+  return { instanceUrl: crm.instanceUrl ?? "http://localhost", customDomains };
 }
 
 const ARTICLE_ID_IN_LINK = new RegExp(`\\b(${recordIdSource("k[aA]0")})\\b`);

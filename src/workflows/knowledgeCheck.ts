@@ -16,7 +16,7 @@ import { categoryExists } from "./categories";
 import { getDataCategoryGroups } from "../client/knowledge";
 import { articleFolders, folderStatus } from "./folderStatus";
 import { soqlLiteral } from "../client/soql-text";
-import { articleLinks, orgLinkTest, orgLinkTestFor } from "../client/versions";
+import { type OrgHosts, articleLinks, orgLinkHosts, orgLinkTestFor } from "../client/versions";
 
 export type FindingRule =
   | "folder" | "field" | "required" | "length" | "picklist" | "type" | "richText" | "link" | "image" | "urlName" | "translation" | "org" | "category";
@@ -49,6 +49,12 @@ export interface CheckOptions {
   /** With a client of an org: the checks against it (the org the folder was pulled from, or any other). */
   crm?: Crm;
   signal?: AbortSignal;
+  /**
+   * Checks the articles elsewhere (the CLI spreads a large folder's over worker threads): given the number of
+   * articles and the folder's facts, a checker that does what `articleCheckerOf` does on the same folder, and how
+   * many articles to have under way at once; undefined to check them in this thread.
+   */
+  spread?(articles: number, facts: FolderFacts): { check: ArticleChecker; width: number } | undefined;
 }
 
 export interface CheckResult {
@@ -108,6 +114,34 @@ const placeOf = (article: string, language: string | undefined): Place => ({ art
 
 interface LinkFound { article: string; file: string; line?: number; href: string; urlName?: string; id?: string }
 
+/**
+ * What an article's check needs of its folder beyond the article's own files, the same for every article: plain
+ * data, so an article may be checked in another thread (`CheckOptions.spread`).
+ */
+export interface FolderFacts {
+  /** The org's hosts, for telling its links from others (`orgLinkHosts`). */
+  orgHosts: OrgHosts;
+  languages: string[];
+  /** The check asks the org too: the article's data categories are kept for it. */
+  withOrg: boolean;
+}
+
+/** What the check of one article found, and what it keeps for the checks across articles (links, URL names). */
+export interface ArticleOutcome {
+  /** Findings in this article's files (none when it is not reported). */
+  findings: Omit<Finding, "article">[];
+  neverPublished: boolean;
+  /** The URL name and IDs by which other articles link to this one. */
+  targets: string[];
+  /** Each version's URL name (`language:name`) and its file. */
+  urlNames: { key: string; file: string }[];
+  links: Omit<LinkFound, "article">[];
+  categories: { file: string; line?: number; category: string }[];
+}
+
+/** Checks one article (see `checkArticle`) and hands on its outcome: in this thread, or in another with the same folder. */
+export type ArticleChecker = (name: string, reported: boolean) => Promise<ArticleOutcome>;
+
 /** Checks a knowledge folder; see the module comment. Reads the files; sends nothing unless `crm` is given. */
 export async function checkFolder(folder: FolderIO, options: CheckOptions = {}): Promise<CheckResult> {
   const io = guardFolder(folder);
@@ -122,13 +156,18 @@ export async function checkFolder(folder: FolderIO, options: CheckOptions = {}):
   const unknown = options.only?.filter((n) => !names.includes(n));
   if (unknown?.length) throw new CrmError(`No article folder named ${unknown.map((n) => `'${n}'`).join(", ")} in this knowledge folder`);
   const reported = (name: string) => !options.only || options.only.includes(name);
-  const fields = manifest?.fields;
-  if (!fields) {
+  if (!manifest?.fields) {
     findings.push({ rule: "field", severity: "warning", article: "", file: MANIFEST_FILE, message: manifest
       ? "This folder was pulled before the pull recorded the org's fields: required fields, lengths and picklist values are not checked. Pull it again to check them."
       : "This folder has no record of a pull: required fields, lengths and picklist values are not checked (pull the articles into it to check them)." });
   }
-  const isOrgLink = options.crm ? await orgLinkTest(options.crm) : orgLinkTestFor(manifest?.org.instanceUrl ?? "");
+  const facts: FolderFacts = {
+    orgHosts: options.crm ? await orgLinkHosts(options.crm) : { instanceUrl: manifest?.org.instanceUrl ?? "", customDomains: [] },
+    languages: options.languages ?? [],
+    withOrg: !!options.crm,
+  };
+  const spread = options.spread?.(names.length, facts);
+  const check = spread?.check ?? articleCheckerOf(io, manifest, facts, options.richTextRemovals);
 
   // Kept across articles: small facts, not the articles — and as few objects as will do, for 10,000 articles.
   /** Each URL name (`language:name`): the article first using it, every place once it is used again. */
@@ -140,57 +179,20 @@ export async function checkFolder(folder: FolderIO, options: CheckOptions = {}):
   /** Kept only to ask the org (with `crm`). */
   const categories: { article: string; file: string; line?: number; category: string }[] = [];
 
-  // An article's files are read while the ones before it are checked (a few ahead, each read once).
-  const loadArticle = async (name: string) => {
-    const articleIO = readingOnce(io);
-    try {
-      const local = await readLocalArticle(articleIO, name);
-      const pulled = await manifest?.articles.get(name);
-      return { io: articleIO, local, pulled, versions: await versionsOf(articleIO, local), hashes: pulled ? await hashArticleFiles(articleIO, name) : undefined };
-    } catch (err) {
-      if (err instanceof CrmError) return { error: err };
-      throw err;
-    }
-  };
-  for await (const [name, loaded] of loadedAhead(names, READ_AHEAD, loadArticle)) {
+  // Articles are checked a few ahead of the one taken in (each file read once), and handed in in order.
+  for await (const [name, outcome] of loadedAhead(names, spread?.width ?? READ_AHEAD, (name) => check(name, reported(name)))) {
     options.signal?.throwIfAborted();
-    const add = (f: Omit<Finding, "article">) => reported(name) && findings.push({ article: name, ...f });
-    if (loaded.error) {
-      const message = loaded.error.message;
-      add({ rule: "folder", severity: "error", file: /^\S+/.exec(message)?.[0]?.replace(/[,:]$/, "") ?? `${name}/article.yaml`, line: lineInMessage(message), message });
-      continue;
+    if (outcome.neverPublished) neverPublished.add(name);
+    for (const key of outcome.targets) targets.set(key, name);
+    for (const f of outcome.findings) findings.push({ article: name, ...f });
+    for (const { key, file } of outcome.urlNames) {
+      const before = urlNames.get(key);
+      const language = key.slice(0, key.indexOf(":")) || undefined;
+      // The lines are looked for only once the name is used again (rare): each place's file is read again then.
+      urlNames.set(key, before === undefined ? name : [...(typeof before === "string" ? [placeOf(before, language)] : before), { article: name, file }]);
     }
-    const { local, versions, pulled } = loaded;
-    const master = versions[0]!;
-    if (master.facts.PublishStatus !== "Online" && !master.facts.LastPublishedDate) neverPublished.add(name);
-    for (const key of [String(master.fields.UrlName ?? ""), pulled?.knowledgeArticleId?.slice(0, 15), pulled?.versionId?.slice(0, 15)]) {
-      if (key) targets.set(kept(key), name);
-    }
-    if (!reported(name)) continue;
-    if (options.crm) for (const category of local.dataCategories) categories.push({ article: name, file: master.yamlFile, line: lineOf(master.yaml, category), category: kept(category) });
-    checkLanguages(master.yamlFile, Object.keys(local.translations), Object.keys(pulled?.translations ?? {}), options.languages ?? [], add);
-
-    for (const version of versions) {
-      if (fields) checkFields(version, fields, add);
-      checkUrlName(version, add);
-      const urlName = String(version.fields.UrlName ?? "");
-      if (urlName) {
-        const key = kept(`${version.language ?? ""}:${urlName}`);
-        const before = urlNames.get(key);
-        // The line is looked for only once the name is used again (rare): the first place's file is read again then.
-        urlNames.set(key, before === undefined ? name : [...(typeof before === "string" ? [placeOf(before, version.language)] : before), { article: name, file: version.yamlFile, line: keyLine(version.yaml, "UrlName") }]);
-      }
-      for (const { file, content, html } of Object.values(version.richText)) {
-        const removals = options.richTextRemovals ? options.richTextRemovals(html) : [];
-        if (!removals) add({ rule: "richText", severity: "error", file, message: "Holds markup beyond plain elements and attributes, which only the full check can judge: run crm-knowledge check on the folder, and publish the article there or from its draft." });
-        for (const removed of removals ?? []) {
-          add({ rule: "richText", severity: "error", file, line: lineOf(content, /\b(\S+) attribute\b/.exec(removed)?.[1] ?? /<\w+/.exec(removed)?.[0] ?? ""), message: `Sanitizing removes ${removed}: readers would not see what the file holds.` });
-        }
-        for (const link of articleLinks(html).filter((l) => isOrgLink(l.href))) links.push(JSON.parse(JSON.stringify({ article: name, file, line: lineOf(content, link.href), ...link })) as LinkFound);
-        await checkImages(loaded.io, name, file, content, add);
-      }
-    }
-    checkTranslations(versions, pulled, loaded.hashes, add);
+    for (const link of outcome.links) links.push({ article: name, ...link });
+    for (const c of outcome.categories) categories.push({ article: name, ...c });
   }
 
   for (const places of urlNames.values()) {
@@ -205,6 +207,57 @@ export async function checkFolder(folder: FolderIO, options: CheckOptions = {}):
   if (options.crm) await checkAgainstOrg(options.crm, io, names.filter(reported), categories.filter((c) => reported(c.article)), findings);
   const order = (f: Finding) => `${f.article}\u0000${f.file}\u0000${String(f.line ?? 0).padStart(9, "0")}`;
   return { articles: names.filter(reported), findings: findings.sort((a, b) => order(a).localeCompare(order(b))) };
+}
+
+/**
+ * The check of one article of a folder, with what the folder's record says of it: its fields, URL names, rich
+ * text, images, links and translations. `folder` is the knowledge folder (guarded here); the outcome is plain data.
+ */
+export function articleCheckerOf(folder: FolderIO, manifest: FolderManifest | undefined, facts: FolderFacts, richTextRemovals: CheckOptions["richTextRemovals"]): ArticleChecker {
+  const io = guardFolder(folder);
+  const isOrgLink = orgLinkTestFor(facts.orgHosts.instanceUrl, facts.orgHosts.customDomains);
+  return async (name, reported) => {
+    const outcome: ArticleOutcome = { findings: [], neverPublished: false, targets: [], urlNames: [], links: [], categories: [] };
+    const add: Add = (f) => reported && outcome.findings.push(f);
+    const articleIO = readingOnce(io);
+    let local: LocalArticle, pulled: ManifestArticle | undefined, versions: Version[], hashes: Record<string, string> | undefined;
+    try {
+      local = await readLocalArticle(articleIO, name);
+      pulled = await manifest?.articles.get(name);
+      versions = await versionsOf(articleIO, local);
+      hashes = pulled ? await hashArticleFiles(articleIO, name) : undefined;
+    } catch (err) {
+      if (!(err instanceof CrmError)) throw err;
+      add({ rule: "folder", severity: "error", file: /^\S+/.exec(err.message)?.[0]?.replace(/[,:]$/, "") ?? `${name}/article.yaml`, line: lineInMessage(err.message), message: err.message });
+      return outcome;
+    }
+    const master = versions[0]!;
+    outcome.neverPublished = master.facts.PublishStatus !== "Online" && !master.facts.LastPublishedDate;
+    for (const key of [String(master.fields.UrlName ?? ""), pulled?.knowledgeArticleId?.slice(0, 15), pulled?.versionId?.slice(0, 15)]) {
+      if (key) outcome.targets.push(kept(key));
+    }
+    if (!reported) return outcome;
+    if (facts.withOrg) for (const category of local.dataCategories) outcome.categories.push({ file: master.yamlFile, line: lineOf(master.yaml, category), category: kept(category) });
+    checkLanguages(master.yamlFile, Object.keys(local.translations), Object.keys(pulled?.translations ?? {}), facts.languages, add);
+
+    for (const version of versions) {
+      if (manifest?.fields) checkFields(version, manifest.fields, add);
+      checkUrlName(version, add);
+      const urlName = String(version.fields.UrlName ?? "");
+      if (urlName) outcome.urlNames.push({ key: kept(`${version.language ?? ""}:${urlName}`), file: version.yamlFile });
+      for (const { file, content, html } of Object.values(version.richText)) {
+        const removals = richTextRemovals ? richTextRemovals(html) : [];
+        if (!removals) add({ rule: "richText", severity: "error", file, message: "Holds markup beyond plain elements and attributes, which only the full check can judge: run crm-knowledge check on the folder, and publish the article there or from its draft." });
+        for (const removed of removals ?? []) {
+          add({ rule: "richText", severity: "error", file, line: lineOf(content, /\b(\S+) attribute\b/.exec(removed)?.[1] ?? /<\w+/.exec(removed)?.[0] ?? ""), message: `Sanitizing removes ${removed}: readers would not see what the file holds.` });
+        }
+        for (const link of articleLinks(html).filter((l) => isOrgLink(l.href))) outcome.links.push(JSON.parse(JSON.stringify({ file, line: lineOf(content, link.href), ...link })) as Omit<LinkFound, "article">);
+        await checkImages(articleIO, name, file, content, add);
+      }
+    }
+    checkTranslations(versions, pulled, hashes, add);
+    return outcome;
+  };
 }
 
 /** The master (first) and each translation, with their files' text. */
@@ -255,15 +308,17 @@ function checkFields(version: Version, fields: Record<string, RecordedField>, ad
       add({ rule: "field", severity: "error", ...(version.richText[field] ? { file: version.richText[field].file } : at(field)), message: `The article type has no field '${field}' (as the org described it at the pull).` });
       continue;
     }
-    const where = version.richText[field] ? { file: version.richText[field].file, line: 1 } : at(field);
     if (value === null || value === undefined || value === "") continue;
-    if (spec.type === "boolean" && typeof value !== "boolean") add({ rule: "type", severity: "error", ...where, message: `${spec.label ?? field} is a checkbox: true or false, not ${JSON.stringify(value)}.` });
-    else if (NUMERIC.has(spec.type) && typeof value !== "number") add({ rule: "type", severity: "error", ...where, message: `${spec.label ?? field} is a number, not ${JSON.stringify(value)}.` });
-    else if (spec.type === "date" && !(typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value))) add({ rule: "type", severity: "error", ...where, message: `${spec.label ?? field} is a date (YYYY-MM-DD), not ${JSON.stringify(value)}.` });
-    const length = typeof value === "string" ? [...value].length : 0;
-    if (spec.length && length > spec.length) add({ rule: "length", severity: "error", ...where, message: `${spec.label ?? field} is ${length} characters long; the org takes at most ${spec.length}.` });
+    // Only a finding needs the line: looking for it in the file is most of this function's time.
+    const place = () => (version.richText[field] ? { file: version.richText[field].file, line: 1 } : at(field));
+    if (spec.type === "boolean" && typeof value !== "boolean") add({ rule: "type", severity: "error", ...place(), message: `${spec.label ?? field} is a checkbox: true or false, not ${JSON.stringify(value)}.` });
+    else if (NUMERIC.has(spec.type) && typeof value !== "number") add({ rule: "type", severity: "error", ...place(), message: `${spec.label ?? field} is a number, not ${JSON.stringify(value)}.` });
+    else if (spec.type === "date" && !(typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value))) add({ rule: "type", severity: "error", ...place(), message: `${spec.label ?? field} is a date (YYYY-MM-DD), not ${JSON.stringify(value)}.` });
+    // The org counts characters, not UTF-16 units: counted only when the units are over (never fewer units than characters).
+    const length = typeof value === "string" && spec.length && value.length > spec.length ? [...value].length : 0;
+    if (spec.length && length > spec.length) add({ rule: "length", severity: "error", ...place(), message: `${spec.label ?? field} is ${length} characters long; the org takes at most ${spec.length}.` });
     if (spec.values && typeof value === "string" && !value.split(";").every((v) => spec.values!.includes(v))) {
-      add({ rule: "picklist", severity: "error", ...where, message: `${spec.label ?? field} must be one of ${spec.values.map((v) => `'${v}'`).join(", ")}, not '${value}'.` });
+      add({ rule: "picklist", severity: "error", ...place(), message: `${spec.label ?? field} must be one of ${spec.values.map((v) => `'${v}'`).join(", ")}, not '${value}'.` });
     }
   }
   for (const [field, spec] of Object.entries(fields)) {

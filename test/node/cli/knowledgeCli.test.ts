@@ -5,13 +5,17 @@
  */
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { appendFile, cp, mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type Crm } from "../../../src/client";
 import { runKnowledgeCli } from "../../../src/cli/knowledgeCli";
 import { githubAnnotation } from "../../../src/cli/output";
+import { checkThreads } from "../../../src/cli/checkThreads";
+import { richTextRemovals } from "../../../src/cli/richText";
+import { checkFolder } from "../../../src/workflows/knowledgeCheck";
+import { nodeFolder } from "../../../src/workflows/folderFiles";
 import { advanceClock, demoClient, useEmulator, writesSeen } from "../../helpers/emulator";
 import type { Emulator } from "../../../src/demo-org";
 
@@ -408,4 +412,50 @@ test("a hostile article folder name forges no line, colour or workflow command i
     if (argv.includes("json")) assert.doesNotThrow(() => JSON.parse(out), `${argv.join(" ")}: the JSON stays JSON`);
   }
   assert.ok(named >= 4, `the folder is still named where it is reported (${named} outputs)`);
+});
+
+test("a large folder is checked in worker threads and finds exactly what one thread finds: every rule, across articles, in order — the built tool too", async () => {
+  const c = await crm();
+  const a = await articles(c);
+  const dir = await workspace();
+  assert.equal((await cli(dir, ["pull", "--out", "kb", "--helper", "helper.json", "--article", a.guide, "--article", a.draft, "--article", a.clean])).code, 0);
+  const kb = path.join(dir, "kb");
+  const edit = async (file: string, change: (text: string) => string) => writeFile(path.join(kb, file), change(await readFile(path.join(kb, file), "utf8")));
+  await edit(`${a.draftName}/Answer__c.html`, () => `<p>See <a href="/articles/en_US/Knowledge/${a.cleanName}">the clean one</a>.</p>\n<p onclick="steal()">Click</p>\n<p><img src="images/missing.png" alt=""></p>\n`);
+  await edit(`${a.guideName}/Answer__c.html`, (t) => t.replace("<p>Hold the button.</p>", "<p>Hold the button for ten seconds.</p>"));
+  await edit(`${a.cleanName}/article.yaml`, (t) => t.replace(/ {2}Title: .*/, `  Title: ${"é".repeat(256)}`));
+  // 600 more articles: copies of the three under new names and URL names, a few that share one, one that is not YAML.
+  const originals = [a.guideName, a.draftName, a.cleanName];
+  for (let i = 0; i < 200; i++) {
+    for (const name of originals) {
+      const copy = `${name}-copy-${i}`;
+      await cp(path.join(kb, name), path.join(kb, copy), { recursive: true });
+      await cp(path.join(kb, ".crm-knowledge", `${name}.yaml`), path.join(kb, ".crm-knowledge", `${copy}.yaml`));
+      for (const file of await readdir(path.join(kb, copy))) {
+        if (file.endsWith(".yaml")) await edit(`${copy}/${file}`, (t) => t.replace(/( {2}UrlName: )(.*)/, (_, key: string, urlName: string) => `${key}${i % 97 === 0 ? "shared-name" : `${urlName}-copy-${i}`}`));
+      }
+    }
+  }
+  await writeFile(path.join(kb, `${a.draftName}-copy-7`, "article.yaml"), "fields: [unclosed\n");
+
+  const inOneThread = await checkFolder(nodeFolder(kb), { richTextRemovals, languages: ["fr", "de"] });
+  const threads = checkThreads(kb, 2, 1);
+  let spread = 0;
+  const inThreads = await checkFolder(nodeFolder(kb), {
+    richTextRemovals, languages: ["fr", "de"], spread: (count, facts) => {
+      const given = threads.spread(count, facts);
+      spread += given ? 1 : 0;
+      return given;
+    },
+  }).finally(() => threads.close());
+  assert.equal(spread, 1, "the articles went to the worker threads");
+  assert.equal(inThreads.articles.length, 603);
+  const rules = new Set(inOneThread.findings.map((f) => f.rule));
+  for (const rule of ["richText", "image", "translation", "length", "urlName", "folder"]) assert.ok(rules.has(rule as never), `the folder has a ${rule} finding`);
+  assert.deepEqual(inThreads, inOneThread);
+
+  // The built tool, whose worker is a bundle of its own beside it (dist/crm-knowledge-check.js).
+  const built = spawnSync(process.execPath, [path.resolve("dist/crm-knowledge.js"), "check", "kb", "--format", "json", "--languages", "fr,de"], { cwd: dir, encoding: "utf8" });
+  assert.equal(built.status, 1, built.stderr);
+  assert.deepEqual((JSON.parse(built.stdout) as { findings: unknown }).findings, inOneThread.findings);
 });

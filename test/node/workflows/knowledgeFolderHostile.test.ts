@@ -3,6 +3,7 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Crm } from "../../../src/client";
@@ -202,4 +203,25 @@ test("a folder the guard looked at once and that is then removed and replaced by
   await assert.rejects(io.write("article-a/article.yaml", new TextEncoder().encode("Title: Two\n")), /article-a is a symbolic link/);
   await assert.rejects(io.read("article-a/article.yaml"), /article-a is a symbolic link/);
   assert.deepEqual(await readdir(path.join(outside, "images")), [], "nothing written through the link");
+});
+
+test("the file itself: a link, a folder, a pipe or an oversized file is refused by name — by the open on disk, and by the guard's look for a FolderIO that cannot refuse links", async () => {
+  const { dir, secret } = await folderAndOutside();
+  await mkdir(path.join(dir, "a", "Answer__c.html"), { recursive: true });
+  await symlink(secret, path.join(dir, "a", "article.yaml"));
+  await writeFile(path.join(dir, "a", "article.fr.yaml"), `fields:\n  Title: ${"x".repeat(knowledgeFolder.FILE_LIMITS.yaml)}\n`);
+  execFileSync("mkfifo", [path.join(dir, "a", "article.de.yaml")]);
+  const onDisk = knowledgeFolder.nodeFolder(dir);
+  assert.equal(onDisk.refusesLinks, true, "O_NOFOLLOW exists on this system");
+  const { refusesLinks: _, ...looked } = onDisk; // the same disk, read as a FolderIO that does not refuse links itself
+  for (const io of [knowledgeFolder.guardFolder(onDisk), knowledgeFolder.guardFolder(looked)]) {
+    await assert.rejects(io.read("a/article.yaml"), /^FolderContentError: a\/article\.yaml is a symbolic link/);
+    await assert.rejects(io.write("a/article.yaml", new TextEncoder().encode("fields: {}\n")), /a\/article\.yaml is a symbolic link/);
+    await assert.rejects(io.read("a/Answer__c.html"), /a\/Answer__c\.html is not a file/);
+    await assert.rejects(io.read("a/article.de.yaml"), /a\/article\.de\.yaml is not a file/, "a pipe is not waited on");
+    await assert.rejects(io.read("a/article.fr.yaml"), /a\/article\.fr\.yaml is 1\.0 MB: a knowledge folder's file of this kind may be at most 1\.0 MB/);
+    assert.equal(await io.read("a/missing.yaml"), undefined);
+    assert.equal(await io.read("missing/article.yaml"), undefined);
+  }
+  assert.equal(await readFile(secret, "utf8"), "PRIVATE-KEY-42", "nothing written through the link");
 });

@@ -1,0 +1,20 @@
+/**
+ * A worker thread of `crm-knowledge check` (built to dist/crm-knowledge-check.js): checks the articles the main
+ * thread hands it, one message each, on the same folder, and answers with each article's outcome (checkThreads.ts).
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import { type FolderFacts, articleCheckerOf } from "../workflows/knowledgeCheck";
+import { nodeFolder, readManifest } from "../workflows/folderFiles";
+import { richTextRemovals } from "./richText";
+import type { CheckReply, CheckRequest } from "./checkThreads";
+
+const { root, facts } = workerData as { root: string; facts: FolderFacts };
+const io = nodeFolder(root, { blockingReads: true });
+// A record the main thread could not read (it reported it) is read here as it was there: as none.
+const check = readManifest(io).catch(() => undefined).then((manifest) => articleCheckerOf(io, manifest, facts, richTextRemovals));
+const port = parentPort!;
+port.on("message", ({ id, name, reported }: CheckRequest) => {
+  check.then((checkArticle) => checkArticle(name, reported)).then(
+    (outcome) => port.postMessage({ id, outcome } satisfies CheckReply),
+    (err: NodeJS.ErrnoException) => port.postMessage({ id, error: { message: String(err?.message ?? err), ...(err?.code ? { code: err.code } : {}) } } satisfies CheckReply));
+});

@@ -430,7 +430,7 @@ test("a large folder is checked in worker threads and finds exactly what one thr
     for (const name of originals) {
       const copy = `${name}-copy-${i}`;
       await cp(path.join(kb, name), path.join(kb, copy), { recursive: true });
-      await cp(path.join(kb, ".crm-knowledge", `${name}.yaml`), path.join(kb, ".crm-knowledge", `${copy}.yaml`));
+      await cp(path.join(kb, ".crm-knowledge", `${name}.json`), path.join(kb, ".crm-knowledge", `${copy}.json`));
       for (const file of await readdir(path.join(kb, copy))) {
         if (file.endsWith(".yaml")) await edit(`${copy}/${file}`, (t) => t.replace(/( {2}UrlName: )(.*)/, (_, key: string, urlName: string) => `${key}${i % 97 === 0 ? "shared-name" : `${urlName}-copy-${i}`}`));
       }

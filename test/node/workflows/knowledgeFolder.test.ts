@@ -92,9 +92,9 @@ test("pull writes each article as files: fields, rich text, images, categories a
   const manifest = await readFile(path.join(dir, "crm-knowledge.yaml"), "utf8");
   assert.match(manifest, /sobject: Knowledge__kav/);
   assert.doesNotMatch(manifest, /router-reset/, "the folder's record says what it holds, not each article");
-  const record = await readFile(path.join(dir, ".crm-knowledge", `router-reset-${a.n}.yaml`), "utf8");
-  assert.match(record, /knowledgeArticleId: kA/, "each article's record is a small file of its own");
-  assert.match(record, /fr:\n\s+lastModifiedDate:/);
+  const record = await readFile(path.join(dir, ".crm-knowledge", `router-reset-${a.n}.json`), "utf8");
+  assert.match(record, /\n {2}"knowledgeArticleId": "kA/, "each article's record is a small file of its own, one value to a line");
+  assert.match(record, /"fr": \{\n\s+"lastModifiedDate":/);
 });
 
 test("a round trip sends nothing; one edited body updates one draft; the status follows both sides", async () => {
@@ -161,7 +161,7 @@ test("a folder in the layout of earlier versions (every record in crm-knowledge.
   const { c, emu, a, dir, io } = await pulledThree();
   const names = [`billing-cycle-${a.n}`, `draft-notes-${a.n}`, `router-reset-${a.n}`];
   // The earlier layout: the records under `articles:` in the folder's record, the draft's in .crm-knowledge-pushed/ as a killed push left it.
-  const records = Object.fromEntries(await Promise.all(names.map(async (name) => [name, yaml.load(await readFile(path.join(dir, ".crm-knowledge", `${name}.yaml`), "utf8"))])));
+  const records = Object.fromEntries(await Promise.all(names.map(async (name) => [name, JSON.parse(await readFile(path.join(dir, ".crm-knowledge", `${name}.json`), "utf8")) as unknown])));
   const older = yaml.load(await readFile(path.join(dir, "crm-knowledge.yaml"), "utf8")) as Record<string, unknown>;
   const { [names[1]!]: pushedRecord, ...inRecord } = records;
   await writeFile(path.join(dir, "crm-knowledge.yaml"), yaml.dump({ ...older, articles: inRecord }));
@@ -179,9 +179,29 @@ test("a folder in the layout of earlier versions (every record in crm-knowledge.
   const since = emu.requests.length;
   assert.deepEqual((await knowledgeFolder.pushFolder(c, io)).map((r) => r.outcome), ["unchanged", "unchanged", "pushed"]);
   assert.deepEqual(writesOf(emu, since).map((w) => w.method), ["POST", "PATCH"], "one draft made from the published article and updated: the others are known as pulled");
-  assert.deepEqual((await readdir(path.join(dir, ".crm-knowledge"))).sort(), names.map((n) => `${n}.yaml`), "every record in its own file");
+  assert.deepEqual((await readdir(path.join(dir, ".crm-knowledge"))).sort(), names.map((n) => `${n}.json`), "every record in its own file");
   assert.doesNotMatch(await readFile(path.join(dir, "crm-knowledge.yaml"), "utf8"), /articles:/);
   assert.ok(!(await readdir(dir)).includes(".crm-knowledge-pushed"));
+  assert.deepEqual((await knowledgeFolder.pushFolder(c, io)).map((r) => r.outcome), ["unchanged", "unchanged", "unchanged"]);
+});
+
+test("a folder whose records are YAML files (the layout before JSON) is read as it is; the next push writes every record as JSON and removes the YAML", async () => {
+  const { c, a, dir, io } = await pulledThree();
+  const names = [`billing-cycle-${a.n}`, `draft-notes-${a.n}`, `router-reset-${a.n}`];
+  const records = path.join(dir, ".crm-knowledge");
+  for (const name of names) {
+    await writeFile(path.join(records, `${name}.yaml`), yaml.dump(JSON.parse(await readFile(path.join(records, `${name}.json`), "utf8")), { sortKeys: true }));
+    await rm(path.join(records, `${name}.json`));
+  }
+  const status = await knowledgeFolder.folderStatus(io, { crm: c });
+  assert.deepEqual(status.articles.map((s) => [s.local, s.org]), [["unchanged", "unchanged"], ["unchanged", "unchanged"], ["unchanged", "unchanged"]], "read as it is");
+  assert.deepEqual((await checkFolder(io)).findings, []);
+  assert.deepEqual((await readdir(records)).sort(), names.map((n) => `${n}.yaml`), "reading writes nothing");
+
+  const file = path.join(dir, names[0]!, "article.yaml");
+  await writeFile(file, (await readFile(file, "utf8")).replace(/Summary: .*/, "Summary: Moved on"));
+  assert.deepEqual((await knowledgeFolder.pushFolder(c, io)).map((r) => r.outcome), ["pushed", "unchanged", "unchanged"], "the others are known as pulled");
+  assert.deepEqual((await readdir(records)).sort(), names.map((n) => `${n}.json`), "every record moved, the pushed one's new");
   assert.deepEqual((await knowledgeFolder.pushFolder(c, io)).map((r) => r.outcome), ["unchanged", "unchanged", "unchanged"]);
 });
 
@@ -305,7 +325,7 @@ test("a cancelled pull starts no new article, ends those under way, and leaves e
   const status = await knowledgeFolder.folderStatus(io);
   assert.ok(status.articles.length >= 1 && status.articles.length < 40, `some articles, not all: ${status.articles.length}`);
   assert.deepEqual(new Set(status.articles.map((s) => s.local)), new Set(["unchanged"]), "every folder it left is whole and recorded as pulled");
-  assert.deepEqual((await readdir(path.join(dir, ".crm-knowledge"))).sort(), status.articles.map((s) => `${s.name}.yaml`).sort());
+  assert.deepEqual((await readdir(path.join(dir, ".crm-knowledge"))).sort(), status.articles.map((s) => `${s.name}.json`).sort());
 });
 
 test("pull by data category takes the articles of the category and of those under it; an unknown one is named", async () => {

@@ -97,12 +97,17 @@ test("a tampered crm-knowledge.yaml cannot delete another article's file, nor st
   const b = await article(c, "Manifest two");
   await knowledgeFolder.pullArticles(c, io, { articleIds: [a.knowledgeArticleId, b.knowledgeArticleId] });
   // Files beside the records that no article folder could own are no records: a pull goes on past them.
+  await writeFile(path.join(dir, ".crm-knowledge", ".hidden.json"), "{\"knowledgeArticleId\": [unclosed\n");
+  await writeFile(path.join(dir, ".crm-knowledge", "..json"), "{\"files\": {}}\n");
   await writeFile(path.join(dir, ".crm-knowledge", ".hidden.yaml"), "knowledgeArticleId: [unclosed\n");
-  await writeFile(path.join(dir, ".crm-knowledge", "..yaml"), "files: {}\n");
   await knowledgeFolder.pullArticles(c, io, { articleIds: [a.knowledgeArticleId] });
-  const recordPath = path.join(dir, ".crm-knowledge", `${a.urlName}.yaml`);
-  await writeFile(recordPath, (await readFile(recordPath, "utf8")).replace(/(\n {2}article\.yaml: )/, `\n  ../${b.urlName}/article.yaml: 0000\n  article.yaml: `));
-  await assert.rejects(knowledgeFolder.pullArticles(c, io, { articleIds: [a.knowledgeArticleId] }), /\.crm-knowledge\/.*\.yaml lists "\.\.\/.*article\.yaml" under/);
+  const recordPath = path.join(dir, ".crm-knowledge", `${a.urlName}.json`);
+  const record = await readFile(recordPath, "utf8");
+  await writeFile(recordPath, record.replace(/\n(\s+)"article\.yaml": /, (_, indent: string) => `\n${indent}"../${b.urlName}/article.yaml": "0000",\n${indent}"article.yaml": `));
+  await assert.rejects(knowledgeFolder.pullArticles(c, io, { articleIds: [a.knowledgeArticleId] }), /\.crm-knowledge\/.*\.json lists "\.\.\/.*article\.yaml" under/);
+  await writeFile(recordPath, record.slice(0, 40));
+  await assert.rejects(knowledgeFolder.pullArticles(c, io, { articleIds: [a.knowledgeArticleId] }), /\.crm-knowledge\/.*\.json is not JSON \(.*\): it is not a knowledge folder's record of a pull as CRM Explorer writes it\. Pull the articles again\./);
+  await writeFile(recordPath, record);
   await readFile(path.join(dir, b.urlName, "article.yaml")); // still there
 
   const manifestPath = path.join(dir, "crm-knowledge.yaml");

@@ -64,6 +64,16 @@ async function articles(c: Crm) {
 
 const lineOfText = (text: string, needle: string) => text.split("\n").findIndex((l) => l.includes(needle)) + 1;
 
+/** The three articles of `articles`, pulled into `kb` of a new workspace, and a way to edit a file there. */
+async function pulledArticles() {
+  const a = await articles(await crm());
+  const dir = await workspace();
+  assert.equal((await cli(dir, ["pull", "--out", "kb", "--helper", "helper.json", "--article", a.guide, "--article", a.draft, "--article", a.clean])).code, 0);
+  const kb = path.join(dir, "kb");
+  const edit = async (file: string, change: (text: string) => string) => writeFile(path.join(kb, file), change(await readFile(path.join(kb, file), "utf8")));
+  return { a, dir, kb, edit };
+}
+
 test("pull, then a clean folder checks clean (exit 0) and an unchanged push sends nothing", async () => {
   const c = await crm();
   const a = await articles(c);
@@ -89,12 +99,7 @@ test("pull, then a clean folder checks clean (exit 0) and an unchanged push send
 });
 
 test("check finds each kind of finding, on its file and line, and exits 1; json and github formats say the same", async () => {
-  const c = await crm();
-  const a = await articles(c);
-  const dir = await workspace();
-  assert.equal((await cli(dir, ["pull", "--out", "kb", "--helper", "helper.json", "--article", a.guide, "--article", a.draft, "--article", a.clean])).code, 0);
-  const kb = path.join(dir, "kb");
-  const edit = async (file: string, change: (text: string) => string) => writeFile(path.join(kb, file), change(await readFile(path.join(kb, file), "utf8")));
+  const { a, dir, kb, edit } = await pulledArticles();
 
   // The draft: an empty required title, an unknown field, a bad URL name; its body links to an article the folder lacks and holds a script.
   await edit(`${a.draftName}/article.yaml`, (t) => t.replace(/ {2}Title: .*/, "  Title: ''").replace(/ {2}UrlName: .*/, "  UrlName: -bad name-\n  Colour__c: red"));
@@ -152,6 +157,7 @@ test("check finds each kind of finding, on its file and line, and exits 1; json 
 
   // With the org: the draft link the folder lacks is asked of the org (not published there: an error), and an org-side change shows.
   advanceClock(demo(), 5000);
+  const c = await crm();
   const draftVersion = (await c.queryAll<{ Id: string }>(`SELECT Id FROM Knowledge__kav WHERE KnowledgeArticleId = '${a.draft}' AND PublishStatus = 'Draft'`)).records[0]!.Id;
   await c.knowledge.updateArticle(draftVersion, { Summary: "Changed in the org" });
   await edit(`${a.cleanName}/article.yaml`, (t) => t.replace("Home_Routers", "Home_Routers").replace(/dataCategories: \[\]/, "dataCategories:\n  - Products/Toasters"));
@@ -415,12 +421,7 @@ test("a hostile article folder name forges no line, colour or workflow command i
 });
 
 test("a large folder is checked in worker threads and finds exactly what one thread finds: every rule, across articles, in order — the built tool too", async () => {
-  const c = await crm();
-  const a = await articles(c);
-  const dir = await workspace();
-  assert.equal((await cli(dir, ["pull", "--out", "kb", "--helper", "helper.json", "--article", a.guide, "--article", a.draft, "--article", a.clean])).code, 0);
-  const kb = path.join(dir, "kb");
-  const edit = async (file: string, change: (text: string) => string) => writeFile(path.join(kb, file), change(await readFile(path.join(kb, file), "utf8")));
+  const { a, dir, kb, edit } = await pulledArticles();
   await edit(`${a.draftName}/Answer__c.html`, () => `<p>See <a href="/articles/en_US/Knowledge/${a.cleanName}">the clean one</a>.</p>\n<p onclick="steal()">Click</p>\n<p><img src="images/missing.png" alt=""></p>\n`);
   await edit(`${a.guideName}/Answer__c.html`, (t) => t.replace("<p>Hold the button.</p>", "<p>Hold the button for ten seconds.</p>"));
   await edit(`${a.cleanName}/article.yaml`, (t) => t.replace(/ {2}Title: .*/, `  Title: ${"é".repeat(256)}`));

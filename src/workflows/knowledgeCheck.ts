@@ -139,7 +139,7 @@ export interface ArticleOutcome {
   categories: { file: string; line?: number; category: string }[];
 }
 
-/** Checks one article (see `checkArticle`) and hands on its outcome: in this thread, or in another with the same folder. */
+/** Checks one article (as `articleCheckerOf` does) and hands on its outcome: in this thread, or in another with the same folder. */
 export type ArticleChecker = (name: string, reported: boolean) => Promise<ArticleOutcome>;
 
 /** Checks a knowledge folder; see the module comment. Reads the files; sends nothing unless `crm` is given. */

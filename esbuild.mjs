@@ -220,7 +220,7 @@ const groups = [
   // The command-line tools: whole, with the client inside (a tool is one file to run); jsdom is its own file beside
   // them, loaded when rich text is first rendered.
   {
-    ...common, ...libraryDebugging, entryPoints: { "crm-knowledge": "src/cli/crm-knowledge.ts", "crm-knowledge-check": "src/cli/checkWorker.ts", "crm-data": "src/cli/crm-data.ts", mcp: "src/cli/crm-explorer-mcp.ts" }, outdir: "dist", platform: "node", format: "cjs",
+    ...common, ...libraryDebugging, entryPoints: { "crm-knowledge": "src/cli/crm-knowledge.ts", "crm-knowledge-check": "src/cli/checkWorker.ts", "crm-knowledge-folder": "src/cli/folderWorker.ts", "crm-data": "src/cli/crm-data.ts", mcp: "src/cli/crm-explorer-mcp.ts" }, outdir: "dist", platform: "node", format: "cjs",
     alias: clientAliases, plugins: [axiosStub, besideBundle(/^jsdom$/, "./jsdom.js")], banner: { js: "#!/usr/bin/env node" },
   },
   // jsdom whole, so the npm package needs no runtime dependency (installing it pulls nothing else).

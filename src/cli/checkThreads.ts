@@ -5,8 +5,8 @@
  * starting a worker costs more than it saves.
  */
 import { availableParallelism } from "node:os";
-import path from "node:path";
-import { Worker, type WorkerOptions } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
+import { startWorker } from "./workers";
 import type { ArticleChecker, ArticleOutcome, CheckOptions, FolderFacts } from "../workflows/knowledgeCheck";
 
 export interface CheckRequest { id: number; name: string; reported: boolean }
@@ -24,10 +24,6 @@ const QUEUED_PER_WORKER = 8;
 const WORKER_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 8 };
 /** More threads than this cost memory (each a heap and the code) for little: reading the disk is shared. */
 const MOST_THREADS = 4;
-/** A worker: the bundle beside this one in dist/ — or, run from source (the tests), its source through tsx, as the tests are. */
-const startWorker = (options: WorkerOptions) => (__filename.endsWith(".ts")
-  ? new Worker(`require("tsx/cjs"); require(${JSON.stringify(path.join(__dirname, "checkWorker.ts"))});`, { ...options, eval: true })
-  : new Worker(path.join(__dirname, "crm-knowledge-check.js"), options));
 
 /** Worker threads for checking the folder at `root` (`spread` for checkFolder); `close` ends them, whatever happened. */
 export function checkThreads(root: string, threads = Math.min(availableParallelism(), MOST_THREADS), threadedFrom = THREADED_FROM): { spread: NonNullable<CheckOptions["spread"]>; close(): Promise<void> } {
@@ -43,7 +39,7 @@ export function checkThreads(root: string, threads = Math.min(availableParalleli
         pending.clear();
       };
       for (let i = 0; i < threads; i++) {
-        const worker = startWorker({ workerData: { root, facts }, resourceLimits: WORKER_LIMITS });
+        const worker = startWorker("checkWorker.ts", "crm-knowledge-check.js", { workerData: { root, facts }, resourceLimits: WORKER_LIMITS });
         worker.on("message", (reply: CheckReply) => {
           const waiting = pending.get(reply.id);
           pending.delete(reply.id);

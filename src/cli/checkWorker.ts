@@ -9,7 +9,7 @@ import { richTextRemovals } from "./richText";
 import type { CheckReply, CheckRequest } from "./checkThreads";
 
 const { root, facts } = workerData as { root: string; facts: FolderFacts };
-const io = nodeFolder(root, { blockingReads: true });
+const io = nodeFolder(root, { blocking: true });
 // A record the main thread could not read (it reported it) is read here as it was there: as none.
 const check = readManifest(io).catch(() => undefined).then((manifest) => articleCheckerOf(io, manifest, facts, richTextRemovals));
 const port = parentPort!;

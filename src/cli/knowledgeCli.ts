@@ -12,6 +12,7 @@ import { CREDENTIALS_HELP, credentialOptions, signIn } from "./credentials";
 import { articlesChangedSince, writePreview } from "./preview";
 import { richTextRemovals } from "./richText";
 import { checkThreads } from "./checkThreads";
+import { folderThread } from "./folderThread";
 import { EXIT, UsageError, commandOf, flag, oneOf, parseArgs, value, type CliContext, type ParsedArgs } from "./usage";
 import { githubAnnotation, inline, textLines } from "./output";
 import { guardedWrites } from "./writeSafety";
@@ -96,7 +97,8 @@ class Tool {
     if (!out) throw new UsageError("pull needs --out <folder>, the knowledge folder to pull into");
     const selection = this.selection();
     const crm = await this.connect();
-    const pulled = await knowledgeFolder.pullArticles(crm, nodeFolder(path.resolve(this.ctx.cwd, out)), selection);
+    const folder = folderThread(path.resolve(this.ctx.cwd, out));
+    const pulled = await knowledgeFolder.pullArticles(crm, folder, selection).finally(() => folder.close());
     const refused = pulled.filter((a) => a.refused);
     if (this.format === "json") this.json({ folder: out, pulled: pulled.filter((a) => !a.refused), refused });
     else {

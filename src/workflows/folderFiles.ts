@@ -11,7 +11,7 @@
 import { hash } from "node:crypto";
 import {
   type Dirent, type Stats, close as closeCallback, closeSync, constants as fsFlags, fstat as fstatCallback, fstatSync, lstat as lstatCallback, lstatSync,
-  open as openCallback, openSync, read as readCallback, readSync, readdirSync, statSync, writeFile as writeFileCallback,
+  mkdirSync, open as openCallback, openSync, read as readCallback, readSync, readdirSync, statSync, writeFile as writeFileCallback, writeFileSync,
 } from "node:fs";
 import { lstat, mkdir, readdir, rm, rmdir, stat } from "node:fs/promises";
 import { promisify } from "node:util";
@@ -159,11 +159,11 @@ const writeFileAsync = promisify(writeFileCallback);
  * The folder on disk, for Node scripts. Files are opened with O_NOFOLLOW: a link at the path is refused by the open
  * itself, so the guard need not look at each file first (`refusesLinks`), and a link put in place after its look at
  * the folders is still not followed. Node's callback functions, not fs/promises: a third of the work on the script's
- * own thread — 10,000 articles are 90,000 files. `blockingReads`: for a worker thread that does nothing else
- * meanwhile — reads, looks and listings block it instead of going through libuv's pool, which all of the process's
- * threads share (each hop there wakes another thread: on two cores, half a check's time went to that).
+ * own thread — 10,000 articles are 90,000 files. `blocking`: for a worker thread that does nothing else
+ * meanwhile — reads, writes, looks and listings block it instead of going through libuv's pool, which all of the
+ * process's threads share (each hop there wakes another thread: on two cores, half a check's time went to that).
  */
-export function nodeFolder(root: string, options: { blockingReads?: boolean } = {}): FolderIO {
+export function nodeFolder(root: string, options: { blocking?: boolean } = {}): FolderIO {
   if (typeof root !== "string" || !root) throw new TypeError("root must be the folder's path");
   const at = (p: string) => path.join(root, checkRelativePath(p));
   const noFollow = fsFlags.O_NOFOLLOW ?? 0;
@@ -171,7 +171,7 @@ export function nodeFolder(root: string, options: { blockingReads?: boolean } = 
   const writeFlags = (fsFlags.O_WRONLY | fsFlags.O_CREAT | fsFlags.O_TRUNC | noFollow) as unknown as string;
   /** A link at the path itself, as the open found it (where O_NOFOLLOW exists: Windows has none, and its guard looks first). */
   const linkOpened = (err: NodeJS.ErrnoException, p: string) => (noFollow && err.code === "ELOOP" ? linkRefused(p) : err);
-  const ops = options.blockingReads ? blockingOps : waitingOps;
+  const ops = options.blocking ? blockingOps : waitingOps;
   return {
     refusesLinks: noFollow !== 0,
     read: (p, maxBytes = Infinity) => readFileWithin(ops, at(p), maxBytes).then(
@@ -179,10 +179,11 @@ export function nodeFolder(root: string, options: { blockingReads?: boolean } = 
       (err: NodeJS.ErrnoException) => (absent(err) ? undefined : Promise.reject(linkOpened(err, p)))),
     write: async (p, data) => {
       const file = at(p);
-      await writeFileAsync(file, data, { flag: writeFlags }).catch(async (err: NodeJS.ErrnoException) => {
+      const writeFile = () => Promise.resolve().then(() => ops.writeFile(file, data, writeFlags));
+      await writeFile().catch(async (err: NodeJS.ErrnoException) => {
         if (err.code !== "ENOENT") throw linkOpened(err, p);
-        await mkdir(path.dirname(file), { recursive: true }); // the first file of its folder
-        await writeFileAsync(file, data, { flag: writeFlags }).catch((again: NodeJS.ErrnoException) => Promise.reject(linkOpened(again, p)));
+        await ops.mkdir(path.dirname(file)); // the first file of its folder
+        await writeFile().catch((again: NodeJS.ErrnoException) => Promise.reject(linkOpened(again, p)));
       });
     },
     // A file, or an empty folder (as VS Code's file system removes one): never a folder's contents.
@@ -199,8 +200,8 @@ export function nodeFolder(root: string, options: { blockingReads?: boolean } = 
   };
 }
 
-/** The file system calls the folder on disk reads with: each awaited (a value, or a promise of one). */
-interface ReadOps {
+/** The file system calls the folder on disk reads and writes with: each awaited (a value, or a promise of one). */
+interface FileOps {
   open(file: string, flags: number): number | Promise<number>;
   fstat(fd: number): Stats | Promise<Stats>;
   read(fd: number, into: Buffer, offset: number, length: number, position: number): number | Promise<number>;
@@ -208,8 +209,11 @@ interface ReadOps {
   lstat(file: string): Stats | Promise<Stats>;
   stat(file: string): Stats | Promise<Stats>;
   readdir(dir: string): Dirent[] | Promise<Dirent[]>;
+  writeFile(file: string, data: Uint8Array, flags: string): void | Promise<void>;
+  /** Makes the folder and any missing on the way. */
+  mkdir(dir: string): unknown;
 }
-const waitingOps: ReadOps = {
+const waitingOps: FileOps = {
   open: promisify(openCallback),
   fstat: promisify(fstatCallback),
   read: (fd, into, offset, length, position) => new Promise((resolve, reject) => readCallback(fd, into, offset, length, position, (err, read) => (err ? reject(err) : resolve(read)))),
@@ -217,14 +221,19 @@ const waitingOps: ReadOps = {
   lstat: promisify(lstatCallback),
   stat,
   readdir: (dir) => readdir(dir, { withFileTypes: true }),
+  writeFile: (file, data, flags) => writeFileAsync(file, data, { flag: flags }),
+  mkdir: (dir) => mkdir(dir, { recursive: true }),
 };
-const blockingOps: ReadOps = { open: openSync, fstat: fstatSync, read: readSync, close: closeSync, lstat: lstatSync, stat: statSync, readdir: (dir) => readdirSync(dir, { withFileTypes: true }) };
+const blockingOps: FileOps = {
+  open: openSync, fstat: fstatSync, read: readSync, close: closeSync, lstat: lstatSync, stat: statSync, readdir: (dir) => readdirSync(dir, { withFileTypes: true }),
+  writeFile: (file, data, flags) => writeFileSync(file, data, { flag: flags }), mkdir: (dir) => mkdirSync(dir, { recursive: true }),
+};
 
 /**
  * A file's bytes, opened without following a link and without waiting on a pipe, looked at before it is read:
  * "not a file", or its size when over `maxBytes`.
  */
-async function readFileWithin(ops: ReadOps, file: string, maxBytes: number): Promise<Uint8Array | "not a file" | number> {
+async function readFileWithin(ops: FileOps, file: string, maxBytes: number): Promise<Uint8Array | "not a file" | number> {
   const fd = await ops.open(file, fsFlags.O_RDONLY | (fsFlags.O_NOFOLLOW ?? 0) | (fsFlags.O_NONBLOCK ?? 0));
   try {
     const found = await ops.fstat(fd);
@@ -283,6 +292,10 @@ export function guardFolder(io: FolderIO): FolderIO {
   }
   if ((io as { [GUARDED]?: true })[GUARDED]) return io;
   const folders = new Set<string>();
+  const remember = (folder: string) => {
+    if (folders.size >= FOLDERS_KEPT) folders.clear(); // articles come a few at a time: the last ones looked at are the ones asked about again
+    folders.add(folder);
+  };
   /**
    * Refuses a link on any part of the path; returns what is at the path itself — or, for a FolderIO that refuses
    * links itself, only whether the folders on the way are there (then the file itself is not looked at).
@@ -296,10 +309,7 @@ export function guardFolder(io: FolderIO): FolderIO {
       if (!found) return undefined;
       if (found.type === "link") throw linkRefused(part);
       if (i === parts.length) return found;
-      if (found.type === "directory") {
-        if (folders.size >= FOLDERS_KEPT) folders.clear(); // articles come a few at a time: the last ones looked at are the ones asked about again
-        folders.add(part);
-      }
+      if (found.type === "directory") remember(part);
     }
     return foldersOnly ? FOLDERS_THERE : undefined;
   };
@@ -316,7 +326,10 @@ export function guardFolder(io: FolderIO): FolderIO {
     },
     write: async (p, data) => {
       await inside(p, io.refusesLinks);
-      return io.write(p, data);
+      await io.write(p, data);
+      // Its folders are there now (the write made any that were missing): the article's next files need no look.
+      const parts = checkRelativePath(p).split("/");
+      for (let i = 1; i < parts.length; i++) remember(parts.slice(0, i).join("/"));
     },
     remove: async (p) => {
       await inside(p);
@@ -325,7 +338,8 @@ export function guardFolder(io: FolderIO): FolderIO {
       return io.remove(p);
     },
     list: async (p) => {
-      if (p !== "" && p !== ".") await inside(p);
+      // A folder looked at already (or made by a write of this guard) is not looked at again.
+      if (p !== "" && p !== "." && !folders.has(checkRelativePath(p))) await inside(p);
       return io.list(p);
     },
     stat: (p) => (p === "" ? io.stat(p) : inside(p)),

@@ -234,8 +234,10 @@ export async function pullArticles(crm: Crm, folder: FolderIO, selection: PullSe
       Object.assign(files, versionFiles({ title: String(master.Title), fields: pick(t, plain.map((f) => f.name)), richText: await localImages(t), facts: pick(t, FACTS), language: String(t.Language) }));
     }
     const written = new Map(Object.entries(files).map(([file, content]) => [file, encodeText(content)]));
-    // Side by side, and all ended before a failure is told.
-    const writes = await Promise.allSettled([...written].map(([file, bytes]) => io.write(`${name}/${file}`, bytes)));
+    // The first file alone (it makes the article's folder), the others side by side, all ended before a failure is told.
+    const [first, ...others] = written;
+    const writes = await Promise.allSettled([io.write(`${name}/${first![0]}`, first![1])]);
+    writes.push(...(await Promise.allSettled(others.map(([file, bytes]) => io.write(`${name}/${file}`, bytes)))));
     const refused = writes.find((w): w is PromiseRejectedResult => w.status === "rejected");
     if (refused) throw refused.reason;
     // Files of an earlier pull that this one no longer has (a translation deleted, an image removed).

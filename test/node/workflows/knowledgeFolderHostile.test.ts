@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Crm } from "../../../src/client";
 import * as knowledgeFolder from "../../../src/workflows/knowledgeFolder";
+import { folderThread } from "../../../src/cli/folderThread";
 import { useEmulator, demoClient } from "../../helpers/emulator";
 
 const emu = useEmulator();
@@ -67,9 +68,11 @@ test("push: an image, a body or an article.yaml that is a link is refused by nam
   assert.doesNotMatch(sent(since), /PRIVATE-KEY/);
 });
 
-test("pull: through a linked images folder or article.yaml nothing is written or deleted outside; the other articles are pulled", async () => {
+for (const [way, open] of [["on disk", knowledgeFolder.nodeFolder], ["through the file thread of crm-knowledge pull", folderThread]] as const) test(`pull ${way}: through a linked images folder or article.yaml nothing is written or deleted outside; the other articles are pulled`, async (t) => {
   const c = await crm();
-  const { dir, io, outside, secret } = await folderAndOutside();
+  const { dir, outside, secret } = await folderAndOutside();
+  const io: knowledgeFolder.FolderIO & { close?(): Promise<void> } = open(dir);
+  t.after(() => io.close?.());
   const withImage = await article(c, "Linked pull", `<p><img src="data:image/png;base64,${PNG.toString("base64")}"></p>`);
   const plain = await article(c, "Plain pull");
   await knowledgeFolder.pullArticles(c, io, { articleIds: [withImage.knowledgeArticleId, plain.knowledgeArticleId] });
@@ -210,7 +213,7 @@ test("a folder the guard looked at once and that is then removed and replaced by
   assert.deepEqual(await readdir(path.join(outside, "images")), [], "nothing written through the link");
 });
 
-test("the file itself: a link, a folder, a pipe or an oversized file is refused by name — by the open on disk, and by the guard's look for a FolderIO that cannot refuse links", async () => {
+test("the file itself: a link, a folder, a pipe or an oversized file is refused by name — by the open on disk (in this thread or the pull's file thread), and by the guard's look for a FolderIO that cannot refuse links", async (t) => {
   const { dir, secret } = await folderAndOutside();
   await mkdir(path.join(dir, "a", "Answer__c.html"), { recursive: true });
   await symlink(secret, path.join(dir, "a", "article.yaml"));
@@ -219,7 +222,9 @@ test("the file itself: a link, a folder, a pipe or an oversized file is refused 
   const onDisk = knowledgeFolder.nodeFolder(dir);
   assert.equal(onDisk.refusesLinks, true, "O_NOFOLLOW exists on this system");
   const { refusesLinks: _, ...looked } = onDisk; // the same disk, read as a FolderIO that does not refuse links itself
-  for (const io of [knowledgeFolder.guardFolder(onDisk), knowledgeFolder.guardFolder(looked)]) {
+  const threaded = folderThread(dir); // the same disk, its calls in crm-knowledge pull's file thread
+  t.after(() => threaded.close());
+  for (const io of [knowledgeFolder.guardFolder(onDisk), knowledgeFolder.guardFolder(looked), knowledgeFolder.guardFolder(threaded)]) {
     await assert.rejects(io.read("a/article.yaml"), /^FolderContentError: a\/article\.yaml is a symbolic link/);
     await assert.rejects(io.write("a/article.yaml", new TextEncoder().encode("fields: {}\n")), /a\/article\.yaml is a symbolic link/);
     await assert.rejects(io.read("a/Answer__c.html"), /a\/Answer__c\.html is not a file/);

@@ -222,6 +222,7 @@ const groups = [
   {
     ...common, ...libraryDebugging, entryPoints: { "crm-knowledge": "src/cli/crm-knowledge.ts", "crm-knowledge-check": "src/cli/checkWorker.ts", "crm-knowledge-folder": "src/cli/folderWorker.ts", "crm-data": "src/cli/crm-data.ts", mcp: "src/cli/crm-explorer-mcp.ts" }, outdir: "dist", platform: "node", format: "cjs",
     alias: clientAliases, plugins: [axiosStub, besideBundle(/^jsdom$/, "./jsdom.js")], banner: { js: "#!/usr/bin/env node" },
+    external: ["tsx/cjs"], // a worker run from source loads its source through tsx; the bundles never do
   },
   // jsdom whole, so the npm package needs no runtime dependency (installing it pulls nothing else).
   { ...common, entryPoints: [createRequire(import.meta.url).resolve("jsdom")], outfile: "dist/jsdom.js", platform: "node", format: "cjs", plugins: [jsdomWhole] },

@@ -5,7 +5,7 @@
  */
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { appendFile, cp, mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -459,4 +459,28 @@ test("a large folder is checked in worker threads and finds exactly what one thr
   const built = spawnSync(process.execPath, [path.resolve("dist/crm-knowledge.js"), "check", "kb", "--format", "json", "--languages", "fr,de"], { cwd: dir, encoding: "utf8" });
   assert.equal(built.status, 1, built.stderr);
   assert.deepEqual((JSON.parse(built.stdout) as { findings: unknown }).findings, inOneThread.findings);
+});
+
+test("the built tools run each command in a thread of their own: its output, its errors and its exit code reach the shell as before", async () => {
+  const { clean, cleanName } = await articles(await crm());
+  const dir = await workspace();
+  // Asynchronously: the emulator answers from this process.
+  const run = (bundle: string, argv: string[]) => new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [path.resolve("dist", bundle), ...argv], { cwd: dir });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d));
+    child.stderr.on("data", (d: Buffer) => (stderr += d));
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+  });
+  const pulled = await run("crm-knowledge.js", ["pull", "--out", "kb", "--helper", "helper.json", "--article", clean]);
+  assert.equal(pulled.status, 0, pulled.stderr);
+  assert.match(pulled.stdout, /Pulled 1 article into kb\./);
+  assert.match(await readFile(path.join(dir, "kb", cleanName, "Answer__c.html"), "utf8"), /All good\./, "the file thread wrote the article");
+  const usage = await run("crm-knowledge.js", ["pull"]);
+  assert.deepEqual([usage.status, usage.stdout], [2, ""]);
+  assert.match(usage.stderr, /crm-knowledge pull: pull needs --out <folder>/);
+  const help = await run("crm-data.js", ["--help"]);
+  assert.equal(help.status, 0, help.stderr);
+  assert.match(help.stdout, /^Usage: crm-data <command>/);
 });

@@ -85,7 +85,7 @@ async function main() {
     ];
     const row = (label: string, s: Step, articles: number) => `| ${label} | ${(s.ms / 1000).toFixed(1)} s | ${s.requests.toLocaleString("en-US")} (${per100(s, articles).toFixed(2)} per 100 articles) | ${s.writes.toLocaleString("en-US")} | ${s.peakRssGrowthMB} MB | ${s.code} |`;
     const body = [
-      `Written by \`npm run bench:knowledge\` (${meta.date}, Node ${meta.node}); the emulator (\`large\` seed: 10,000 published articles, each translated into French, German and Spanish) in its own process on 127.0.0.1, each command the shipped \`dist/crm-knowledge.js\` in a process of its own, its peak RSS growth measured from that of starting it (${startup} MB). Requests include the sign-in (token, versions, user info).`,
+      `Written by \`npm run bench:knowledge\` (${meta.date}, Node ${meta.node}); the emulator (\`large\` seed: 10,000 published articles, each translated into French, German and Spanish) in its own process on 127.0.0.1, each command the shipped \`dist/crm-knowledge.js\` in a process of its own, its peak RSS growth measured from that of starting it (\`--help\`, which starts the thread each command runs in: ${startup} MB). Requests include the sign-in (token, versions, user info).`,
       "",
       "| command | wall time | API requests | writes | peak RSS growth | exit code |",
       "|---|---:|---:|---:|---:|---:|",

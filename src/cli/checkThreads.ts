@@ -6,11 +6,10 @@
  */
 import { availableParallelism } from "node:os";
 import type { Worker } from "node:worker_threads";
-import { startWorker } from "./workers";
+import { startWorker, workerCalls } from "./workers";
 import type { ArticleChecker, ArticleOutcome, CheckOptions, FolderFacts } from "../workflows/knowledgeCheck";
 
 export interface CheckRequest { id: number; name: string; reported: boolean }
-export type CheckReply = { id: number; outcome: ArticleOutcome } | { id: number; error: { message: string; code?: string } };
 
 /** Below this many articles a check stays in one thread. */
 export const THREADED_FROM = 500;
@@ -31,32 +30,10 @@ export function checkThreads(root: string, threads = Math.min(availableParalleli
   return {
     spread: (articles: number, facts: FolderFacts) => {
       if (threads < 2 || articles < threadedFrom) return undefined;
-      const pending = new Map<number, { resolve(o: ArticleOutcome): void; reject(e: Error): void }>();
-      let failed: Error | undefined;
-      const fail = (err: Error) => {
-        failed ??= err;
-        for (const p of pending.values()) p.reject(err);
-        pending.clear();
-      };
-      for (let i = 0; i < threads; i++) {
-        const worker = startWorker("checkWorker.ts", "crm-knowledge-check.js", { workerData: { root, facts }, resourceLimits: WORKER_LIMITS });
-        worker.on("message", (reply: CheckReply) => {
-          const waiting = pending.get(reply.id);
-          pending.delete(reply.id);
-          if ("outcome" in reply) return waiting?.resolve(reply.outcome);
-          waiting?.reject(Object.assign(new Error(reply.error.message), reply.error.code ? { code: reply.error.code } : {}));
-        });
-        worker.on("error", fail);
-        worker.on("exit", (code) => code !== 0 && fail(new Error(`A worker thread of the check stopped (exit code ${code})`)));
-        workers.push(worker);
-      }
+      for (let i = 0; i < threads; i++) workers.push(startWorker("checkWorker.ts", "crm-knowledge-check.js", { workerData: { root, facts }, resourceLimits: WORKER_LIMITS }));
+      const { call } = workerCalls(workers, "A worker thread of the check");
       let next = 0;
-      const check: ArticleChecker = (name, reported) => new Promise((resolve, reject) => {
-        if (failed) return reject(failed);
-        const id = next++;
-        pending.set(id, { resolve, reject });
-        workers[id % workers.length]!.postMessage({ id, name, reported } satisfies CheckRequest);
-      });
+      const check: ArticleChecker = (name, reported) => call<ArticleOutcome>(next++ % workers.length, { name, reported } satisfies Omit<CheckRequest, "id">);
       return { check, width: threads * QUEUED_PER_WORKER };
     },
     close: async () => {

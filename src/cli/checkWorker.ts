@@ -6,7 +6,8 @@ import { parentPort, workerData } from "node:worker_threads";
 import { type FolderFacts, articleCheckerOf } from "../workflows/knowledgeCheck";
 import { nodeFolder, readManifest } from "../workflows/folderFiles";
 import { richTextRemovals } from "./richText";
-import type { CheckReply, CheckRequest } from "./checkThreads";
+import type { CheckRequest } from "./checkThreads";
+import { answer } from "./workers";
 
 const { root, facts } = workerData as { root: string; facts: FolderFacts };
 const io = nodeFolder(root, { blocking: true });
@@ -14,7 +15,5 @@ const io = nodeFolder(root, { blocking: true });
 const check = readManifest(io).catch(() => undefined).then((manifest) => articleCheckerOf(io, manifest, facts, richTextRemovals));
 const port = parentPort!;
 port.on("message", ({ id, name, reported }: CheckRequest) => {
-  check.then((checkArticle) => checkArticle(name, reported)).then(
-    (outcome) => port.postMessage({ id, outcome } satisfies CheckReply),
-    (err: NodeJS.ErrnoException) => port.postMessage({ id, error: { message: String(err?.message ?? err), ...(err?.code ? { code: err.code } : {}) } } satisfies CheckReply));
+  void answer(id, check.then((checkArticle) => checkArticle(name, reported)), (reply) => port.postMessage(reply));
 });

@@ -4,12 +4,11 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { nodeFolder } from "../workflows/folderFiles";
-import type { FolderCall, FolderReply } from "./folderThread";
+import type { FolderCall } from "./folderThread";
+import { answer } from "./workers";
 
 const io = nodeFolder((workerData as { root: string }).root, { blocking: true });
 const port = parentPort!;
 port.on("message", ({ id, op, args }: FolderCall) => {
-  (io[op] as (...a: unknown[]) => Promise<unknown>)(...args).then(
-    (value) => port.postMessage({ id, value } satisfies FolderReply),
-    (err: NodeJS.ErrnoException) => port.postMessage({ id, error: { name: String(err?.name ?? "Error"), message: String(err?.message ?? err), ...(err?.code ? { code: err.code } : {}) } } satisfies FolderReply));
+  void answer(id, (io[op] as (...a: unknown[]) => Promise<unknown>)(...args), (reply) => port.postMessage(reply));
 });

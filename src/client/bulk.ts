@@ -9,7 +9,7 @@
  */
 import { once } from "node:events";
 import { createReadStream, createWriteStream, type WriteStream } from "node:fs";
-import { rm } from "node:fs/promises";
+import { rm, stat } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { create as createRecords, remove as removeRecords, update as updateRecords, writtenBefore, type SaveResult } from "./collections";
@@ -208,6 +208,8 @@ async function* resultSets(crm: Crm, jobId: string, options: BulkQueryOptions, o
 
 /** A query job the org runs from now on; its rows are read when asked for. */
 export interface StartedQuery {
+  /** Settles once the org has run the job: true when its rows are ready, false when it failed (reading says why). */
+  readonly exported: Promise<boolean>;
   rows(): AsyncGenerator<BulkRow>;
   /** The same rows a batch at a time (those each piece of a result set completes): a step per piece, not per row. */
   batches(): AsyncGenerator<BulkRow[]>;
@@ -221,8 +223,11 @@ export interface StartedQuery {
 export function startQuery(crm: Crm, soql: string, options: BulkQueryOptions = {}): StartedQuery {
   requirePageSize(options.pageSize);
   const done = jobDone(crm, soql, options);
-  done.catch(() => undefined); // said when the rows are read; a job never read must not go unhandled
-  return { rows: () => rowsOf(resultSetsOf(crm, done, options)), batches: () => rowBatchesOf(resultSetsOf(crm, done, options)) };
+  return {
+    exported: done.then(() => true, () => false), // a failure is said when the rows are read
+    rows: () => rowsOf(resultSetsOf(crm, done, options)),
+    batches: () => rowBatchesOf(resultSetsOf(crm, done, options)),
+  };
 }
 
 /** Creates a query job and waits for the org to finish it. */
@@ -341,6 +346,8 @@ export interface IngestOptions {
 const OPERATIONS: IngestOperation[] = ["insert", "update", "upsert", "delete", "hardDelete"];
 /** Salesforce advises Bulk API for loads of more than about 2,000 records; below, Collections are quicker. */
 const DEFAULT_COLLECTIONS_BELOW = 2_000;
+/** The operations a small load makes through sObject Collections. */
+const COLLECTIONS_OPERATIONS: readonly IngestOperation[] = ["insert", "update", "delete"];
 const BULK_JOB_ID = new RegExp(`^${recordIdSource("750")}$`);
 
 /** An ID of a Bulk job as the org answered it: checked before it becomes part of a path. */
@@ -381,6 +388,8 @@ interface Upload {
   file: string;
   bytes: number;
   rows: number;
+  /** A file of the caller's (`ingestCsvFile`): uploaded as it is, left where it is. */
+  callers?: boolean;
 }
 
 /**
@@ -520,17 +529,7 @@ async function* resultRecords(crm: Crm, jobId: string, resource: "successfulResu
  * what was written until then, whose rows were reported like any result.
  */
 export async function ingest(crm: Crm, job: IngestJobSpec, input: IngestInput, options: IngestOptions = {}): Promise<IngestResult> {
-  if (!job || typeof job !== "object") throw new TypeError("job must be { object, operation }");
-  requireSobjectName(job.object, "job.object");
-  if (!OPERATIONS.includes(job.operation)) throw new RangeError(`job.operation must be one of ${OPERATIONS.join(", ")}, got ${JSON.stringify(job.operation)}`);
-  if (job.operation === "upsert" && !job.externalIdFieldName) throw new MissingRequiredDataError("An upsert needs job.externalIdFieldName", "externalIdFieldName");
-  if (job.externalIdFieldName !== undefined) requireSobjectName(job.externalIdFieldName, "job.externalIdFieldName");
-  const maxBytes = options.maxUploadBytes ?? MAX_UPLOAD_BYTES;
-  if (!Number.isInteger(maxBytes) || maxBytes < 1 || maxBytes > MAX_UPLOAD_BYTES) throw new RangeError(`maxUploadBytes must be a whole number from 1 to ${MAX_UPLOAD_BYTES}, got ${String(options.maxUploadBytes)}`);
-  const threshold = options.collectionsBelow ?? DEFAULT_COLLECTIONS_BELOW;
-  if (!Number.isInteger(threshold) || threshold < 0) throw new RangeError(`collectionsBelow must be a whole number of rows of 0 or more, got ${String(options.collectionsBelow)}`);
-  if (options.onResult !== undefined && typeof options.onResult !== "function") throw new TypeError("onResult must be a function (kind, row)");
-  if (options.resultFiles !== undefined && (typeof options.resultFiles !== "string" || !options.resultFiles)) throw new TypeError("resultFiles must be a path to write the result files beside (`<path>.success.csv`, …)");
+  const { maxBytes, threshold } = checkedLoad(job, options);
   if (input === null || input === undefined || (typeof input !== "string" && !Array.isArray(input) && typeof (input as AsyncIterable<unknown>)[Symbol.asyncIterator] !== "function")) {
     throw new TypeError(`input must be an array of row objects, CSV text, or a stream of CSV text (such as fs.createReadStream), got ${input === null ? "null" : typeof input}`);
   }
@@ -547,7 +546,7 @@ export async function ingest(crm: Crm, job: IngestJobSpec, input: IngestInput, o
   const header = ahead.shift();
   if (header === undefined) throw new MissingRequiredDataError("There are no rows to load: the input is empty or has only a header", "input");
   // A small load is read ahead to learn that it is small: about `threshold` records are held at most.
-  const small = threshold > 0 && ["insert", "update", "delete"].includes(job.operation);
+  const small = threshold > 0 && COLLECTIONS_OPERATIONS.includes(job.operation);
   while (small && !ended && ahead.length < threshold) await readBatch();
   if (ended && !ahead.length) throw new MissingRequiredDataError("There are no rows to load: the input is empty or has only a header", "input");
   const sink = new ResultSink(options);
@@ -556,10 +555,44 @@ export async function ingest(crm: Crm, job: IngestJobSpec, input: IngestInput, o
     yield ahead;
     if (!ended) for (let next = await batches.next(); !next.done; next = await batches.next()) yield next.value;
   })();
-  return viaBulk(crm, job, header, rest, sink, options, maxBytes);
+  return viaBulk(crm, job, (dir) => uploads(header, rest, maxBytes, dir), sink, options);
 }
 
-async function viaBulk(crm: Crm, job: IngestJobSpec, header: string, records: AsyncIterable<string[]>, sink: ResultSink, options: IngestOptions, maxBytes: number): Promise<IngestResult> {
+/** A load's job and options, checked before anything is read or sent: its upload limit and Collections threshold. */
+function checkedLoad(job: IngestJobSpec, options: IngestOptions): { maxBytes: number; threshold: number } {
+  if (!job || typeof job !== "object") throw new TypeError("job must be { object, operation }");
+  requireSobjectName(job.object, "job.object");
+  if (!OPERATIONS.includes(job.operation)) throw new RangeError(`job.operation must be one of ${OPERATIONS.join(", ")}, got ${JSON.stringify(job.operation)}`);
+  if (job.operation === "upsert" && !job.externalIdFieldName) throw new MissingRequiredDataError("An upsert needs job.externalIdFieldName", "externalIdFieldName");
+  if (job.externalIdFieldName !== undefined) requireSobjectName(job.externalIdFieldName, "job.externalIdFieldName");
+  const maxBytes = options.maxUploadBytes ?? MAX_UPLOAD_BYTES;
+  if (!Number.isInteger(maxBytes) || maxBytes < 1 || maxBytes > MAX_UPLOAD_BYTES) throw new RangeError(`maxUploadBytes must be a whole number from 1 to ${MAX_UPLOAD_BYTES}, got ${String(options.maxUploadBytes)}`);
+  const threshold = options.collectionsBelow ?? DEFAULT_COLLECTIONS_BELOW;
+  if (!Number.isInteger(threshold) || threshold < 0) throw new RangeError(`collectionsBelow must be a whole number of rows of 0 or more, got ${String(options.collectionsBelow)}`);
+  if (options.onResult !== undefined && typeof options.onResult !== "function") throw new TypeError("onResult must be a function (kind, row)");
+  if (options.resultFiles !== undefined && (typeof options.resultFiles !== "string" || !options.resultFiles)) throw new TypeError("resultFiles must be a path to write the result files beside (`<path>.success.csv`, …)");
+  return { maxBytes, threshold };
+}
+
+/**
+ * Loads a CSV file the caller wrote as one upload — its header line, then one record per row, LF line ends, in
+ * the org's CSV (`csvLine`, `uploadLine`) — as one Bulk job, sending the file as it is (no copy is parsed and
+ * written first). `rows` is how many records it holds, which the org's results must add up to. A file of fewer
+ * than `collectionsBelow` rows, or larger than one upload may be, is loaded as `ingest` loads a stream of it.
+ */
+export async function ingestCsvFile(crm: Crm, job: IngestJobSpec, csv: { file: string; rows: number }, options: IngestOptions = {}): Promise<IngestResult> {
+  const { maxBytes, threshold } = checkedLoad(job, options);
+  if (!csv || typeof csv.file !== "string" || !csv.file) throw new TypeError("csv.file must be the path of a CSV file");
+  if (!Number.isInteger(csv.rows) || csv.rows < 1) throw new RangeError(`csv.rows must be the whole number of records the file holds (1 or more), got ${String(csv.rows)}`);
+  const bytes = (await stat(csv.file)).size;
+  if ((csv.rows < threshold && COLLECTIONS_OPERATIONS.includes(job.operation)) || bytes > maxBytes) return ingest(crm, job, createReadStream(csv.file), options);
+  const upload: Upload = { file: csv.file, bytes, rows: csv.rows, callers: true };
+  return viaBulk(crm, job, async function* () {
+    yield upload;
+  }, new ResultSink(options), options);
+}
+
+async function viaBulk(crm: Crm, job: IngestJobSpec, uploadsIn: (dir: string) => AsyncIterable<Upload>, sink: ResultSink, options: IngestOptions): Promise<IngestResult> {
   const result: IngestResult = { via: "bulk", jobIds: [], rows: 0, processed: 0, successful: 0, failed: 0, unprocessed: 0 };
   const settle = async () => {
     Object.assign(result, sink.counts);
@@ -568,7 +601,7 @@ async function viaBulk(crm: Crm, job: IngestJobSpec, header: string, records: As
   };
   const dir = workFolder("bulk");
   try {
-    for await (const upload of uploads(header, records, maxBytes, dir)) {
+    for await (const upload of uploadsIn(dir)) {
       if (options.signal?.aborted) throw new CancelledError("The import was cancelled");
       const body = { object: job.object, operation: job.operation, contentType: "CSV", lineEnding: "LF", ...(job.externalIdFieldName ? { externalIdFieldName: job.externalIdFieldName } : {}) };
       // The first job is the write a production guard asks about; the rest of the import is that same write.
@@ -585,7 +618,7 @@ async function viaBulk(crm: Crm, job: IngestJobSpec, header: string, records: As
         await abortJob(crm, jobId, "ingest").catch(() => undefined);
         throw err;
       }
-      await rm(upload.file, { force: true });
+      if (!upload.callers) await rm(upload.file, { force: true });
       result.rows += upload.rows;
       const report = (j: BulkJobInfo) => options.onProgress?.({ jobId: j.id, state: j.state, rows: result.rows, processed: result.processed + (j.numberRecordsProcessed ?? 0), failed: result.failed + (j.numberRecordsFailed ?? 0) });
       let done: BulkJobInfo;
@@ -722,7 +755,7 @@ async function viaCollections(crm: Crm, job: IngestJobSpec, header: string, reco
 }
 
 /** The functions this module adds to every client as `crm.bulk`. */
-const api = { getJob, jobs, abortJob, stopJob, deleteJob, waitForJob, createQueryJob, query, startQuery, queryCsv, ingest, resultsOf };
+const api = { getJob, jobs, abortJob, stopJob, deleteJob, waitForJob, createQueryJob, query, startQuery, queryCsv, ingest, ingestCsvFile, resultsOf };
 plugIn("bulk", api);
 declare module "./crm" {
   interface Crm {

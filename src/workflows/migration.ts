@@ -16,9 +16,10 @@
  * the records that other objects point at (their ID maps), never with whole rows.
  */
 import { createHash, hash as hashOnce } from "node:crypto";
-import { closeSync, createReadStream, openSync, rmSync, writeSync } from "node:fs";
+import { closeSync, openSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
-import { ingest, startQuery, stopJob, type BulkRow, type IngestInput, type IngestOptions, type PollOptions } from "../client/bulk";
+import { setImmediate } from "node:timers/promises";
+import { ingest, ingestCsvFile, startQuery, stopJob, type BulkRow, type IngestInput, type IngestOptions, type PollOptions } from "../client/bulk";
 import { csvLine, uploadLine } from "../client/csv";
 import type { Crm } from "../client/crm";
 import { isRequiredOnCreate, type FieldDescribe, type SObjectDescribe } from "../client/describe";
@@ -184,6 +185,12 @@ const DEFAULT_BULK_THRESHOLD = 2_000;
 /** The org's words for deleting a record it no longer holds: in the Recycle Bin, or no such record. */
 const ALREADY_DELETED = /^(ENTITY_IS_DELETED|INVALID_CROSS_REFERENCE_KEY)\b/;
 const DEFAULT_CHUNK_ROWS = 50_000;
+/**
+ * The row loop gives the event loop a turn every this many rows (a few milliseconds' work). Rows already read
+ * come through promises alone, and the chunk in flight (its upload, its results) moves only when the event loop
+ * turns: without, a chunk went out only once the next one had been read, and the process answered nothing else.
+ */
+const ROWS_PER_TURN = 200;
 /** A chunk's lines are written to its file about this many characters at a time. */
 const CHUNK_WRITE_BYTES = 1 << 20;
 const MAX_KEPT_PROBLEMS = 1_000;
@@ -430,6 +437,8 @@ function rowsLowered(columns: string[]): (row: BulkRow) => Row {
 interface StartedRows {
   /** How many rows, and how they are read. */
   size: Promise<{ count: number; read: "rest" | "bulk" }>;
+  /** Settles once the org has the rows ready (a Bulk read: its job is done): false when it failed (reading says why). */
+  exported: Promise<boolean>;
   /** The rows a batch at a time (a Bulk read's batches are what each piece of its result sets completes). */
   batches(): AsyncGenerator<Row[]>;
 }
@@ -447,6 +456,7 @@ function startRows(crm: Crm, object: string, columns: string[], where: string | 
   bulk.catch(() => undefined); // said when the rows are read; a read begun and never made must not go unhandled
   return {
     size,
+    exported: bulk.then((started) => started?.exported ?? true, () => false),
     async *batches() {
       const started = await bulk;
       const lowered = rowsLowered(columns);
@@ -801,7 +811,7 @@ class ObjectPass {
     try {
       this.ctx.checkCancelled();
       await this.ctx.writeAhead(this.outcome, { since: new Date().toISOString(), match: this.step.plan.match, inserts: chunk.hashes, updates: [] });
-      await this.write("insert", createReadStream(chunk.file), (kind, result) => {
+      await this.write("insert", chunk, (kind, result) => {
         const sourceId = chunk.sourceOf(this.insertColumns.map((c) => result[c] ?? "")) ?? "";
         if (kind === "successful" && result.sf__Id) {
           this.outcome.inserted.push(ownCopy(result.sf__Id));
@@ -831,12 +841,15 @@ class ObjectPass {
     });
   }
 
-  private async write(operation: "insert" | "update", rows: IngestInput, onResult: (kind: string, row: BulkRow) => void): Promise<void> {
+  /** Writes updates (rows), or a chunk of inserts (its file, sent as it is). */
+  private async write(operation: "insert" | "update", rows: IngestInput | InsertChunk, onResult: (kind: string, row: BulkRow) => void): Promise<void> {
     const threshold = this.ctx.options.bulkThreshold ?? DEFAULT_BULK_THRESHOLD;
-    const result = await ingest(this.ctx.target, { object: this.step.object, operation }, rows, {
+    const job = { object: this.step.object, operation };
+    const options: IngestOptions = {
       collectionsBelow: threshold, poll: this.ctx.options.poll, onResult, onJob: this.ctx.jobNoter(this.outcome),
       onProgress: (p) => this.ctx.progress({ phase: "write", object: this.step.object, done: this.written + (p.processed ?? 0), total: this.report.insert + this.report.update }),
-    });
+    };
+    const result = rows instanceof InsertChunk ? await ingestCsvFile(this.ctx.target, job, rows, options) : await ingest(this.ctx.target, job, rows, options);
     this.written += result.rows;
     if (!this.outcome.via.includes(result.via)) this.outcome.via.push(result.via);
     delete this.outcome.pending;
@@ -938,11 +951,19 @@ class PassContext {
     this.deferred.push({ object, sourceId, field, parentSource, before });
   }
 
+  /** Each outcome's updated records by ID (15 characters): a run that updates a million records looks each up in one step. */
+  private readonly updatedIndex = new Map<ObjectOutcome, Map<string, UpdatedRecord>>();
+
   /** Keeps the first values before and the last written of a record the run updated (twice: its fields, then a second-pass lookup). */
   noteUpdate(outcome: ObjectOutcome, id: string, before: Row, after: Row): void {
-    const found = outcome.updated.find((u) => id15(u.id) === id15(id));
-    if (!found) outcome.updated.push({ id, before: { ...before }, after: { ...after } });
-    else {
+    let index = this.updatedIndex.get(outcome);
+    if (!index) this.updatedIndex.set(outcome, (index = new Map(outcome.updated.map((u) => [id15(u.id), u]))));
+    const found = index.get(id15(id));
+    if (!found) {
+      const noted = { id, before: { ...before }, after: { ...after } };
+      outcome.updated.push(noted);
+      index.set(id15(id), noted);
+    } else {
       for (const [k, v] of Object.entries(before)) if (!(k in found.before)) found.before[k] = v;
       Object.assign(found.after, after);
     }
@@ -981,15 +1002,17 @@ async function passes(source: Crm, target: Crm, plan: MigrationPlan, options: Ru
   const ctx = new PassContext(source, target, prepared, options, run);
   const report: MigrationReport = { planDigest: planDigest(plan), source: orgOf(source), target: orgOf(target), objects: [], deferred: prepared.deferred };
   const work = async () => {
-    // The next object's reads begin while this one's last chunk loads: the org exports them meanwhile.
-    let ahead: PassReads | undefined;
+    // The next object's reads begin once this one's rows are exported: the source exports them while this
+    // object's rows are written (one export at a time, always one ahead).
+    let ahead: Promise<PassReads | undefined> | undefined;
     for (const [n, step] of prepared.steps.entries()) {
       ctx.checkCancelled();
       const pass = new ObjectPass(step, ctx);
       report.objects.push(pass.report);
       try {
-        const reads = ahead ?? startReads(ctx, step);
-        ahead = undefined;
+        const reads = (await ahead) ?? startReads(ctx, step);
+        const next = prepared.steps[n + 1];
+        ahead = next && reads.source.exported.then((ready) => (ready && !options.signal?.aborted ? startReads(ctx, next) : undefined));
         await pass.indexTarget(reads.target);
         const { count: total, read } = await reads.source.size;
         pass.report.read = read;
@@ -998,6 +1021,7 @@ async function passes(source: Crm, target: Crm, plan: MigrationPlan, options: Ru
             const sending = pass.take(row);
             if (sending) await sending;
             if (pass.report.rows % 1000 === 0) ctx.progress({ phase: "read", object: step.object, done: pass.report.rows, total });
+            if (pass.report.rows % ROWS_PER_TURN === 0) await setImmediate();
           }
         } catch (err) {
           // A read that fails, or a cancel, while a chunk is in flight: its answer is heard (and recorded) before the run ends.
@@ -1005,8 +1029,6 @@ async function passes(source: Crm, target: Crm, plan: MigrationPlan, options: Ru
           throw err;
         }
         ctx.progress({ phase: "read", object: step.object, done: pass.report.rows, total });
-        const next = prepared.steps[n + 1];
-        if (next) ahead = startReads(ctx, next);
         await pass.drained();
         pass.estimate();
       } finally {
@@ -1026,11 +1048,15 @@ async function passes(source: Crm, target: Crm, plan: MigrationPlan, options: Ru
 /** Lookups to the object itself or closing a cycle: written once both ends exist. */
 async function secondPass(ctx: PassContext, report: MigrationReport): Promise<void> {
   const byObject = new Map<string, typeof ctx.deferred>();
-  for (const d of ctx.deferred) byObject.set(d.object, [...(byObject.get(d.object) ?? []), d]);
+  for (const d of ctx.deferred) {
+    const items = byObject.get(d.object);
+    if (items) items.push(d);
+    else byObject.set(d.object, [d]);
+  }
   for (const [object, items] of byObject) {
     const objectReport = report.objects.find((o) => o.object === object)!;
     const step = ctx.prepared.steps.find((s) => s.object === object)!;
-    const rows: { id: string; before: Row; after: Row; existing: boolean }[] = [];
+    const rows = new Map<string, { id: string; before: Row; after: Row; existing: boolean }>();
     for (const d of items) {
       const lookup = step.lookups.find((l) => l.field === d.field)!;
       const id = ctx.idMaps.get(object.toLowerCase())?.get(id15(d.sourceId));
@@ -1042,22 +1068,23 @@ async function secondPass(ctx: PassContext, report: MigrationReport): Promise<vo
       }
       if (d.before !== undefined && parent !== NEW && sameValue(d.before, parent, lookup.describe.type)) continue;
       objectReport.secondPass++;
-      const found = rows.find((r) => r.id === id);
+      const found = rows.get(id);
       if (found) {
         found.before[d.field] = d.before ?? null;
         found.after[d.field] = parent;
-      } else rows.push({ id, before: { [d.field]: d.before ?? null }, after: { [d.field]: parent }, existing: d.before !== undefined });
+      } else rows.set(id, { id, before: { [d.field]: d.before ?? null }, after: { [d.field]: parent }, existing: d.before !== undefined });
     }
-    if (!ctx.running || !rows.length) continue;
+    if (!ctx.running || !rows.size) continue;
     const outcome = ctx.outcomeOf(object);
-    for (let i = 0; i < rows.length; i += ctx.chunkRows) {
+    const all = [...rows.values()];
+    for (let i = 0; i < all.length; i += ctx.chunkRows) {
       ctx.checkCancelled();
-      const chunk = rows.slice(i, i + ctx.chunkRows);
+      const chunk = all.slice(i, i + ctx.chunkRows);
       const byId = new Map(chunk.map((r) => [id15(r.id), r]));
       await ctx.writeAhead(outcome, { since: new Date().toISOString(), match: step.plan.match, inserts: [], updates: chunk.filter((r) => r.existing).map((r) => ({ id: r.id, before: r.before, after: r.after })) });
       const result = await ingest(ctx.target, { object, operation: "update" }, chunk.map((r) => ({ Id: r.id, ...r.after })), {
         collectionsBelow: ctx.options.bulkThreshold ?? DEFAULT_BULK_THRESHOLD, poll: ctx.options.poll, onJob: ctx.jobNoter(outcome),
-        onProgress: (p) => ctx.progress({ phase: "second pass", object, done: i + (p.processed ?? 0), total: rows.length }),
+        onProgress: (p) => ctx.progress({ phase: "second pass", object, done: i + (p.processed ?? 0), total: all.length }),
         onResult: (kind, result) => {
           const r = byId.get(id15(result.Id ?? result.sf__Id ?? ""));
           if (!r) return;

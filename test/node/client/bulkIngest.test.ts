@@ -2,7 +2,7 @@
 // through sObject Collections with the same results.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
@@ -85,4 +85,30 @@ test("a small load goes through sObject Collections with the same results, files
   const updated = await c.bulk.ingest({ object: "Account", operation: "update" }, `Id,Phone\n${created[0]!.Id},+1 555 0199\nnot-an-id,+1\n`, {});
   assert.deepEqual([updated.via, updated.successful, updated.failed], ["collections", 1, 1]);
   assert.equal(created[0]!.Phone, "+1 555 0199");
+});
+
+test("a CSV file the caller wrote is loaded as one job, sent as it is and left in place; a small one goes through Collections, a large one is split; a wrong count is named", async () => {
+  const c = await demoClient(emu());
+  const file = `${await resultBase("written")}.csv`;
+  const text = `Name,Phone\n${Array.from({ length: 30 }, (_, i) => `Written ${i},"+1 555, ${i}"`).join("\n")}\n`;
+  await writeFile(file, text);
+  const since = emu().requests.length;
+  const names: string[] = [];
+  const result = await c.bulk.ingestCsvFile({ object: "Account", operation: "insert" }, { file, rows: 30 }, { poll, collectionsBelow: 10, onResult: (kind, row) => void (kind === "successful" && names.push(row.Name!)) });
+  assert.deepEqual([result.via, result.jobIds.length, result.rows, result.successful], ["bulk", 1, 30, 30]);
+  assert.equal(names.length, 30);
+  const upload = jobRequests(since).find((r) => r.method === "PUT");
+  assert.equal(upload?.body, text, "the file's bytes are the upload");
+  assert.equal(await readFile(file, "utf8"), text, "the caller's file is left as it was");
+
+  const small = await c.bulk.ingestCsvFile({ object: "Account", operation: "insert" }, { file, rows: 30 }, { poll, collectionsBelow: 100 });
+  assert.deepEqual([small.via, small.successful], ["collections", 30]);
+
+  const split = await c.bulk.ingestCsvFile({ object: "Account", operation: "insert" }, { file, rows: 30 }, { poll, collectionsBelow: 10, maxUploadBytes: 300 });
+  assert.ok(split.jobIds.length > 1 && split.successful === 30, "a file larger than one upload may be is split as ingest splits a stream");
+
+  const miscounted = await c.bulk.ingestCsvFile({ object: "Account", operation: "insert" }, { file, rows: 31 }, { poll, collectionsBelow: 10 }).catch((e: unknown) => e);
+  assert.ok(miscounted instanceof IngestCountError && /was sent 31 rows/.test(miscounted.message), String(miscounted));
+  await assert.rejects(c.bulk.ingestCsvFile({ object: "Account", operation: "insert" }, { file, rows: 0 }), /csv\.rows must be the whole number of records the file holds/);
+  await assert.rejects(c.bulk.ingestCsvFile({ object: "Account", operation: "merge" as "insert" }, { file, rows: 30 }), /job\.operation must be one of/);
 });

@@ -366,8 +366,38 @@ test("the next object's rows are exported while the last chunk of the one before
   const accountsDone = targetSent.filter((r) => r.method === "GET" && r.path.endsWith(`/jobs/ingest/${jobId}`)).at(-1)!.receivedAt;
   const contactExport = sourceSent.find((r) => r.method === "POST" && /\/jobs\/query$/.test(r.path) && /FROM Contact/.test(r.body))!.receivedAt;
   const contactIndex = targetSent.find((r) => r.method === "POST" && /\/jobs\/query$/.test(r.path) && /FROM Contact/.test(r.body))!.receivedAt;
+  const accountExport = sourceSent.findIndex((r) => r.method === "POST" && /\/jobs\/query$/.test(r.path) && /FROM Account/.test(r.body));
+  const exportId = sourceSent.slice(accountExport).map((r) => /\/jobs\/query\/(\w+)$/.exec(r.path)?.[1]).find(Boolean)!;
+  const accountsExported = sourceSent.filter((r) => r.method === "GET" && r.path.endsWith(`/jobs/query/${exportId}`)).at(-1)!.receivedAt;
+  assert.ok(accountsExported < contactExport, "one export at a time: the contacts' began once the accounts' was done");
   assert.ok(contactExport < accountsDone, "the contacts' export job was started before the accounts' last job was heard done");
   assert.ok(contactIndex < accountsDone, "and so was the read of the target's contacts");
   await migration.revert(tgt, run, { poll });
   assert.equal(await snapshot(tgt), before);
+});
+
+test("the row loop gives the event loop turns while it takes a page of rows: the chunk in flight moves, the process answers", async () => {
+  const visits: ObjectSpec[] = [{ name: "Visit__c", keyPrefix: "a1V", fields: [{ name: "Name", type: "string", nillable: false, nameField: true }] }];
+  source().seeded.store.addObjects(visits);
+  target().seeded.store.addObjects(visits);
+  for (let i = 0; i < 5_000; i++) source().seeded.store.insert("Visit__c", { Name: `Visit ${i}` }, source().seeded.adminId);
+  const [src, tgt] = await Promise.all([demoClient(source()), demoClient(target())]);
+  let turns = 0;
+  let ticking = true;
+  const tick = () => {
+    turns++;
+    if (ticking) setImmediate(tick);
+  };
+  setImmediate(tick);
+  const turnsAt = new Map<number, number>();
+  const run = await migration.run(src, { objects: [{ object: "Visit__c", match: ["Name"] }] }, tgt, {
+    poll, onProgress: (p) => void (p.phase === "read" && p.object === "Visit__c" && turnsAt.set(p.done, turns)),
+  });
+  ticking = false;
+  assert.equal(run.state, "complete", run.error);
+  assert.deepEqual([run.objects[0]!.inserted.length, run.objects[0]!.via], [5_000, ["bulk"]]);
+  // One result set of 5,000 rows, taken from memory: the event loop turned every 200 rows between the 1,000th and the 5,000th.
+  assert.ok(turnsAt.get(5_000)! - turnsAt.get(1_000)! >= 20, `turns between the 1,000th and the 5,000th row: ${turnsAt.get(5_000)! - turnsAt.get(1_000)!}`);
+  await migration.revert(tgt, run, { poll });
+  assert.equal((await all(tgt, "SELECT Id FROM Visit__c")).length, 0);
 });

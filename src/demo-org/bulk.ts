@@ -124,10 +124,14 @@ export function bulkRoutes(options: { latencyMs: number; hooks: WriteHooks; faul
   function runQueryJob(job: Job): void {
     const { store, version, user } = job.ctx!;
     const run = (window: { offset: number; count: number }) =>
-      executeSoql({ store, version, userId: user.Id, includeDeleted: job.operation === "queryAll", now: Date.now(), window }, job.query!, { childBatchSize: 200, registerChildCursor: () => "" });
+      executeSoql({ store, version, userId: user.Id, includeDeleted: job.operation === "queryAll", now: Date.now(), window }, job.query!, { childBatchSize: 200, registerChildCursor: () => "", projectLater: true });
     const toLine = (r: Record<string, unknown>) => csvLine(job.columns.map((c) => valueAt(r, c)));
     const first = run({ offset: 0, count: 1 });
-    if (first.totalSize > first.records.length) {
+    const chosen = first.window;
+    if (chosen) {
+      // The rows the job chose, in its order: each result set is projected as it is read.
+      job.resultLines = (offset, count) => chosen(offset, count).map(toLine);
+    } else if (first.totalSize > first.records.length) {
       // A generated table: its result sets are generated when read, never held.
       job.resultLines = (offset, count) => run({ offset, count }).records.map(toLine);
     } else {

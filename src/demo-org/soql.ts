@@ -35,6 +35,8 @@ export interface QueryOutcome {
   records: Record<string, unknown>[];
   /** `SELECT COUNT() …`: only totalSize matters. */
   isCount: boolean;
+  /** With `projectLater`: the matching rows, projected a window at a time when read (`records` is then empty). */
+  window?(offset: number, count: number): Record<string, unknown>[];
 }
 
 /** What a query yields per row before projection. */
@@ -384,6 +386,12 @@ export interface SelectOptions {
   childBatchSize: number;
   /** Registers child rows that did not fit and returns the nextRecordsUrl for them. */
   registerChildCursor: (rows: Record<string, unknown>[]) => string;
+  /**
+   * The rows are chosen and ordered now, and projected a window at a time when read (a Bulk query job: an org
+   * writes its results once, then serves them set by set; projecting 300,000 rows at once held every other
+   * request of this org for seconds).
+   */
+  projectLater?: boolean;
 }
 
 function attributes(def: ObjectDef, rec: Rec, version: string) {
@@ -450,6 +458,10 @@ export function executeSoql(ctx: QueryContext, soql: string, options: SelectOpti
   if (order) rows = [...rows].sort(order);
   if (!windowed) rows = rows.slice(query.offset ?? 0, query.limit !== undefined ? (query.offset ?? 0) + query.limit : undefined);
   const project = projector(ctx, ev, def, fields, alias, options);
+  if (options.projectLater && !windowed) {
+    const chosen = rows;
+    return { totalSize: chosen.length, records: [], isCount: false, window: (offset, count) => chosen.slice(offset, offset + count).map(project) };
+  }
   return { totalSize: windowed ? generatedTotal : rows.length, records: rows.map(project), isCount: false };
 }
 

@@ -35,4 +35,11 @@ export function runBin(name: string, run: (ctx: CliContext) => Promise<number>):
   worker.on("exit", (code) => {
     if (!told) process.exitCode ||= code || 1;
   });
+  // A reader that stopped reading (`| head`): the rest of the output is let go, and the command still runs to its
+  // end — a push or a migration piped to head completes its writes — with its own exit code.
+  process.stdout.on("error", (err: Error & { code?: string }) => {
+    if (err.code !== "EPIPE") throw err;
+    worker.stdout.unpipe(process.stdout);
+    worker.stdout.resume();
+  });
 }

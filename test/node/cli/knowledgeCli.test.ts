@@ -459,6 +459,11 @@ test("a large folder is checked in worker threads and finds exactly what one thr
   const built = spawnSync(process.execPath, [path.resolve("dist/crm-knowledge.js"), "check", "kb", "--format", "json", "--languages", "fr,de"], { cwd: dir, encoding: "utf8" });
   assert.equal(built.status, 1, built.stderr);
   assert.deepEqual((JSON.parse(built.stdout) as { findings: unknown }).findings, inOneThread.findings);
+
+  // Piped to a reader that stops after 100 bytes (more than a pipe holds is left unread): no stack on stderr, the check's exit code.
+  assert.ok(built.stdout.length > 1 << 17, `an output larger than a pipe's buffer (${built.stdout.length})`);
+  const piped = spawnSync("bash", ["-c", `set -o pipefail; "${process.execPath}" "${path.resolve("dist/crm-knowledge.js")}" check kb --format json --languages fr,de | head -c 100`], { cwd: dir, encoding: "utf8" });
+  assert.deepEqual([piped.status, piped.stdout.length, piped.stderr], [1, 100, ""]);
 });
 
 test("the built tools run each command in a thread of their own: its output, its errors and its exit code reach the shell as before", async () => {

@@ -39,7 +39,6 @@ export function runBin(name: string, run: (ctx: CliContext) => Promise<number>):
   // end — a push or a migration piped to head completes its writes — with its own exit code.
   process.stdout.on("error", (err: Error & { code?: string }) => {
     if (err.code !== "EPIPE") throw err;
-    worker.stdout.unpipe(process.stdout);
     worker.stdout.resume();
   });
 }

@@ -529,7 +529,7 @@ async function* resultRecords(crm: Crm, jobId: string, resource: "successfulResu
  * what was written until then, whose rows were reported like any result.
  */
 export async function ingest(crm: Crm, job: IngestJobSpec, input: IngestInput, options: IngestOptions = {}): Promise<IngestResult> {
-  const { maxBytes, threshold } = checkedLoad(job, options);
+  const { maxBytes, collectionsBelow } = checkedLoad(job, options);
   if (input === null || input === undefined || (typeof input !== "string" && !Array.isArray(input) && typeof (input as AsyncIterable<unknown>)[Symbol.asyncIterator] !== "function")) {
     throw new TypeError(`input must be an array of row objects, CSV text, or a stream of CSV text (such as fs.createReadStream), got ${input === null ? "null" : typeof input}`);
   }
@@ -545,12 +545,11 @@ export async function ingest(crm: Crm, job: IngestJobSpec, input: IngestInput, o
   while (!ended && !ahead.length) await readBatch();
   const header = ahead.shift();
   if (header === undefined) throw new MissingRequiredDataError("There are no rows to load: the input is empty or has only a header", "input");
-  // A small load is read ahead to learn that it is small: about `threshold` records are held at most.
-  const small = threshold > 0 && COLLECTIONS_OPERATIONS.includes(job.operation);
-  while (small && !ended && ahead.length < threshold) await readBatch();
+  // A small load is read ahead to learn that it is small: about `collectionsBelow` records are held at most.
+  while (!ended && ahead.length < collectionsBelow) await readBatch();
   if (ended && !ahead.length) throw new MissingRequiredDataError("There are no rows to load: the input is empty or has only a header", "input");
   const sink = new ResultSink(options);
-  if (small && ended && ahead.length < threshold) return viaCollections(crm, job, header, ahead, sink, options);
+  if (ended && ahead.length < collectionsBelow) return viaCollections(crm, job, header, ahead, sink, options);
   const rest = (async function* () {
     yield ahead;
     if (!ended) for (let next = await batches.next(); !next.done; next = await batches.next()) yield next.value;
@@ -558,8 +557,11 @@ export async function ingest(crm: Crm, job: IngestJobSpec, input: IngestInput, o
   return viaBulk(crm, job, (dir) => uploads(header, rest, maxBytes, dir), sink, options);
 }
 
-/** A load's job and options, checked before anything is read or sent: its upload limit and Collections threshold. */
-function checkedLoad(job: IngestJobSpec, options: IngestOptions): { maxBytes: number; threshold: number } {
+/**
+ * A load's job and options, checked before anything is read or sent: its upload limit, and below how many rows it
+ * goes through sObject Collections (0 for an operation they do not make).
+ */
+function checkedLoad(job: IngestJobSpec, options: IngestOptions): { maxBytes: number; collectionsBelow: number } {
   if (!job || typeof job !== "object") throw new TypeError("job must be { object, operation }");
   requireSobjectName(job.object, "job.object");
   if (!OPERATIONS.includes(job.operation)) throw new RangeError(`job.operation must be one of ${OPERATIONS.join(", ")}, got ${JSON.stringify(job.operation)}`);
@@ -571,7 +573,7 @@ function checkedLoad(job: IngestJobSpec, options: IngestOptions): { maxBytes: nu
   if (!Number.isInteger(threshold) || threshold < 0) throw new RangeError(`collectionsBelow must be a whole number of rows of 0 or more, got ${String(options.collectionsBelow)}`);
   if (options.onResult !== undefined && typeof options.onResult !== "function") throw new TypeError("onResult must be a function (kind, row)");
   if (options.resultFiles !== undefined && (typeof options.resultFiles !== "string" || !options.resultFiles)) throw new TypeError("resultFiles must be a path to write the result files beside (`<path>.success.csv`, …)");
-  return { maxBytes, threshold };
+  return { maxBytes, collectionsBelow: COLLECTIONS_OPERATIONS.includes(job.operation) ? threshold : 0 };
 }
 
 /**
@@ -581,11 +583,11 @@ function checkedLoad(job: IngestJobSpec, options: IngestOptions): { maxBytes: nu
  * than `collectionsBelow` rows, or larger than one upload may be, is loaded as `ingest` loads a stream of it.
  */
 export async function ingestCsvFile(crm: Crm, job: IngestJobSpec, csv: { file: string; rows: number }, options: IngestOptions = {}): Promise<IngestResult> {
-  const { maxBytes, threshold } = checkedLoad(job, options);
+  const { maxBytes, collectionsBelow } = checkedLoad(job, options);
   if (!csv || typeof csv.file !== "string" || !csv.file) throw new TypeError("csv.file must be the path of a CSV file");
   if (!Number.isInteger(csv.rows) || csv.rows < 1) throw new RangeError(`csv.rows must be the whole number of records the file holds (1 or more), got ${String(csv.rows)}`);
   const bytes = (await stat(csv.file)).size;
-  if ((csv.rows < threshold && COLLECTIONS_OPERATIONS.includes(job.operation)) || bytes > maxBytes) return ingest(crm, job, createReadStream(csv.file), options);
+  if (csv.rows < collectionsBelow || bytes > maxBytes) return ingest(crm, job, createReadStream(csv.file), options);
   const upload: Upload = { file: csv.file, bytes, rows: csv.rows, callers: true };
   return viaBulk(crm, job, async function* () {
     yield upload;

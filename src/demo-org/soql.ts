@@ -458,10 +458,7 @@ export function executeSoql(ctx: QueryContext, soql: string, options: SelectOpti
   if (order) rows = [...rows].sort(order);
   if (!windowed) rows = rows.slice(query.offset ?? 0, query.limit !== undefined ? (query.offset ?? 0) + query.limit : undefined);
   const project = projector(ctx, ev, def, fields, alias, options);
-  if (options.projectLater && !windowed) {
-    const chosen = rows;
-    return { totalSize: chosen.length, records: [], isCount: false, window: (offset, count) => chosen.slice(offset, offset + count).map(project) };
-  }
+  if (options.projectLater && !windowed) return { totalSize: rows.length, records: [], isCount: false, window: (offset, count) => rows.slice(offset, offset + count).map(project) };
   return { totalSize: windowed ? generatedTotal : rows.length, records: rows.map(project), isCount: false };
 }
 

@@ -18,7 +18,7 @@
 import { createHash, hash as hashOnce } from "node:crypto";
 import { closeSync, openSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
-import { setImmediate } from "node:timers/promises";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { ingest, ingestCsvFile, startQuery, stopJob, type BulkRow, type IngestInput, type IngestOptions, type PollOptions } from "../client/bulk";
 import { csvLine, uploadLine } from "../client/csv";
 import type { Crm } from "../client/crm";
@@ -1021,7 +1021,7 @@ async function passes(source: Crm, target: Crm, plan: MigrationPlan, options: Ru
             const sending = pass.take(row);
             if (sending) await sending;
             if (pass.report.rows % 1000 === 0) ctx.progress({ phase: "read", object: step.object, done: pass.report.rows, total });
-            if (pass.report.rows % ROWS_PER_TURN === 0) await setImmediate();
+            if (pass.report.rows % ROWS_PER_TURN === 0) await nextTurn();
           }
         } catch (err) {
           // A read that fails, or a cancel, while a chunk is in flight: its answer is heard (and recorded) before the run ends.

@@ -1,6 +1,6 @@
 // One migration run with the shipped library (dist/), in a process of its own, for bench/migrate.bench.ts: what a
 // script that imports the client sees. Arguments: the source's and the target's helper files, the plan as JSON,
-// the poll options as JSON. The run's record (less its inserted IDs) is the last line on stdout. With --startup it
+// the poll options as JSON. The run's record is the last line on stdout. With --startup it
 // loads the library and ends: the bench measures each run's peak RSS from that. With --thread first, the same in a
 // worker thread whose heap is bounded as crm-data bounds its command's (src/cli/bin.ts: young 8 MB, old 1 GB).
 const { Worker, isMainThread } = require("node:worker_threads");
@@ -23,7 +23,8 @@ async function main() {
   const ms = performance.now() - began;
   source.close();
   target.close();
-  process.stdout.write(`${JSON.stringify({ ms, state: run.state, error: run.error, requests: run.requests, objects: run.objects.map((o) => ({ object: o.object, inserted: o.inserted.length, failed: o.failed, via: o.via })) })}\n`);
+  require("node:fs").rmSync(run.insertedIds.file, { force: true });
+  process.stdout.write(`${JSON.stringify({ ms, state: run.state, error: run.error, requests: run.requests, objects: run.objects.map((o) => ({ object: o.object, inserted: o.inserted, failed: o.failed, via: o.via })) })}\n`);
 }
 
 main().catch((err) => {

@@ -10,11 +10,11 @@ import type { Crm } from "../client";
 import * as migration from "../workflows/migration";
 import { formatReport, type MigrationReport, type MigrationRun, type RevertResult } from "../workflows/migration";
 import { MigrationPlanError, parsePlan, type MigrationPlan } from "../workflows/migrationPlan";
-import { runEntry } from "../client/writeRecord";
+import { MAX_NAMED_RECORDS, runEntry } from "../client/writeRecord";
 import { CREDENTIALS_HELP, credentialOptions, signIn } from "./credentials";
 import { EXIT, UsageError, commandOf, flag, oneOf, parseArgs, value, type CliContext, type ParsedArgs } from "./usage";
 import { inline, textLines } from "./output";
-import { signedRunText, verifiedRun } from "./runFiles";
+import { insertedIdsFileOf, signedRunText, verifiedRun } from "./runFiles";
 import { guardedWrites } from "./writeSafety";
 import { NotebookFormatError, parseNotebook } from "../notebooks/notebookFile";
 import { runCell } from "../notebooks/runCell";
@@ -60,8 +60,8 @@ export async function runDataCli(ctx: CliContext): Promise<number> {
     const tool = new Tool(ctx, args, oneOf(args, "format", FORMATS, "text"), (crm) => opened.push(crm));
     return await tool[command]();
   } catch (err) {
-    // A plan or a notebook that cannot run as written is bad usage, like a wrong option: it names its place, and nothing was sent.
-    if (err instanceof UsageError || err instanceof MigrationPlanError || err instanceof NotebookFormatError) {
+    // A plan, a notebook or a run's file that cannot be taken as written is bad usage, like a wrong option: it names its place, and nothing was sent.
+    if (err instanceof UsageError || err instanceof MigrationPlanError || err instanceof NotebookFormatError || err instanceof migration.InsertedIdsError) {
       ctx.err(textLines(`crm-data ${command}: ${err.message}`));
       return EXIT.usage;
     }
@@ -162,8 +162,9 @@ class Tool {
       await writeFile(`${runFile}.tmp`, signedRunText(run, this.ctx.env), { mode: 0o600 });
       await rename(`${runFile}.tmp`, runFile);
     };
-    const run = await migration.run(source, text, target, { ...options, report, onRecord: keep, ...(previous ? { resume: previous } : {}) });
-    this.journal({ tool: "crm-data migrate", org: target.orgId, instanceUrl: target.instanceUrl, ...runEntry(run, `migrate: ${runCounts(run)}`), migration: { runId: run.id, plan: planFile, runFile, state: run.state } });
+    const run = await migration.run(source, text, target, { ...options, report, onRecord: keep, insertedIdsFile: insertedIdsFileOf(runFile), ...(previous ? { resume: previous } : {}) });
+    const inserted = await migration.firstInsertedIds(run.insertedIds, MAX_NAMED_RECORDS);
+    this.journal({ tool: "crm-data migrate", org: target.orgId, instanceUrl: target.instanceUrl, ...runEntry(run, `migrate: ${runCounts(run)}`, { inserted }), migration: { runId: run.id, plan: planFile, runFile, state: run.state } });
     if (this.format === "json") this.say(JSON.stringify({ runFile, ...run }, null, 2));
     else this.printRun(run, runFile, report);
     const failed = run.objects.some((o) => o.failed) || run.state !== "complete";
@@ -178,7 +179,7 @@ class Tool {
 
   private printRun(run: MigrationRun, runFile: string, report: MigrationReport): void {
     for (const o of run.objects) {
-      this.say(`${o.object}: ${o.inserted.length} inserted, ${o.updated.length} updated, ${o.unchanged} unchanged, ${o.failed} failed${o.via.length ? ` (${o.via.join(" and ")})` : ""}`);
+      this.say(`${o.object}: ${o.inserted} inserted, ${o.updated.length} updated, ${o.unchanged} unchanged, ${o.failed} failed${o.via.length ? ` (${o.via.join(" and ")})` : ""}`);
       this.sayCapped(o.failures.map((f) => `${inline(f.sourceId)}: ${inline(f.message)}`), "all in the run's record", o.failed);
     }
     const pending = report.objects.filter((o) => !run.objects.some((r) => r.object === o.object)).map((o) => o.object);
@@ -194,7 +195,7 @@ class Tool {
     const safety = this.guarded("crm-data revert");
     const target = await this.connect(value(this.args, "to"), safety.clientOptions);
     safety.watch(target);
-    const result: RevertResult = await migration.revert(target, run);
+    const result: RevertResult = await migration.revert(target, run, { insertedIdsFile: insertedIdsFileOf(runFile) });
     const summary = `revert the migration of ${run.startedAt}: ${result.deleted} deleted, ${result.restored} restored, ${result.conflicts.length} left as changed since, ${result.failures.length} refused`;
     this.journal({ tool: "crm-data revert", org: target.orgId, instanceUrl: target.instanceUrl, ...runEntry(run, summary, { revert: true }), migration: { runId: run.id, runFile } });
     if (this.format === "json") this.say(JSON.stringify(result, null, 2));
@@ -215,7 +216,7 @@ class Tool {
 /** How many refused rows, conflicts or failures a text report lists before it counts the rest. */
 const LISTED = 20;
 
-const runCounts = (run: MigrationRun) => run.objects.map((o) => `${o.object}: ${o.inserted.length} inserted, ${o.updated.length} updated, ${o.failed} failed`).join("; ");
+const runCounts = (run: MigrationRun) => run.objects.map((o) => `${o.object}: ${o.inserted} inserted, ${o.updated.length} updated, ${o.failed} failed`).join("; ");
 
 
 /**

@@ -36,6 +36,14 @@ function signingKey(env: Env, create: boolean): Buffer | undefined {
 
 const signatureOf = (key: Buffer, run: object) => createHmac("sha256", key).update(JSON.stringify(run)).digest("base64url");
 
+/**
+ * The file of the IDs a run inserted, beside its record (`x.run.json` → `x.run.ids`): the record's signature covers
+ * its digest, so the two go together (copy both between the job that runs and the job that reverts).
+ */
+export function insertedIdsFileOf(runFile: string): string {
+  return `${runFile.replace(/\.json$/i, "")}.ids`;
+}
+
 /** The record as the file's text, signed. */
 export function signedRunText(run: MigrationRun, env: Env): string {
   const { signature: _old, ...unsigned } = run as MigrationRun & { signature?: string };

@@ -154,23 +154,23 @@ export function writtenRecords(write: CompletedWrite): WrittenRecord[] {
 }
 
 /** Records a run's journal entry names at most: its own record holds every one. */
-const MAX_NAMED_RECORDS = 1_000;
+export const MAX_NAMED_RECORDS = 1_000;
 
 /** What a run's entry reads of the run's record (a migration's `MigrationRun`). */
 export interface RunOfWrites {
   id: string;
-  objects: { updated: { id: string; before: Values; after: Values }[]; inserted: string[] }[];
+  objects: { updated: { id: string; before: Values; after: Values }[] }[];
 }
 
 /**
  * A run of many writes kept whole (a migration, or its revert) as the journals keep it: one entry, the run's
- * group, naming the records it updated (with their values before and after) and inserted — the first thousand;
- * a revert's entry names none (the run's record says what it took back).
+ * group, naming the records it updated (with their values before and after) and inserted (`inserted`: the run's
+ * first IDs) — the first thousand; a revert's entry names none (the run's record says what it took back).
  */
-export function runEntry(run: RunOfWrites, summary: string, options: { revert?: boolean } = {}): WriteEntry {
+export function runEntry(run: RunOfWrites, summary: string, options: { revert?: boolean; inserted?: readonly string[] } = {}): WriteEntry {
   const records: WrittenRecord[] = options.revert ? [] : [
     ...run.objects.flatMap((o) => o.updated.map((u) => ({ id: u.id, before: u.before, after: u.after, ok: true }))),
-    ...run.objects.flatMap((o) => o.inserted.map((id) => ({ id, ok: true }))),
+    ...(options.inserted ?? []).map((id) => ({ id, ok: true })),
   ];
   return { kind: "written", summary, records: records.slice(0, MAX_NAMED_RECORDS), group: run.id };
 }

@@ -10,7 +10,7 @@ import { writeWhole } from "../connections/wholeFile";
 import path from "node:path";
 import * as vscode from "vscode";
 import type { MigrationReport, MigrationRun, RevertResult } from "../workflows/migration";
-import { runEntry } from "../client/writeRecord";
+import { MAX_NAMED_RECORDS, runEntry } from "../client/writeRecord";
 import { MigrationPlanError } from "../workflows/migrationPlan";
 import type { OrgManager } from "../connections/orgManager";
 import type { OrgRecord } from "../connections/orgRegistry";
@@ -37,10 +37,22 @@ export interface MigrationDeps {
 class RunStore {
   constructor(private readonly folder: vscode.Uri) {}
 
-  /** `<id>.json` holds the run's record (every ID it wrote); `<id>.meta.json` what finding it takes, so a lookup never reads a record. */
-  private file(id: string, part: "run" | "meta"): string {
+  /**
+   * `<id>.json` holds the run's record, `<id>.ids` the IDs it inserted (the record vouches for them),
+   * `<id>.meta.json` what finding it takes, so a lookup never reads a record.
+   */
+  private file(id: string, part: "run" | "meta" | "ids"): string {
     if (!/^[\w.-]+$/.test(id)) throw new CommandRefusal(vscode.l10n.t("That migration run's record cannot be found."));
-    return path.join(this.folder.fsPath, part === "run" ? `${id}.json` : `${id}.meta.json`);
+    return path.join(this.folder.fsPath, part === "run" ? `${id}.json` : part === "ids" ? `${id}.ids` : `${id}.meta.json`);
+  }
+
+  /** Where a run keeps the IDs it inserted. */
+  readonly insertedIdsFile = (id: string) => this.file(id, "ids");
+
+  /** A kept record as a run has them now (one kept by an older version has its IDs moved to `<id>.ids`). */
+  private async runOf(id: string): Promise<MigrationRun> {
+    const [stored, migration] = await Promise.all([this.read<MigrationRun>(id, "run"), loadMigration()]);
+    return migration.upgradedRun(stored, this.insertedIdsFile(id));
   }
 
   private write(file: string, value: unknown): Promise<void> {
@@ -62,7 +74,7 @@ class RunStore {
   }
 
   async load(id: string): Promise<{ meta: RunMeta; run: MigrationRun }> {
-    const [meta, run] = await Promise.all([this.read<KeptMeta>(id, "meta"), this.read<MigrationRun>(id, "run")]);
+    const [meta, run] = await Promise.all([this.read<KeptMeta>(id, "meta"), this.runOf(id)]);
     return { meta, run };
   }
 
@@ -76,7 +88,7 @@ class RunStore {
       if (meta && meta.plan === plan && meta.targetKey === targetKey && meta.planDigest === digest && meta.state !== "complete" && !meta.reverted) found.push({ ...meta, id });
     }
     const latest = found.sort((a, b) => b.startedAt.localeCompare(a.startedAt))[0];
-    return latest ? this.read<MigrationRun>(latest.id, "run") : undefined;
+    return latest ? this.runOf(latest.id) : undefined;
   }
 
   async markReverted(id: string): Promise<void> {
@@ -202,7 +214,7 @@ export function migrationCommands(deps: MigrationDeps, reports: MigrationReports
     let resume: MigrationRun | undefined;
     if (unfinished) {
       const [resumeButton, fresh] = [vscode.l10n.t("Resume"), vscode.l10n.t("Start a New Run")];
-      const written = unfinished.objects.reduce((n, o) => n + o.inserted.length + o.updated.length, 0);
+      const written = unfinished.objects.reduce((n, o) => n + o.inserted + o.updated.length, 0);
       const choice = await vscode.window.showWarningMessage(vscode.l10n.t("A run of this plan into {0} stopped before the end ({1}, {2} records written).", target.record.alias, formatTime(unfinished.startedAt), formatCount(written)), { modal: true, detail: vscode.l10n.t("Resume goes on with it: what it wrote is found again, not written twice, and one revert takes back both.") }, resumeButton, fresh);
       if (!choice) throw new UserCancelled();
       if (choice === resumeButton) resume = unfinished;
@@ -215,16 +227,16 @@ export function migrationCommands(deps: MigrationDeps, reports: MigrationReports
     const migration = await loadMigration();
     const record = await withCancellableProgress(vscode.l10n.t("Migrating {0} → {1}", source.record.alias, target.record.alias), (signal, progress) =>
       migration.run(source.crm, prepared.text, target.crm, {
-        signal, report, summary, ...(resume ? { resume } : {}),
+        signal, report, summary, insertedIdsFile: runs.insertedIdsFile, ...(resume ? { resume } : {}),
         onProgress: (p) => progress.report({ message: progressText(p) }),
         onRecord: (r) => runs.save(r, meta),
       }));
     const journal = await deps.journal();
-    const inserted = record.objects.reduce((n, o) => n + o.inserted.length, 0);
+    const inserted = record.objects.reduce((n, o) => n + o.inserted, 0);
     const updated = record.objects.reduce((n, o) => n + o.updated.length, 0);
     const failed = record.objects.reduce((n, o) => n + o.failed, 0);
     const entrySummary = vscode.l10n.t("migrate from {0}: {1} inserted, {2} updated ({3})", source.record.alias, formatCount(inserted), formatCount(updated), record.objects.map((o) => o.object).join(", "));
-    const entry = journal.recordMigration({ key: target.record.key, alias: target.record.alias }, runEntry(record, entrySummary),
+    const entry = journal.recordMigration({ key: target.record.key, alias: target.record.alias }, runEntry(record, entrySummary, { inserted: await migration.firstInsertedIds(record.insertedIds, MAX_NAMED_RECORDS) }),
       { runId: record.id, plan: vscode.workspace.asRelativePath(prepared.plan), from: source.record.alias });
     await runs.save(record, { ...meta, journalEntry: entry.id });
     await reports.show(prepared.plan, migration.formatRun(record, source.record.alias, target.record.alias));
@@ -252,7 +264,7 @@ export function migrationCommands(deps: MigrationDeps, reports: MigrationReports
     if (entry.migration?.reverted) throw new CommandRefusal(vscode.l10n.t("That migration run was reverted already ({0}).", formatTime(entry.migration.reverted)));
     const kept = await runs.load(entry.migration!.runId);
     const [target, migration] = await Promise.all([manager.session(entry.orgKey), loadMigration()]);
-    const inserted = kept.run.objects.reduce((n, o) => n + o.inserted.length, 0);
+    const inserted = kept.run.objects.reduce((n, o) => n + o.inserted, 0);
     const updated = kept.run.objects.reduce((n, o) => n + o.updated.length, 0);
     const summary = vscode.l10n.t("revert the migration of {0}: delete {1} records it inserted, restore {2} it updated", formatTime(kept.run.startedAt), formatCount(inserted), formatCount(updated));
     const revertButton = vscode.l10n.t("Revert Migration");

@@ -16,15 +16,16 @@
  * the records that other objects point at (their ID maps), never with whole rows.
  */
 import { createHash, hash as hashOnce } from "node:crypto";
-import { closeSync, openSync, rmSync, writeSync } from "node:fs";
+import { appendFileSync, closeSync, openSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import path from "node:path";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { ingest, ingestCsvFile, startQuery, stopJob, type BulkRow, type IngestInput, type IngestOptions, type PollOptions } from "../client/bulk";
 import { csvLine, uploadLine } from "../client/csv";
 import type { Crm } from "../client/crm";
-import { isRequiredOnCreate, type FieldDescribe, type SObjectDescribe } from "../client/describe";
+import { isRequiredOnCreate, type ChildRelationship, type FieldDescribe, type SObjectDescribe } from "../client/describe";
 import { CancelledError } from "../client/errors";
 import { DiskTable } from "./diskTable";
+import { InsertedIdsWriter, insertedIdsOf, newInsertedIds, verifyInsertedIds, type InsertedIdsFile } from "./insertedIds";
 import { workFolder } from "../client/workFolders";
 import { valueProblem, valueProblemText } from "../client/fieldValues";
 import { sameRecordId } from "../client/ids";
@@ -37,6 +38,7 @@ import type { PendingWrite } from "../client/transport";
 import { sameValue } from "../client/sameValue";
 import { soqlLiteral } from "../client/soql-text";
 
+export { InsertedIdsError, firstInsertedIds, insertedIdsOf, verifyInsertedIds, type InsertedIdsFile } from "./insertedIds";
 export { parsePlan, checkPlan, planDigest, mask, MigrationPlanError, type MigrationPlan, type PlanInput, type PlanObject, type Transform } from "./migrationPlan";
 
 export interface MigrationOptions {
@@ -58,6 +60,12 @@ export interface RunOptions extends MigrationOptions {
   summary?: string;
   /** Hears the run's record after each chunk written, to keep it (a crash then leaves a record to resume or revert from). */
   onRecord?(run: MigrationRun): void | Promise<void>;
+  /**
+   * The file the run appends the IDs it inserts to (keep it beside the record: revert reads it), or a function of
+   * the run's ID that names it. Default: where the resumed run's record says, or `<run id>.ids` in the system's
+   * temporary folder. The record names it and vouches for what it holds.
+   */
+  insertedIdsFile?: string | ((runId: string) => string);
 }
 
 export interface MigrationProgress {
@@ -137,7 +145,8 @@ export interface PendingChunk {
 
 export interface ObjectOutcome {
   object: string;
-  inserted: string[];
+  /** Records the run inserted: their IDs are in the run's file of inserted IDs (`MigrationRun.insertedIds`). */
+  inserted: number;
   updated: UpdatedRecord[];
   /** A chunk sent and not yet answered (see PendingChunk). */
   pending?: PendingChunk;
@@ -160,6 +169,8 @@ export interface MigrationRun {
   state: "running" | "complete" | "cancelled" | "failed";
   error?: string;
   objects: ObjectOutcome[];
+  /** The file of the IDs the run inserted, and what of it this record vouches for (see insertedIds.ts). */
+  insertedIds: InsertedIdsFile;
   /** Requests the run sent to the target. */
   requests: number;
 }
@@ -814,7 +825,7 @@ class ObjectPass {
       await this.write("insert", chunk, (kind, result) => {
         const sourceId = chunk.sourceOf(this.insertColumns.map((c) => result[c] ?? "")) ?? "";
         if (kind === "successful" && result.sf__Id) {
-          this.outcome.inserted.push(ownCopy(result.sf__Id));
+          this.ctx.noteInserted(this.outcome, result.sf__Id);
           this.ids?.set(id15(sourceId), result.sf__Id);
         } else this.fail(sourceId, result.sf__Error ?? "not processed", true);
       });
@@ -886,8 +897,9 @@ class PassContext {
     readonly target: Crm,
     readonly prepared: Prepared,
     readonly options: RunOptions,
-    /** The run's record (none: a dry run, which writes nothing). */
+    /** The run's record and the file of the IDs it inserts (none: a dry run, which writes nothing). */
     readonly run?: MigrationRun,
+    private readonly insertedIds?: InsertedIdsWriter,
   ) {
     this.chunkRows = options.chunkRows ?? DEFAULT_CHUNK_ROWS;
     if (!Number.isInteger(this.chunkRows) || this.chunkRows < 1) throw new RangeError(`chunkRows must be a whole number of rows of 1 or more, got ${String(options.chunkRows)}`);
@@ -928,7 +940,7 @@ class PassContext {
   outcomeOf(object: string): ObjectOutcome {
     const found = this.run?.objects.find((o) => o.object.toLowerCase() === object.toLowerCase());
     if (found) return found;
-    const outcome: ObjectOutcome = { object, inserted: [], updated: [], unchanged: 0, failed: 0, failures: [], via: [] };
+    const outcome: ObjectOutcome = { object, inserted: 0, updated: [], unchanged: 0, failed: 0, failures: [], via: [] };
     this.run?.objects.push(outcome);
     return outcome;
   }
@@ -977,8 +989,14 @@ class PassContext {
     this.options.onProgress?.(p);
   }
 
+  noteInserted(outcome: ObjectOutcome, id: string): void {
+    noteInserted(this.insertedIds!, outcome, id);
+  }
+
   async saved(): Promise<void> {
-    if (this.run) await this.options.onRecord?.(this.run);
+    if (!this.run) return;
+    this.run.insertedIds = this.insertedIds!.state;
+    await this.options.onRecord?.(this.run);
   }
 
   /** Saves what a chunk is about to write before it is sent (see PendingChunk). */
@@ -997,9 +1015,15 @@ class PassContext {
   }
 }
 
-async function passes(source: Crm, target: Crm, plan: MigrationPlan, options: RunOptions, run?: MigrationRun): Promise<MigrationReport> {
+/** An ID the run inserted: in its file, and counted. */
+function noteInserted(file: InsertedIdsWriter, outcome: ObjectOutcome, id: string): void {
+  file.add(outcome.object, id);
+  outcome.inserted++;
+}
+
+async function passes(source: Crm, target: Crm, plan: MigrationPlan, options: RunOptions, run?: { record: MigrationRun; insertedIds: InsertedIdsWriter }): Promise<MigrationReport> {
   const prepared = await prepare(source, target, plan);
-  const ctx = new PassContext(source, target, prepared, options, run);
+  const ctx = new PassContext(source, target, prepared, options, run?.record, run?.insertedIds);
   const report: MigrationReport = { planDigest: planDigest(plan), source: orgOf(source), target: orgOf(target), objects: [], deferred: prepared.deferred };
   const work = async () => {
     // The next object's reads begin once this one's rows are exported: the source exports them while this
@@ -1151,111 +1175,179 @@ export async function run(source: Crm, plan: PlanInput | string, target: Crm, op
   const checked = planOf(plan);
   await Promise.all([connected(source), connected(target)]);
   const digestOfPlan = planDigest(checked);
-  const resume = options.resume;
-  if (resume) {
-    if (resume.planDigest !== digestOfPlan) throw new MigrationPlanError("The run to resume was started with another plan: resume it with the plan it started with, or start a new run", "");
-    if (resume.target.orgId && target.orgId && resume.target.orgId !== target.orgId) throw new MigrationPlanError(`The run to resume wrote to another org (${resume.target.instanceUrl ?? resume.target.orgId})`, "");
-    if (resume.state === "complete") throw new MigrationPlanError("That run is complete: there is nothing to resume", "");
+  const given = options.resume;
+  if (given) {
+    if (given.planDigest !== digestOfPlan) throw new MigrationPlanError("The run to resume was started with another plan: resume it with the plan it started with, or start a new run", "");
+    if (given.target.orgId && target.orgId && given.target.orgId !== target.orgId) throw new MigrationPlanError(`The run to resume wrote to another org (${given.target.instanceUrl ?? given.target.orgId})`, "");
+    if (given.state === "complete") throw new MigrationPlanError("That run is complete: there is nothing to resume", "");
   }
+  const idsFile = (id: string) => (typeof options.insertedIdsFile === "function" ? options.insertedIdsFile(id) : options.insertedIdsFile);
+  const resume = given && (await upgradedRun(given, idsFile(given.id)));
+  const id = resume?.id ?? `run-${new Date().toISOString().replace(/[:.]/g, "-")}-${createHash("sha1").update(`${Math.random()}`).digest("hex").slice(0, 6)}`;
+  // The resumed run's file is checked against its record (and cut back to what the record vouches for) before anything is sent.
+  const kept = resume ? resume.insertedIds : newInsertedIds(id, idsFile(id));
+  const insertedIds = await InsertedIdsWriter.open(kept);
   const record: MigrationRun = resume
-    ? { ...resume, state: "running", objects: resume.objects.map((o) => ({ ...o, inserted: [...o.inserted], updated: [...o.updated], failures: [], failed: 0 })) }
-    : { id: `run-${new Date().toISOString().replace(/[:.]/g, "-")}-${createHash("sha1").update(`${Math.random()}`).digest("hex").slice(0, 6)}`, planDigest: digestOfPlan, source: orgOf(source), target: orgOf(target), startedAt: new Date().toISOString(), state: "running", objects: [], requests: 0 };
+    ? { ...resume, state: "running", insertedIds: kept, objects: resume.objects.map((o) => ({ ...o, updated: [...o.updated], failures: [], failed: 0 })) }
+    : { id, planDigest: digestOfPlan, source: orgOf(source), target: orgOf(target), startedAt: new Date().toISOString(), state: "running", objects: [], insertedIds: kept, requests: 0 };
   delete record.error;
   // The run's writes are one piece of work, kept whole by whoever runs it (the run's record, one history entry).
   const wholeRun = <T>(work: () => Promise<T>) => withWriteContext({ group: { id: record.id, recordedWhole: true } }, work);
   // A chunk the last run sent and never heard back about: what the org did with it becomes this run's own first.
-  if (resume) await wholeRun(() => reconcile(target, record, options.signal));
+  if (resume) await wholeRun(() => reconcile(target, record, (outcome, insertedId) => noteInserted(insertedIds, outcome, insertedId), options.signal));
   const counted = (info: { method: string }) => void (info.method && record.requests++);
   target.on("request", counted);
   try {
     const summary = options.summary ?? runSummary(checked, options.report, source);
-    await wholeRun(() => target.withConfirmedWrites(wholeBatch(summary, options.report?.objects.reduce((n, o) => n + o.insert + o.update, 0)), () => passes(source, target, checked, options, record)));
+    await wholeRun(() => target.withConfirmedWrites(wholeBatch(summary, options.report?.objects.reduce((n, o) => n + o.insert + o.update, 0)), () => passes(source, target, checked, options, { record, insertedIds })));
     record.state = "complete";
   } catch (err) {
     // Nothing written (a guard that said no, a plan an org refuses): the error is the answer, there is no run to keep.
-    if (!resume && !record.objects.some((o) => o.inserted.length || o.updated.length)) throw err;
+    if (!resume && !record.objects.some((o) => o.inserted || o.updated.length)) throw err;
     record.state = err instanceof CancelledError || options.signal?.aborted ? "cancelled" : "failed";
     if (record.state === "failed") record.error = target.redact(err as Error).message;
   } finally {
     target.off("request", counted);
   }
   record.finishedAt = new Date().toISOString();
+  record.insertedIds = insertedIds.state;
   await options.onRecord?.(record);
   return record;
 }
 
 /**
  * Takes a run back, in reverse order: the records it updated get their values before (unless changed in the target
- * since: those are named, not overwritten), then the records it inserted are deleted. The target's guard is asked once.
+ * since: those are named, not overwritten), then the records it inserted are deleted. The target's guard is asked
+ * once. The run's file of inserted IDs is checked against its record first, and read as a stream: a run of
+ * millions of records is reverted in flat memory.
  */
-export async function revert(target: Crm, runRecord: MigrationRun, options: MigrationOptions & { summary?: string } = {}): Promise<RevertResult> {
+export async function revert(target: Crm, runRecord: MigrationRun, options: MigrationOptions & { summary?: string; insertedIdsFile?: string } = {}): Promise<RevertResult> {
   requireClient(target, "target");
   if (!runRecord || typeof runRecord !== "object" || !Array.isArray(runRecord.objects)) throw new TypeError("revert takes the record a migration run resolved with (its objects, inserted and updated)");
   await connected(target);
   if (runRecord.target.orgId && target.orgId && id15(runRecord.target.orgId) !== id15(target.orgId)) throw new MigrationPlanError(`That run wrote to another org (${runRecord.target.instanceUrl ?? runRecord.target.orgId}): revert it there`, "");
-  // The revert is one piece of work with the run, kept whole by whoever reverts it.
-  const wholeRevert = <T>(work: () => Promise<T>) => withWriteContext({ group: { id: runRecord.id, recordedWhole: true } }, work);
-  const found = await wholeRevert(() => reconcile(target, runRecord, options.signal));
-  const result: RevertResult = { deleted: 0, restored: 0, alreadyReverted: 0, conflicts: [], failures: [], reconciled: { inserted: found.inserted, updated: found.updated }, unknown: found.unknown };
-  const deletes = runRecord.objects.reduce((n, o) => n + o.inserted.length, 0);
-  const restores = runRecord.objects.reduce((n, o) => n + o.updated.length, 0);
-  const collectionsBelow = options.bulkThreshold ?? DEFAULT_BULK_THRESHOLD;
-  await wholeRevert(() => target.withConfirmedWrites(wholeBatch(options.summary ?? `revert a migration: delete ${deletes} records it inserted, restore ${restores} it updated`, deletes + restores), async () => {
-    for (const outcome of [...runRecord.objects].reverse()) {
-      options.signal?.throwIfAborted();
-      const restore: Record<string, unknown>[] = [];
-      for (let i = 0; i < outcome.updated.length; i += COLLECTION_LIMIT) {
-        const chunk = outcome.updated.slice(i, i + COLLECTION_LIMIT);
-        const current = await currentValues(target, outcome.object, chunk, options.signal);
-        for (const u of chunk) {
-          const since = sinceWritten(current.get(id15(u.id)), u);
-          if (since.state === "asWritten") restore.push({ Id: u.id, ...u.before });
-          else if (since.state === "asBefore") result.alreadyReverted++;
-          else result.conflicts.push({ object: outcome.object, id: u.id, fields: since.state === "deleted" ? [] : since.fields });
+  // Counted and reconciled on a copy: the caller's record stays the run's.
+  const toGoOn = await upgradedRun(runRecord, options.insertedIdsFile);
+  const run: MigrationRun = { ...toGoOn, objects: toGoOn.objects.map((o) => ({ ...o })) };
+  const folder = workFolder("migration");
+  // Every ID the run inserted, to tell its own records from others' (15 characters, on disk).
+  const runIds = new DiskTable(folder, "run ids", 15, 0);
+  try {
+    await verifyInsertedIds(run.insertedIds, (_object, id) => runIds.set(id15(id)));
+    // The revert is one piece of work with the run, kept whole by whoever reverts it.
+    const wholeRevert = <T>(work: () => Promise<T>) => withWriteContext({ group: { id: run.id, recordedWhole: true } }, work);
+    const reconciledIds = new Map<ObjectOutcome, string[]>();
+    const found = await wholeRevert(() => reconcile(target, run, (outcome, id) => {
+      if (!reconciledIds.has(outcome)) reconciledIds.set(outcome, []);
+      reconciledIds.get(outcome)!.push(id);
+      runIds.set(id15(id));
+      outcome.inserted++;
+    }, options.signal));
+    const result: RevertResult = { deleted: 0, restored: 0, alreadyReverted: 0, conflicts: [], failures: [], reconciled: { inserted: found.inserted, updated: found.updated }, unknown: found.unknown };
+    const deletes = run.objects.reduce((n, o) => n + o.inserted, 0);
+    const restores = run.objects.reduce((n, o) => n + o.updated.length, 0);
+    const collectionsBelow = options.bulkThreshold ?? DEFAULT_BULK_THRESHOLD;
+    const ours = (r: Record<string, unknown>) => runIds.has(id15(String(r.Id))) || (!!run.target.userId && sameRecordId(String(r.CreatedById), run.target.userId) && duringRun(r, run));
+    await wholeRevert(() => target.withConfirmedWrites(wholeBatch(options.summary ?? `revert a migration: delete ${deletes} records it inserted, restore ${restores} it updated`, deletes + restores), async () => {
+      for (const outcome of [...run.objects].reverse()) {
+        options.signal?.throwIfAborted();
+        const restore: Record<string, unknown>[] = [];
+        for (let i = 0; i < outcome.updated.length; i += COLLECTION_LIMIT) {
+          const chunk = outcome.updated.slice(i, i + COLLECTION_LIMIT);
+          const current = await currentValues(target, outcome.object, chunk, options.signal);
+          for (const u of chunk) {
+            const since = sinceWritten(current.get(id15(u.id)), u);
+            if (since.state === "asWritten") restore.push({ Id: u.id, ...u.before });
+            else if (since.state === "asBefore") result.alreadyReverted++;
+            else result.conflicts.push({ object: outcome.object, id: u.id, fields: since.state === "deleted" ? [] : since.fields });
+          }
+          options.onProgress?.({ phase: "revert", object: outcome.object, done: i + chunk.length, total: outcome.updated.length });
         }
-        options.onProgress?.({ phase: "revert", object: outcome.object, done: i + chunk.length, total: outcome.updated.length });
+        const record = (kind: string, row: BulkRow, count: () => void) => {
+          if (kind === "successful") count();
+          else result.failures.push({ object: outcome.object, id: row.Id ?? row.sf__Id ?? "", message: row.sf__Error ?? "not processed" });
+        };
+        // A record already deleted is reverted: a second revert, or one after someone emptied the records, is no failure.
+        const deleted = (kind: string, row: BulkRow) => {
+          if (kind !== "successful" && ALREADY_DELETED.test(row.sf__Error ?? "")) result.alreadyReverted++;
+          else record(kind, row, () => result.deleted++);
+        };
+        if (restore.length) await ingest(target, { object: outcome.object, operation: "update" }, restore, { collectionsBelow, poll: options.poll, onResult: (k, r) => record(k, r, () => result.restored++) });
+        if (!outcome.inserted) continue;
+        const doomed = path.join(folder, `${outcome.object.replace(/\W/g, "_")}.delete.csv`);
+        writeFileSync(doomed, "Id\n", { mode: 0o600 });
+        let doomedRows = 0;
+        const children = await childrenToCheck(target, outcome.object, run);
+        const unchecked = new Set<string>();
+        for await (const batch of idsOf(run.insertedIds, outcome, reconciledIds.get(outcome) ?? [])) {
+          // Deleted only when the org says the run's user created it: an ID that names anyone else's record (a record
+          // file from elsewhere, a mistake) is named and left as it is.
+          const theirs = run.target.userId ? await createdBy(target, outcome.object, batch, run, options.signal) : new Map<string, string>();
+          // A parent goes only when nothing the run did not create points to it: deleting it would take those along.
+          const mine = batch.filter((id) => !theirs.has(id15(id)));
+          for (const [id, why] of await pointedAtByOthers(target, outcome.object, children, mine, ours, unchecked, options.signal)) theirs.set(id, why);
+          const lines: string[] = [];
+          for (const id of batch) {
+            const why = theirs.get(id15(id));
+            if (why) result.conflicts.push({ object: outcome.object, id, fields: [], why });
+            else lines.push(`${id}\n`);
+          }
+          appendFileSync(doomed, lines.join(""));
+          doomedRows += lines.length;
+        }
+        result.unknown.push(...unchecked);
+        if (doomedRows) {
+          await ingestCsvFile(target, { object: outcome.object, operation: "delete" }, { file: doomed, rows: doomedRows }, {
+            collectionsBelow, poll: options.poll, onResult: deleted,
+            onProgress: (p) => options.onProgress?.({ phase: "revert", object: outcome.object, done: p.processed ?? 0, total: outcome.inserted }),
+          });
+        }
       }
-      const record = (kind: string, row: BulkRow, count: () => void) => {
-        if (kind === "successful") count();
-        else result.failures.push({ object: outcome.object, id: row.Id ?? row.sf__Id ?? "", message: row.sf__Error ?? "not processed" });
-      };
-      // A record already deleted is reverted: a second revert, or one after someone emptied the records, is no failure.
-      const deleted = (kind: string, row: BulkRow) => {
-        if (kind !== "successful" && ALREADY_DELETED.test(row.sf__Error ?? "")) result.alreadyReverted++;
-        else record(kind, row, () => result.deleted++);
-      };
-      if (restore.length) await ingest(target, { object: outcome.object, operation: "update" }, restore, { collectionsBelow, poll: options.poll, onResult: (k, r) => record(k, r, () => result.restored++) });
-      // Deleted only when the org says the run's user created it: an ID that names anyone else's record (a record
-      // file from elsewhere, a mistake) is named and left as it is.
-      const theirs = runRecord.target.userId ? await createdBy(target, outcome.object, outcome.inserted, runRecord, options.signal) : new Map<string, string>();
-      const mine = outcome.inserted.filter((id) => !theirs.has(id15(id)));
-      // A parent goes only when nothing the run did not create points to it: deleting it would take those along.
-      const pointed = await pointedAtByOthers(target, outcome.object, mine, runRecord, options.signal);
-      for (const [id, why] of pointed.held) theirs.set(id, why);
-      result.unknown.push(...pointed.unchecked);
-      const doomed = outcome.inserted.filter((id) => !theirs.has(id15(id)));
-      for (const id of outcome.inserted) {
-        const why = theirs.get(id15(id));
-        if (why) result.conflicts.push({ object: outcome.object, id, fields: [], why });
-      }
-      if (doomed.length) {
-        await ingest(target, { object: outcome.object, operation: "delete" }, doomed.map((Id) => ({ Id })), {
-          collectionsBelow, poll: options.poll, onResult: deleted,
-          onProgress: (p) => options.onProgress?.({ phase: "revert", object: outcome.object, done: p.processed ?? 0, total: outcome.inserted.length }),
-        });
-      }
+    }));
+    return result;
+  } finally {
+    runIds.close();
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+/** The IDs a run inserted into an object, a batch at a time: its file's, then those reconcile found in the org. */
+async function* idsOf(kept: InsertedIdsFile, outcome: ObjectOutcome, reconciled: string[]): AsyncGenerator<string[]> {
+  yield* insertedIdsOf(kept, outcome.object);
+  for (let i = 0; i < reconciled.length; i += COLLECTION_LIMIT) yield reconciled.slice(i, i + COLLECTION_LIMIT);
+}
+
+/**
+ * A run's record as resume and revert take it, its file of inserted IDs where the caller keeps it (`file`, else
+ * where the record says). A record kept before the IDs moved to a file of their own (`inserted` a list) has them
+ * written to that file (else one in the system's temporary folder) and counted, as a run records them now.
+ */
+export async function upgradedRun(runRecord: MigrationRun, file?: string): Promise<MigrationRun> {
+  const lists = runRecord.objects.map((o) => (o as { inserted: unknown }).inserted);
+  if (!lists.some(Array.isArray)) {
+    const kept = runRecord.insertedIds as Partial<InsertedIdsFile> | undefined;
+    if (!kept || typeof kept.file !== "string" || !Number.isSafeInteger(kept.bytes) || kept.bytes! < 0 || !/^[0-9a-f]{64}$/.test(String(kept.sha256))) {
+      throw new TypeError("the run's record does not name its file of inserted IDs (insertedIds: file, bytes, sha256)");
     }
-  }));
-  return result;
+    return file ? { ...runRecord, insertedIds: { ...runRecord.insertedIds, file: path.resolve(file) } } : runRecord;
+  }
+  const writer = await InsertedIdsWriter.open(newInsertedIds(runRecord.id, file));
+  const objects = runRecord.objects.map((o, i) => {
+    const ids = Array.isArray(lists[i]) ? (lists[i] as unknown[]).map(String) : [];
+    for (const id of ids) writer.add(o.object, id);
+    return { ...o, inserted: ids.length };
+  });
+  return { ...runRecord, objects, insertedIds: writer.state };
 }
 
 /**
  * Makes a chunk that was sent and never answered (the run died, or its answer was lost) the run's own, as the
  * org holds it: records the run's user created since the chunk went out with one of its match keys are inserted
- * records of the run; records whose values are now what was being written are updated records (with their values
- * before); a record still as it was was not written, and the resumed run writes it again. Says what it found.
+ * records of the run (`onInserted` hears each one the run's file does not name yet); records whose values are now
+ * what was being written are updated records (with their values before); a record still as it was was not written,
+ * and the resumed run writes it again. Says what it found.
  */
-export async function reconcile(target: Crm, runRecord: MigrationRun, signal?: AbortSignal): Promise<{ inserted: number; updated: number; unknown: string[] }> {
+export async function reconcile(target: Crm, runRecord: MigrationRun, onInserted: (outcome: ObjectOutcome, id: string) => void, signal?: AbortSignal): Promise<{ inserted: number; updated: number; unknown: string[] }> {
   const found = { inserted: 0, updated: 0, unknown: [] as string[] };
   for (const outcome of runRecord.objects) {
     const pending = outcome.pending;
@@ -1268,16 +1360,19 @@ export async function reconcile(target: Crm, runRecord: MigrationRun, signal?: A
         continue;
       }
       const keys = new Set(pending.inserts);
-      const known = new Set(outcome.inserted.map(id15));
+      // At most the chunk's rows: those already in the run's file (answered before it died) are not the run's twice.
+      const created = new Map<string, string>();
       const columns = ["Id", ...pending.match];
       const since = new Date(Date.parse(pending.since) - CLOCK_SKEW_MS).toISOString();
       const soql = `SELECT ${columns.join(", ")} FROM ${outcome.object} WHERE CreatedById = ${soqlLiteral(runRecord.target.userId)} AND CreatedDate >= ${since.replace(/\.\d{3}Z$/, "Z")}`;
       for await (const r of target.queryIterator(soql, { signal })) {
         const row = flatten(r, columns);
         const key = matchKey(pending.match.map((m) => row[m.toLowerCase()] ?? null));
-        if (key === undefined || !keys.has(digest(key)) || known.has(id15(row.id!))) continue;
-        outcome.inserted.push(row.id!);
-        known.add(id15(row.id!));
+        if (key !== undefined && keys.has(digest(key))) created.set(id15(row.id!), row.id!);
+      }
+      if (created.size) for await (const batch of insertedIdsOf(runRecord.insertedIds, outcome.object)) for (const id of batch) created.delete(id15(id));
+      for (const id of created.values()) {
+        onInserted(outcome, id);
         found.inserted++;
       }
     }
@@ -1303,40 +1398,37 @@ export async function reconcile(target: Crm, runRecord: MigrationRun, signal?: A
 /** Records an org keeps about a record by itself (its history, sharing, feed, change events): never someone's data. */
 const BOOKKEEPING = /(History|Share|Feed|ChangeEvent)$/;
 
-/**
- * Of records the run would delete, those that records it did not create point to — through a relationship whose
- * children an org deletes with the parent (an account's contacts), or from an object the run wrote — and why.
- * A child the run's user made while the run went on is the run's doing (a trigger's, say), not someone else's.
- */
-async function pointedAtByOthers(crm: Crm, object: string, ids: string[], runRecord: MigrationRun, signal?: AbortSignal): Promise<{ held: Map<string, string>; unchecked: string[] }> {
-  const held = new Map<string, string>();
-  const unchecked: string[] = [];
-  if (!ids.length) return { held, unchecked };
+/** The relationships whose children hold a parent back: those the org deletes with it, and those from objects the run wrote. */
+async function childrenToCheck(crm: Crm, object: string, runRecord: MigrationRun): Promise<ChildRelationship[]> {
   const runObjects = new Set(runRecord.objects.map((o) => o.object.toLowerCase()));
-  const runs = new Set(runRecord.objects.flatMap((o) => o.inserted.map(id15)));
   const described = await crm.getSobject(object, { describe: true });
-  const ours = (r: Record<string, unknown>) => {
-    if (runs.has(id15(String(r.Id)))) return true;
-    return !!runRecord.target.userId && sameRecordId(String(r.CreatedById), runRecord.target.userId) && duringRun(r, runRecord);
-  };
-  for (const child of described.childRelationships ?? []) {
-    if (!child.field || BOOKKEEPING.test(child.childSObject) || !(child.cascadeDelete || runObjects.has(child.childSObject.toLowerCase()))) continue;
+  return (described.childRelationships ?? []).filter((child) => child.field && !BOOKKEEPING.test(child.childSObject) && (child.cascadeDelete || runObjects.has(child.childSObject.toLowerCase())));
+}
+
+/**
+ * Of records the run would delete, those that records it did not create (not `ours`) point to, and why. A child
+ * the run's user made while the run went on is the run's doing (a trigger's, say), not someone else's. Children
+ * that cannot be read by their field are said in `unchecked` where the org deletes them with the parent.
+ */
+async function pointedAtByOthers(crm: Crm, object: string, children: ChildRelationship[], ids: string[], ours: (r: Record<string, unknown>) => boolean, unchecked: Set<string>, signal?: AbortSignal): Promise<Map<string, string>> {
+  const held = new Map<string, string>();
+  if (!ids.length) return held;
+  for (const child of children) {
     try {
       for (let i = 0; i < ids.length; i += COLLECTION_LIMIT) {
         const chunk = ids.slice(i, i + COLLECTION_LIMIT);
         for await (const r of crm.queryIterator(`SELECT Id, ${child.field}, CreatedById, CreatedDate FROM ${child.childSObject} WHERE ${child.field} IN (${chunk.map(soqlLiteral).join(", ")})`, { signal })) {
           if (ours(r)) continue;
-          const parent = id15(String(r[child.field]));
+          const parent = id15(String(r[child.field!]));
           if (!held.has(parent)) held.set(parent, `records the run did not create point to it (${child.childSObject} ${String(r.Id)}${child.cascadeDelete ? ", which the org would delete with it" : ""})`);
         }
       }
     } catch (err) {
       if (signal?.aborted) throw err;
-      // Children the API cannot read by this field cannot be checked: where the org deletes them with the parent, that is said.
-      if (child.cascadeDelete) unchecked.push(`${object}: its ${child.childSObject} records (${child.field}) could not be read (${(err as Error).message.split("\n")[0]}); the org deletes them with the records the revert deleted`);
+      if (child.cascadeDelete) unchecked.add(`${object}: its ${child.childSObject} records (${child.field}) could not be read (${(err as Error).message.split("\n")[0]}); the org deletes them with the records the revert deleted`);
     }
   }
-  return { held, unchecked };
+  return held;
 }
 
 /** The current values of the fields the run wrote, by 15-character ID. */
@@ -1391,7 +1483,7 @@ export function formatRun(run: MigrationRun, from?: string, to?: string): string
   const state = run.state === "complete" ? "complete" : run.state === "cancelled" ? "cancelled (resume it by running the plan again)" : `failed: ${run.error ?? ""} (resume it by running the plan again)`;
   const lines = [`# Migration run: ${from ?? run.source.instanceUrl ?? "source"} → ${to ?? run.target.instanceUrl ?? "target"}`, "", `Run ${run.id}, started ${run.startedAt}: ${state}; ${n(run.requests)} requests to the target.`, ""];
   lines.push("| object | inserted | updated | unchanged | failed | written with |", "|---|---:|---:|---:|---:|---|");
-  for (const o of run.objects) lines.push(`| ${o.object} | ${n(o.inserted.length)} | ${n(o.updated.length)} | ${n(o.unchanged)} | ${n(o.failed)} | ${o.via.map((v) => (v === "bulk" ? "Bulk API" : "sObject Collections")).join(", ") || "—"} |`);
+  for (const o of run.objects) lines.push(`| ${o.object} | ${n(o.inserted)} | ${n(o.updated.length)} | ${n(o.unchanged)} | ${n(o.failed)} | ${o.via.map((v) => (v === "bulk" ? "Bulk API" : "sObject Collections")).join(", ") || "—"} |`);
   for (const o of run.objects.filter((x) => x.failures.length)) {
     lines.push("", `## ${o.object}: rows refused (${n(o.failed)}${o.failed > 20 ? ", the first 20" : ""})`, "");
     for (const f of o.failures.slice(0, 20)) lines.push(`- ${f.sourceId}: ${f.message.replace(/[\r\n]+/g, " ")}`);

@@ -69,29 +69,36 @@ test("--apply runs the plan, keeps the run's record and one journal line; revert
   const journal = (await readFile(path.join(dir, "journal.jsonl"), "utf8")).trim().split("\n").map((l) => JSON.parse(l));
   assert.equal(journal.length, 1, "one line for the whole run");
   assert.deepEqual([journal[0].group, journal[0].migration.runId, journal[0].kind], [run.id, run.id, "written"]);
-  assert.equal(journal[0].records.length, run.objects.reduce((n: number, o: { inserted: string[] }) => n + o.inserted.length, 0), "the entry names the records it inserted");
+  assert.equal(journal[0].records.length, run.objects.reduce((n: number, o: { inserted: number }) => n + o.inserted, 0), "the entry names the records it inserted");
   const accounts = (await tgt.soqlQuery("SELECT COUNT() FROM Account")).totalSize;
-  assert.equal(accounts, run.objects[0].inserted.length);
+  assert.equal(accounts, run.objects[0].inserted);
+  const ids = await readFile(path.join(dir, "energy.run.ids"), "utf8");
+  assert.equal(ids.trim().split("\n").length, journal[0].records.length, "the IDs it inserted are in the file beside the record");
 
   const reverted = await cli(dir, ["revert", "--run", "energy.run.json", "--to", "sandbox.json", "--journal", "journal.jsonl"]);
   assert.equal(reverted.code, 0, reverted.err);
   assert.match(reverted.out, new RegExp(`Reverted run ${run.id}: \\d+ deleted, 0 restored\\.`));
   assert.equal((await tgt.soqlQuery("SELECT COUNT() FROM Account")).totalSize, 0);
 
-  // The run's record is signed: edited (an ID of a record someone wants gone slipped in), without its signature,
-  // or signed with another user's key, it is refused before anything is sent.
+  // The run's record is signed, and vouches for its file of IDs: edited, without its signature, signed with another
+  // user's key, its file of IDs edited (an ID of a record someone wants gone slipped in) or gone, it is refused
+  // before anything is sent.
   const signed = await readFile(path.join(dir, "energy.run.json"), "utf8");
-  const record = JSON.parse(signed) as { signature: string; objects: { inserted: string[] }[] };
+  const record = JSON.parse(signed) as { signature: string; objects: { inserted: number }[] };
   const keep = await tgt.createSobjectRecord("Account", { Name: "Not the run's" });
   const sent = writes();
-  const forged = { ...record, objects: [{ ...record.objects[0]!, inserted: [...record.objects[0]!.inserted, keep.id] }, ...record.objects.slice(1)] };
+  const forged = { ...record, objects: [{ ...record.objects[0]!, inserted: record.objects[0]!.inserted + 1 }, ...record.objects.slice(1)] };
   const { signature: _signature, ...unsigned } = record;
-  for (const [file, text, env, why] of [
-    ["edited.run.json", JSON.stringify(forged), undefined, /changed since crm-data wrote it \(its signature does not match\)/],
-    ["unsigned.run.json", JSON.stringify(unsigned), undefined, /a record without a signature/],
-    ["elsewhere.run.json", signed, { XDG_CONFIG_HOME: path.join(dir, "another-user") }, /signed with a key this user does not have/],
+  for (const [file, text, idsText, env, why] of [
+    ["edited.run.json", JSON.stringify(forged), ids, undefined, /changed since crm-data wrote it \(its signature does not match\)/],
+    ["unsigned.run.json", JSON.stringify(unsigned), ids, undefined, /a record without a signature/],
+    ["elsewhere.run.json", signed, ids, { XDG_CONFIG_HOME: path.join(dir, "another-user") }, /signed with a key this user does not have/],
+    ["slipped.run.json", signed, `Account,${keep.id}\n${ids}`, undefined, /slipped\.run\.ids is not the file of inserted IDs the run's record describes/],
+    ["swapped.run.json", signed, ids.replace(/^Account,\w+/, `Account,${keep.id}`), undefined, /swapped\.run\.ids is not the file of inserted IDs the run's record describes/],
+    ["lost.run.json", signed, undefined, undefined, /lost\.run\.ids, the file of the IDs the run inserted, is missing/],
   ] as const) {
     await writeFile(path.join(dir, file), text);
+    if (idsText !== undefined) await writeFile(path.join(dir, file.replace(/json$/, "ids")), idsText);
     const refused = await cli(dir, ["revert", "--run", file, "--to", "sandbox.json"], env);
     assert.equal(refused.code, 2, `${file}: ${refused.out}`);
     assert.match(refused.err, why);
@@ -104,7 +111,7 @@ test("--apply runs the plan, keeps the run's record and one journal line; revert
   // A second revert (a person who is not sure the first one ran) finds nothing left, says so, and is no failure.
   const again = await cli(dir, ["revert", "--run", "energy.run.json", "--to", "sandbox.json"]);
   assert.equal(again.code, 0, again.out + again.err);
-  assert.equal(again.out.trim(), `Run ${run.id} is already reverted: its ${run.objects.reduce((n: number, o: { inserted: string[] }) => n + o.inserted.length, 0)} records are as they were before it.`);
+  assert.equal(again.out.trim(), `Run ${run.id} is already reverted: its ${run.objects.reduce((n: number, o: { inserted: number }) => n + o.inserted, 0)} records are as they were before it.`);
 });
 
 test("a row that fails makes the exit code 1 and is named; a production target is refused without --allow-production", async () => {

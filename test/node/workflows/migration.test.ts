@@ -1,6 +1,10 @@
 // Moving records between two orgs (two emulators): a three-object plan with lookups, a circular reference, owners
 // and record types, refused rows, a cancelled and resumed run, and a revert that leaves the target as it was.
-import { test } from "node:test";
+import { after, test } from "node:test";
+import { createHash } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import assert from "node:assert/strict";
 import type { Crm } from "../../../src/client";
 import { MigrationPlanError } from "../../../src/workflows/migrationPlan";
@@ -9,7 +13,12 @@ import { formatReport, mask, parsePlan, type MigrationRun } from "../../../src/w
 import type { Emulator } from "../../../src/demo-org";
 import type { ObjectSpec } from "../../../src/demo-org/schema";
 import { DEMO } from "../../../src/demo-org";
+import { insertedIdsOf } from "../../../src/workflows/insertedIds";
 import { demoClient, useEmulator } from "../../helpers/emulator";
+
+// A run keeps its file of inserted IDs in the system's temporary folder unless told otherwise: this file's own, removed after.
+process.env.TMPDIR = mkdtempSync(path.join(tmpdir(), "migration-test-"));
+after(() => rmSync(tmpdir(), { recursive: true, force: true }));
 
 const source = useEmulator({ seed: "demo", bulkLatencyMs: 5 });
 const target = useEmulator({ seed: "empty", bulkLatencyMs: 5 });
@@ -34,6 +43,21 @@ objects:
 `;
 
 type Rows = Record<string, unknown>[];
+
+/** The IDs a run inserted, as its file holds them. */
+async function insertedIds(run: MigrationRun, object?: string): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const batch of insertedIdsOf(run.insertedIds, object)) ids.push(...batch);
+  return ids;
+}
+
+/** The run's record and a copy of its file of IDs naming these too, vouched for as the run would (a record from elsewhere, or a mistake). */
+function naming(run: MigrationRun, object: string, ids: string[]): MigrationRun {
+  const file = `${run.insertedIds.file}.${ids.length}-more`;
+  const text = Buffer.concat([readFileSync(run.insertedIds.file), Buffer.from(ids.map((id) => `${object},${id}\n`).join(""))]);
+  writeFileSync(file, text);
+  return { ...run, objects: run.objects.map((o) => (o.object === object ? { ...o, inserted: o.inserted + ids.length } : o)), insertedIds: { file, bytes: text.length, sha256: createHash("sha256").update(text).digest("hex") } };
+}
 async function all(crm: Crm, soql: string): Promise<Rows> {
   const rows: Rows = [];
   for await (const r of crm.queryIterator(soql)) rows.push(r);
@@ -126,7 +150,7 @@ test("a run moves three objects with their lookups re-pointed, owners by usernam
   const result = await migration.revert(tgt, run, { poll });
   assert.deepEqual(result.conflicts, []);
   assert.equal(result.restored, 1);
-  assert.equal(result.deleted, run.objects.reduce((n, o) => n + o.inserted.length, 0));
+  assert.equal(result.deleted, run.objects.reduce((n, o) => n + o.inserted, 0));
   assert.equal(await snapshot(tgt), before, "the target is as it was");
   const twice = await migration.revert(tgt, run, { poll });
   assert.deepEqual(twice, { deleted: 0, restored: 0, alreadyReverted: result.deleted + result.restored, conflicts: [], failures: [], reconciled: { inserted: 0, updated: 0 }, unknown: [] }, "a second revert finds every record as it was before: nothing sent, nothing failed");
@@ -216,13 +240,14 @@ test("a cancelled run stops between chunks knowing what it wrote; resumed, it wr
     poll, chunkRows: 10, signal: controller.signal,
     onRecord: (r) => {
       kept.push(structuredClone(r));
-      if (r.objects[1]?.inserted.length) controller.abort(); // during the Contacts
+      if (r.objects[1]?.inserted) controller.abort(); // during the Contacts
     },
   });
   assert.equal(cancelled.state, "cancelled");
   assert.equal(cancelled.objects.length, 2, "stopped in the second object");
   const written = await all(tgt, "SELECT Id FROM Contact");
-  assert.equal(written.length, cancelled.objects[1]!.inserted.length, "the record names every row written, no more");
+  assert.equal(written.length, cancelled.objects[1]!.inserted, "the record counts every row written, no more");
+  assert.deepEqual((await insertedIds(cancelled, "Contact")).sort(), written.map((c) => String(c.Id)).sort(), "and its file names each");
   assert.ok(kept.length >= 3, "the record was handed over after every chunk");
 
   await assert.rejects(migration.run(src, PLAN, tgt, { poll, resume: cancelled }), (err: unknown) => err instanceof MigrationPlanError && /another plan/.test(err.message));
@@ -232,7 +257,9 @@ test("a cancelled run stops between chunks knowing what it wrote; resumed, it wr
   const srcContacts = await all(src, "SELECT Email FROM Contact WHERE Account.Industry = 'Technology'");
   const tgtContacts = await all(tgt, "SELECT Email FROM Contact");
   assert.deepEqual(tgtContacts.map((c) => c.Email).sort(), srcContacts.map((c) => c.Email).sort(), "every contact once");
-  assert.equal(resumed.objects[1]!.inserted.length, srcContacts.length);
+  assert.equal(resumed.objects[1]!.inserted, srcContacts.length);
+  assert.equal(resumed.insertedIds.file, cancelled.insertedIds.file, "the resumed run goes on in the same file of IDs");
+  assert.equal((await insertedIds(resumed, "Contact")).length, srcContacts.length);
 
   await migration.revert(tgt, resumed, { poll });
   assert.equal(await snapshot(tgt), before);
@@ -248,7 +275,7 @@ test("a Bulk job the org stops part way: the run fails knowing every record that
   assert.equal(failed.state, "failed");
   const accounts = await all(tgt, "SELECT Id FROM Account");
   assert.equal(accounts.length, 4, "the job wrote four accounts before it stopped");
-  assert.deepEqual(failed.objects[0]!.inserted.map((id) => id.slice(0, 15)).sort(), accounts.map((a) => String(a.Id).slice(0, 15)).sort(), "the run's record names each of them");
+  assert.deepEqual((await insertedIds(failed, "Account")).map((id) => id.slice(0, 15)).sort(), accounts.map((a) => String(a.Id).slice(0, 15)).sort(), "the run's record names each of them");
   const reverted = await migration.revert(tgt, failed, { poll });
   assert.deepEqual(reverted.failures, []);
   assert.equal(await snapshot(tgt), before, "the target is as it was");
@@ -291,17 +318,31 @@ test("a revert deletes only records the org says the run's user created during t
   // The run's user's own account, made a day before the run: not the run's either.
   const older = target().seeded.store.insert("Account", { Name: "Made the day before" }, String(tgt.userId));
   older.CreatedDate = new Date(Date.parse(run.startedAt) - 86_400_000).toISOString().replace("Z", "+0000");
-  const listed = { ...run, objects: [{ ...run.objects[0]!, inserted: [...run.objects[0]!.inserted, String(theirs.Id), String(older.Id)] }] };
+  const listed = naming(run, "Account", [String(theirs.Id), String(older.Id)]);
   const result = await migration.revert(tgt, listed, { poll });
   assert.deepEqual(result.conflicts, [
     { object: "Account", id: String(theirs.Id), fields: [], why: "not created by the run's user" },
     { object: "Account", id: String(older.Id), fields: [], why: "created outside the run's time" },
   ]);
-  assert.equal(result.deleted, run.objects[0]!.inserted.length, "the run's own records are deleted");
+  assert.equal(result.deleted, run.objects[0]!.inserted, "the run's own records are deleted");
   assert.ok(target().seeded.store.liveRecords("Account").some((a) => a.Id === theirs.Id), "the other record stays");
   assert.ok(target().seeded.store.liveRecords("Account").some((a) => a.Id === older.Id), "the older record stays");
   await tgt.deleteSobjectRecord("Account", String(theirs.Id));
   await tgt.deleteSobjectRecord("Account", String(older.Id));
+});
+
+test("a run's record kept by an older version (its inserted IDs listed in it) is still reverted: the IDs move to a file of their own first", async () => {
+  const [src, tgt] = await Promise.all([demoClient(source()), demoClient(target())]);
+  const before = await snapshot(tgt);
+  const plan = { objects: [{ object: "Account", where: "Industry = 'Technology'", match: ["Name"], fields: { include: ["Name"] } }] };
+  const run = await migration.run(src, plan, tgt, { poll });
+  const { insertedIds: _file, ...rest } = run;
+  const older = { ...rest, objects: await Promise.all(run.objects.map(async (o) => ({ ...o, inserted: await insertedIds(run, o.object) }))) } as unknown as MigrationRun;
+  const moved = `${run.insertedIds.file}.upgraded`;
+  const result = await migration.revert(tgt, older, { poll, insertedIdsFile: moved });
+  assert.equal(result.deleted, run.objects[0]!.inserted);
+  assert.equal(await snapshot(tgt), before, "the target is as it was");
+  assert.equal(readFileSync(moved, "utf8"), readFileSync(run.insertedIds.file, "utf8"), "the IDs were written where the caller keeps them");
 });
 
 test("a revert leaves an account a contact it did not create points to — the org would delete that contact with it — and names it", async () => {
@@ -309,7 +350,7 @@ test("a revert leaves an account a contact it did not create points to — the o
   const before = await snapshot(tgt);
   const plan = { objects: [{ object: "Account", where: "Industry = 'Technology'", match: ["Name"], fields: { include: ["Name"] } }] };
   const run = await migration.run(src, plan, tgt, { poll });
-  const [held, ...rest] = run.objects[0]!.inserted;
+  const [held, ...rest] = await insertedIds(run, "Account");
   // Someone else adds a contact under one of the run's accounts after the run.
   const theirs = target().seeded.store.insert("Contact", { LastName: "Added later", AccountId: held }, "005000000000099AAA");
   const result = await migration.revert(tgt, run, { poll });
@@ -395,7 +436,7 @@ test("the row loop gives the event loop turns while it takes a page of rows: the
   });
   ticking = false;
   assert.equal(run.state, "complete", run.error);
-  assert.deepEqual([run.objects[0]!.inserted.length, run.objects[0]!.via], [5_000, ["bulk"]]);
+  assert.deepEqual([run.objects[0]!.inserted, run.objects[0]!.via], [5_000, ["bulk"]]);
   // One result set of 5,000 rows, taken from memory: the event loop turned every 200 rows between the 1,000th and the 5,000th.
   assert.ok(turnsAt.get(5_000)! - turnsAt.get(1_000)! >= 20, `turns between the 1,000th and the 5,000th row: ${turnsAt.get(5_000)! - turnsAt.get(1_000)!}`);
   await migration.revert(tgt, run, { poll });

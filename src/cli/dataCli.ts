@@ -4,7 +4,7 @@
  * Exit codes: 0 clean, 1 a row refused or failed (or a run that did not complete), 2 bad usage or no access.
  */
 import { appendFileSync, readFileSync } from "node:fs";
-import { rename, writeFile } from "node:fs/promises";
+import { copyFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Crm } from "../client";
 import * as migration from "../workflows/migration";
@@ -162,6 +162,14 @@ class Tool {
       await writeFile(`${runFile}.tmp`, signedRunText(run, this.ctx.env), { mode: 0o600 });
       await rename(`${runFile}.tmp`, runFile);
     };
+    // A run resumed into another record file takes its file of inserted IDs along (a record of an earlier version has none).
+    const resumedFrom = resume && this.resolve(resume);
+    if (previous?.insertedIds?.bytes && resumedFrom !== runFile) {
+      const from = insertedIdsFileOf(resumedFrom!);
+      await copyFile(from, insertedIdsFileOf(runFile)).catch(() => {
+        throw new UsageError(`--resume names ${resumedFrom}, whose file of inserted IDs ${from} cannot be read: keep it beside the record. Nothing was written`);
+      });
+    }
     const run = await migration.run(source, text, target, { ...options, report, onRecord: keep, insertedIdsFile: insertedIdsFileOf(runFile), ...(previous ? { resume: previous } : {}) });
     const inserted = await migration.firstInsertedIds(run.insertedIds, MAX_NAMED_RECORDS);
     this.journal({ tool: "crm-data migrate", org: target.orgId, instanceUrl: target.instanceUrl, ...runEntry(run, `migrate: ${runCounts(run)}`, { inserted }), migration: { runId: run.id, plan: planFile, runFile, state: run.state } });

@@ -103,29 +103,34 @@ for (const [at, what] of [
   });
 }
 
-test("killed at write 2, then resumed: every record once, lookups right; one revert leaves the target as it was", async (t) => {
-  const target = await targetOrg();
-  t.after(() => target.close());
-  const dir = await workspace(target);
-  const before = state(target);
-  await killedAt(target, dir, 2, [...MIGRATE, "--run", "all.run.json"]);
-  const resumed = await cli(dir, [...MIGRATE, "--resume", "all.run.json", "--run", "all.run.json"]);
-  assert.equal(resumed.code, 0, resumed.out + resumed.err);
-  const store = target.seeded.store;
-  everyRecordOnce(target);
-  const byName = new Map(store.liveRecords("Account").map((a) => [a.Id, String(a.Name)]));
-  const sourceAccount = new Map(source().seeded.store.liveRecords("Account").map((a) => [a.Id, String(a.Name)]));
-  for (const c of source().seeded.store.liveRecords("Contact")) {
-    const moved = store.liveRecords("Contact").find((x) => x.Email === c.Email)!;
-    assert.equal(moved.AccountId ? byName.get(String(moved.AccountId)) : null, c.AccountId ? sourceAccount.get(String(c.AccountId)) : null, `${String(c.Email)}'s account`);
-  }
-  const record = JSON.parse(await readFile(path.join(dir, "all.run.json"), "utf8")) as { state: string; objects: { object: string; inserted: number; updated: unknown[] }[] };
-  assert.equal(record.state, "complete");
-  assert.deepEqual(record.objects.map((o) => [o.object, o.inserted]), [["Account", 280], ["Contact", 320]], "the run owns every record it inserted, the killed chunk's included");
-  const reverted = await cli(dir, ["revert", "--run", "all.run.json", "--to", "sandbox.json"]);
-  assert.equal(reverted.code, 0, reverted.out + reverted.err);
-  assert.deepEqual(state(target), before);
-});
+// Resumed into the same record file, and into another (the run's file of inserted IDs goes along).
+for (const [write, runFile] of [[2, "all.run.json"], [4, "resumed.run.json"]] as const) {
+  test(`killed at write ${write}, then resumed into ${runFile}: every record once, lookups right; one revert leaves the target as it was`, async (t) => {
+    const target = await targetOrg();
+    t.after(() => target.close());
+    const dir = await workspace(target);
+    const before = state(target);
+    await killedAt(target, dir, write, [...MIGRATE, "--run", "all.run.json"]);
+    const resumed = await cli(dir, [...MIGRATE, "--resume", "all.run.json", "--run", runFile]);
+    assert.equal(resumed.code, 0, resumed.out + resumed.err);
+    const store = target.seeded.store;
+    everyRecordOnce(target);
+    const byName = new Map(store.liveRecords("Account").map((a) => [a.Id, String(a.Name)]));
+    const sourceAccount = new Map(source().seeded.store.liveRecords("Account").map((a) => [a.Id, String(a.Name)]));
+    for (const c of source().seeded.store.liveRecords("Contact")) {
+      const moved = store.liveRecords("Contact").find((x) => x.Email === c.Email)!;
+      assert.equal(moved.AccountId ? byName.get(String(moved.AccountId)) : null, c.AccountId ? sourceAccount.get(String(c.AccountId)) : null, `${String(c.Email)}'s account`);
+    }
+    const record = JSON.parse(await readFile(path.join(dir, runFile), "utf8")) as { state: string; objects: { object: string; inserted: number; updated: unknown[] }[] };
+    assert.equal(record.state, "complete");
+    assert.deepEqual(record.objects.map((o) => [o.object, o.inserted]), [["Account", 280], ["Contact", 320]], "the run owns every record it inserted, the killed chunk's included");
+    const ids = (await readFile(path.join(dir, runFile.replace(/json$/, "ids")), "utf8")).trim().split("\n");
+    assert.deepEqual([ids.length, new Set(ids).size], [600, 600], "its file of inserted IDs, beside its record, names each of them once");
+    const reverted = await cli(dir, ["revert", "--run", runFile, "--to", "sandbox.json"]);
+    assert.equal(reverted.code, 0, reverted.out + reverted.err);
+    assert.deepEqual(state(target), before);
+  });
+}
 
 test("a revert killed half way, run again: the target exactly as it was, the records the first one deleted counted as reverted", async (t) => {
   const target = await targetOrg();

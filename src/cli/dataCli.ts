@@ -10,7 +10,7 @@ import type { Crm } from "../client";
 import * as migration from "../workflows/migration";
 import { formatReport, type MigrationReport, type MigrationRun, type RevertResult } from "../workflows/migration";
 import { MigrationPlanError, parsePlan, type MigrationPlan } from "../workflows/migrationPlan";
-import { MAX_NAMED_RECORDS, runEntry } from "../client/writeRecord";
+import { runEntry } from "../client/writeRecord";
 import { CREDENTIALS_HELP, credentialOptions, signIn } from "./credentials";
 import { EXIT, UsageError, commandOf, flag, oneOf, parseArgs, value, type CliContext, type ParsedArgs } from "./usage";
 import { inline, textLines } from "./output";
@@ -171,8 +171,7 @@ class Tool {
       });
     }
     const run = await migration.run(source, text, target, { ...options, report, onRecord: keep, insertedIdsFile: insertedIdsFileOf(runFile), ...(previous ? { resume: previous } : {}) });
-    const inserted = await migration.firstInsertedIds(run.insertedIds, MAX_NAMED_RECORDS);
-    this.journal({ tool: "crm-data migrate", org: target.orgId, instanceUrl: target.instanceUrl, ...runEntry(run, `migrate: ${runCounts(run)}`, { inserted }), migration: { runId: run.id, plan: planFile, runFile, state: run.state } });
+    this.journal({ tool: "crm-data migrate", org: target.orgId, instanceUrl: target.instanceUrl, ...(await migration.runJournalEntry(run, `migrate: ${runCounts(run)}`)), migration: { runId: run.id, plan: planFile, runFile, state: run.state } });
     if (this.format === "json") this.say(JSON.stringify({ runFile, ...run }, null, 2));
     else this.printRun(run, runFile, report);
     const failed = run.objects.some((o) => o.failed) || run.state !== "complete";

@@ -10,7 +10,7 @@ import { writeWhole } from "../connections/wholeFile";
 import path from "node:path";
 import * as vscode from "vscode";
 import type { MigrationReport, MigrationRun, RevertResult } from "../workflows/migration";
-import { MAX_NAMED_RECORDS, runEntry } from "../client/writeRecord";
+import { runEntry } from "../client/writeRecord";
 import { MigrationPlanError } from "../workflows/migrationPlan";
 import type { OrgManager } from "../connections/orgManager";
 import type { OrgRecord } from "../connections/orgRegistry";
@@ -236,7 +236,7 @@ export function migrationCommands(deps: MigrationDeps, reports: MigrationReports
     const updated = record.objects.reduce((n, o) => n + o.updated.length, 0);
     const failed = record.objects.reduce((n, o) => n + o.failed, 0);
     const entrySummary = vscode.l10n.t("migrate from {0}: {1} inserted, {2} updated ({3})", source.record.alias, formatCount(inserted), formatCount(updated), record.objects.map((o) => o.object).join(", "));
-    const entry = journal.recordMigration({ key: target.record.key, alias: target.record.alias }, runEntry(record, entrySummary, { inserted: await migration.firstInsertedIds(record.insertedIds, MAX_NAMED_RECORDS) }),
+    const entry = journal.recordMigration({ key: target.record.key, alias: target.record.alias }, await migration.runJournalEntry(record, entrySummary),
       { runId: record.id, plan: vscode.workspace.asRelativePath(prepared.plan), from: source.record.alias });
     await runs.save(record, { ...meta, journalEntry: entry.id });
     await reports.show(prepared.plan, migration.formatRun(record, source.record.alias, target.record.alias));

@@ -25,20 +25,20 @@ import type { Crm } from "../client/crm";
 import { isRequiredOnCreate, type ChildRelationship, type FieldDescribe, type SObjectDescribe } from "../client/describe";
 import { CancelledError } from "../client/errors";
 import { DiskTable } from "./diskTable";
-import { InsertedIdsWriter, insertedIdsOf, newInsertedIds, verifyInsertedIds, type InsertedIdsFile } from "./insertedIds";
+import { firstInsertedIds, InsertedIdsWriter, insertedIdsOf, newInsertedIds, verifyInsertedIds, type InsertedIdsFile } from "./insertedIds";
 import { workFolder } from "../client/workFolders";
 import { valueProblem, valueProblemText } from "../client/fieldValues";
 import { sameRecordId } from "../client/ids";
 import { checkPlan, MigrationPlanError, parsePlan, planDigest, transformed, type MigrationPlan, type PlanInput, type PlanObject, type Transform } from "./migrationPlan";
 import { CLOCK_SKEW_MS, withinSkew } from "../client/orgTime";
 import { currentRecords, sinceWritten } from "../client/records";
-import { withWriteContext } from "../client/writeRecord";
+import { MAX_NAMED_RECORDS, runEntry, withWriteContext, type WriteEntry } from "../client/writeRecord";
 import { batchIntent } from "../client/intent";
 import type { PendingWrite } from "../client/transport";
 import { sameValue } from "../client/sameValue";
 import { soqlLiteral } from "../client/soql-text";
 
-export { InsertedIdsError, firstInsertedIds, insertedIdsOf, verifyInsertedIds, type InsertedIdsFile } from "./insertedIds";
+export { InsertedIdsError, insertedIdsOf, verifyInsertedIds, type InsertedIdsFile } from "./insertedIds";
 export { parsePlan, checkPlan, planDigest, mask, MigrationPlanError, type MigrationPlan, type PlanInput, type PlanObject, type Transform } from "./migrationPlan";
 
 export interface MigrationOptions {
@@ -1213,6 +1213,11 @@ export async function run(source: Crm, plan: PlanInput | string, target: Crm, op
   record.insertedIds = insertedIds.state;
   await options.onRecord?.(record);
   return record;
+}
+
+/** A run's one entry in a write journal: the first records it updated and inserted named (`runEntry`), the IDs read from its file. */
+export async function runJournalEntry(run: MigrationRun, summary: string): Promise<WriteEntry> {
+  return runEntry(run, summary, { inserted: await firstInsertedIds(run.insertedIds, MAX_NAMED_RECORDS) });
 }
 
 /**

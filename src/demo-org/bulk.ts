@@ -16,6 +16,8 @@ type State = "Open" | "UploadComplete" | "InProgress" | "JobComplete" | "Failed"
 const INGEST_OPERATIONS = ["insert", "update", "upsert", "delete", "hardDelete"];
 /** Rows per result set when the client gives no maxRecords. */
 const DEFAULT_MAX_RECORDS = 50_000;
+/** Rows an ingest job writes per turn of the event loop: the org answers polls and other requests while a big job loads. */
+const INGEST_SLICE = 2_000;
 
 interface Job {
   id: string;
@@ -37,6 +39,8 @@ interface Job {
   /** The request context that started the job (its user, store and version do the work). */
   ctx?: Ctx;
   upload?: string;
+  /** An ingest job under way: its parsed rows and the next one to write. */
+  loading?: { rows: string[][]; next: number; stopAfter: number };
   columns: string[];
   /** Query results: how many rows, and CSV lines (without header) from an offset, read when asked for. */
   resultCount: number;
@@ -109,7 +113,7 @@ export function bulkRoutes(options: { latencyMs: number; hooks: WriteHooks; faul
     if (elapsed < 2 * options.latencyMs) return;
     try {
       if (job.kind === "query") runQueryJob(job);
-      else runIngestJob(job);
+      else if (!ingestSlice(job)) return;
       job.state = "JobComplete";
     } catch (err) {
       job.state = "Failed";
@@ -117,6 +121,7 @@ export function bulkRoutes(options: { latencyMs: number; hooks: WriteHooks; faul
     }
     job.systemModstamp = sfDateTime(Date.now());
     job.ctx = undefined;
+    job.loading = undefined;
     // A failed job's upload stays: its rows are the unprocessed records.
     if (job.state === "JobComplete") job.upload = undefined;
   }
@@ -142,19 +147,25 @@ export function bulkRoutes(options: { latencyMs: number; hooks: WriteHooks; faul
     job.numberRecordsProcessed = first.totalSize;
   }
 
-  function runIngestJob(job: Job): void {
+  /** Writes the next slice of an ingest job's rows; true when every row is written. */
+  function ingestSlice(job: Job): boolean {
     const ctx = job.ctx!;
     const def = ctx.store.object(job.object)!;
-    if (!job.upload) throw new ApiError(400, "InvalidBatch", "InvalidBatch : No data was uploaded for this job");
-    const rows = parseCsvText(job.upload, { columns: false, skip_empty_lines: true, relax_column_count: true }) as string[][];
-    const header = rows.shift() ?? [];
-    job.columns = header;
-    const known = (c: string) => c.toLowerCase() === "id" || def.fieldMap.has(c.toLowerCase());
-    const unknown = header.find((c) => !known(c));
-    if (unknown) throw new ApiError(400, "InvalidBatch", `InvalidBatch : Field name not found : ${unknown}`);
-    const stopAfter = options.faults.failIngestAfterRows;
-    options.faults.failIngestAfterRows = 0;
-    for (const row of rows) {
+    if (!job.loading) {
+      if (!job.upload) throw new ApiError(400, "InvalidBatch", "InvalidBatch : No data was uploaded for this job");
+      const rows = parseCsvText(job.upload, { columns: false, skip_empty_lines: true, relax_column_count: true }) as string[][];
+      job.columns = rows.shift() ?? [];
+      const known = (c: string) => c.toLowerCase() === "id" || def.fieldMap.has(c.toLowerCase());
+      const unknown = job.columns.find((c) => !known(c));
+      if (unknown) throw new ApiError(400, "InvalidBatch", `InvalidBatch : Field name not found : ${unknown}`);
+      job.loading = { rows, next: 0, stopAfter: options.faults.failIngestAfterRows };
+      options.faults.failIngestAfterRows = 0;
+    }
+    const { rows, stopAfter } = job.loading;
+    const header = job.columns;
+    const end = Math.min(rows.length, job.loading.next + INGEST_SLICE);
+    for (; job.loading.next < end; job.loading.next++) {
+      const row = rows[job.loading.next]!;
       if (stopAfter > 0 && job.numberRecordsProcessed >= stopAfter) {
         job.numberRecordsFailed = job.failed.length;
         throw new ApiError(500, "UNKNOWN_EXCEPTION", `The job stopped after ${stopAfter} records: an internal error`);
@@ -178,6 +189,7 @@ export function bulkRoutes(options: { latencyMs: number; hooks: WriteHooks; faul
       job.numberRecordsProcessed++;
     }
     job.numberRecordsFailed = job.failed.length;
+    return job.loading.next === rows.length;
   }
 
   function existing(ctx: Ctx, def: ObjectDef, id: string | undefined): Rec {
@@ -298,6 +310,7 @@ export function bulkRoutes(options: { latencyMs: number; hooks: WriteHooks; faul
       if (finished) throw new ApiError(400, "INVALIDJOBSTATE", `Job is already ${job.state} and can't be aborted`);
       job.state = "Aborted";
       job.ctx = undefined;
+      job.loading = undefined; // the rows written so far stay, as an org keeps them
     } else if (state === "UploadComplete" && kind === "ingest") {
       if (job.state !== "Open") throw new ApiError(409, "INVALIDJOBSTATE", `Job is ${job.state}, not Open: it can't be closed again`);
       job.state = "UploadComplete";
@@ -306,7 +319,8 @@ export function bulkRoutes(options: { latencyMs: number; hooks: WriteHooks; faul
       // An org processes a job whether or not anyone asks about it (a client that died included).
       const processInBackground = () => {
         advance(job);
-        if (job.state === "UploadComplete" || job.state === "InProgress") setTimeout(processInBackground, Math.max(1, options.latencyMs)).unref();
+        if (job.loading && job.state === "InProgress") setImmediate(processInBackground).unref();
+        else if (job.state === "UploadComplete" || job.state === "InProgress") setTimeout(processInBackground, Math.max(1, options.latencyMs)).unref();
       };
       setTimeout(processInBackground, Math.max(1, options.latencyMs)).unref();
     } else throw new ApiError(400, "INVALIDJOBSTATE", `Invalid state change to ${String(state)}`);

@@ -63,6 +63,21 @@ test("200,000 rows: exact counts, results streamed into their files, never held"
   assert.deepEqual(result.files, { successful: `${base}.success.csv`, failed: `${base}.failed.csv` });
 });
 
+test("an org loads a big job a slice at a time: other requests are answered meanwhile and see its rows arrive", async () => {
+  const c = await demoClient(emu());
+  const total = 30_000;
+  const before = (await c.soqlQuery("SELECT COUNT() FROM Contact")).totalSize;
+  let loading = true;
+  const ingest = c.bulk.ingest({ object: "Contact", operation: "insert" }, Readable.from((function* () {
+    yield "LastName\n";
+    for (let i = 0; i < total; i++) yield `Sliced ${i}\n`;
+  })()), { poll, collectionsBelow: 0 }).finally(() => (loading = false));
+  const seen: number[] = [];
+  while (loading) seen.push((await c.soqlQuery("SELECT COUNT() FROM Contact")).totalSize - before);
+  assert.equal((await ingest).successful, total);
+  assert.ok(seen.some((n) => n > 0 && n < total), `a count answered part way through the load (counts seen: ${[...new Set(seen)].join(", ")})`);
+});
+
 test("a small load goes through sObject Collections with the same results, files and counts", async () => {
   const c = await demoClient(emu());
   const base = await resultBase("small");

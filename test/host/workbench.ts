@@ -62,13 +62,14 @@ export class Driver {
     // F1 can be lost while a panel that was just opened takes the focus (its frame gets the key): VS Code's
     // focus, so the key is pressed again until the palette shows.
     let presses = 0;
+    await this.focusLog("install");
     await this.eventually(`F1 to open the command palette (to run '${title}')`, async () => {
       if (await input.isVisible()) return true;
       if (presses++) console.warn(`DRIVER RETRY: F1 pressed again for '${title}'`);
       await this.page.keyboard.press("F1");
       return input.waitFor({ state: "visible", timeout: 2_000 }).then(() => true, () => false);
     });
-    await input.fill(`>${title}`);
+    await input.fill(`>${title}`, { timeout: 5_000 }).catch(async (err: Error) => { throw new Error(`${err.message}\nfocus log:\n${await this.focusLog("read")}`); });
     // Enter runs the focused row: move the focus until it is the exact command.
     const focusedLabel = () => this.page.locator(".quick-input-widget .quick-input-list .monaco-list-row.focused .label-name").first().innerText().catch(() => "");
     let moves = 0;
@@ -79,7 +80,28 @@ export class Driver {
         moves++;
       }
       return false;
-    });
+    }).catch(async (err: Error) => { throw new Error(`${err.message}\nfocus log:\n${await this.focusLog("read")}`); });
+  }
+
+  /** Diagnostics: every focus change and key in the window, with the time and whether the palette was open (installed once per page). */
+  private async focusLog(op: "install" | "read"): Promise<string> {
+    // A script as text: functions compiled from this file would carry the compiler's helpers, unknown in the page.
+    return this.page.evaluate(`(() => {
+      const describe = (e) => e instanceof HTMLElement ? e.tagName.toLowerCase() + "." + [...e.classList].slice(0, 3).join(".") + " in " + [...(e.closest(".pane, .part, .quick-input-widget, .monaco-dialog-box")?.classList ?? [])].slice(0, 2).join(".") + " '" + (e.getAttribute("aria-label") ?? "").slice(0, 40) + "'" : String(e);
+      if (!window.__focusLog) {
+        window.__focusLog = [];
+        const note = (line) => {
+          const palette = document.querySelector(".quick-input-widget");
+          window.__focusLog.push(performance.now().toFixed(0) + " " + line + " (palette " + (palette && palette.style.display !== "none" ? "open" : "closed") + ")");
+          if (window.__focusLog.length > 40) window.__focusLog.shift();
+        };
+        document.addEventListener("focusin", (e) => note("focusin " + describe(e.target)), true);
+        document.addEventListener("focusout", (e) => note("focusout " + describe(e.target) + " to " + describe(e.relatedTarget)), true);
+        window.addEventListener("blur", () => note("window blur, active " + describe(document.activeElement)));
+        document.addEventListener("keydown", (e) => note("keydown " + e.key + " on " + describe(e.target)), true);
+      }
+      return ${op === "read"} ? window.__focusLog.join("\\n") + "\\nnow active: " + describe(document.activeElement) : "";
+    })()`).then(String, (e: Error) => `focus log unreadable: ${e.message}`);
   }
 
   /** Enter on the command `typeCommand` focused. */
@@ -385,6 +407,14 @@ export class Driver {
     await this.eventually("Go to File to open", async () => (await input.isVisible()) && !(await input.inputValue()).startsWith(">"));
     await input.fill(name);
     await widget.locator(".monaco-list-row", { hasText: name }).first().click();
+    // The editor takes the keyboard once it is drawn (a notebook after its cells): a palette opened before then would
+    // be closed by that focus. Done when the focus is in the opened editor.
+    await this.eventually(`'${name}' to open with the focus`, () => this.page.evaluate((file) => {
+      const tab = document.querySelector(".part.editor .editor-group-container.active .tab.active .label-name")?.textContent?.trim();
+      const focused = document.activeElement;
+      if (tab === file && focused?.closest(".notebook-editor, .part.editor .editor-group-container.active .editor-container")) return true;
+      throw new Error(`the tab in front is '${tab}', the focus on ${focused?.tagName}.${focused?.className}`);
+    }, name), 60_000);
   }
 
   /** What the window shows, for a failed journey's record: each editor group's tabs, each webview's first words, every notification. */

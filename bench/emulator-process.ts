@@ -4,8 +4,10 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 
-export async function startEmulatorProcess(seed: "demo" | "large" | "empty"): Promise<{ url: string; helperFile: string; stop: () => void; child: ChildProcess }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/demo-org/cli.ts", "--port", "0", "--seed", seed, "--no-gzip"], { stdio: ["ignore", "pipe", "inherit"] });
+export async function startEmulatorProcess(seed: "demo" | "large" | "empty", options: { heapMB?: number } = {}): Promise<{ url: string; helperFile: string; stop: () => void; child: ChildProcess }> {
+  // Millions of records (the nightly migration) need more heap than Node's default limit allows.
+  const heap = options.heapMB ? [`--max-old-space-size=${options.heapMB}`] : [];
+  const child = spawn(process.execPath, [...heap, "--import", "tsx", "src/demo-org/cli.ts", "--port", "0", "--seed", seed, "--no-gzip"], { stdio: ["ignore", "pipe", "inherit"] });
   const [url, helperFile] = await new Promise<[string, string]>((resolve, reject) => {
     let out = "";
     child.stdout!.on("data", (d: Buffer) => {

@@ -5,7 +5,7 @@
  */
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { appendFile, cp, mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -22,6 +22,21 @@ import type { Emulator } from "../../../src/demo-org";
 const demo = useEmulator();
 let client: Promise<Crm> | undefined;
 const crm = () => (client ??= demoClient(demo()));
+
+/**
+ * A command run without blocking this process: the emulator answers from it, and a minute of spawnSync would hold its
+ * keep-alive timers until the client's next request, which then meets a connection closed under it (ECONNRESET).
+ */
+function runAsync(command: string, args: string[], cwd: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+  });
+}
 const dirs: string[] = [];
 after(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
 
@@ -456,28 +471,20 @@ test("a large folder is checked in worker threads and finds exactly what one thr
   assert.deepEqual(inThreads, inOneThread);
 
   // The built tool, whose worker is a bundle of its own beside it (dist/crm-knowledge-check.js).
-  const built = spawnSync(process.execPath, [path.resolve("dist/crm-knowledge.js"), "check", "kb", "--format", "json", "--languages", "fr,de"], { cwd: dir, encoding: "utf8" });
+  const built = await runAsync(process.execPath, [path.resolve("dist/crm-knowledge.js"), "check", "kb", "--format", "json", "--languages", "fr,de"], dir);
   assert.equal(built.status, 1, built.stderr);
   assert.deepEqual((JSON.parse(built.stdout) as { findings: unknown }).findings, inOneThread.findings);
 
   // Piped to a reader that stops after 100 bytes (more than a pipe holds is left unread): no stack on stderr, the check's exit code.
   assert.ok(built.stdout.length > 1 << 17, `an output larger than a pipe's buffer (${built.stdout.length})`);
-  const piped = spawnSync("bash", ["-c", `set -o pipefail; "${process.execPath}" "${path.resolve("dist/crm-knowledge.js")}" check kb --format json --languages fr,de | head -c 100`], { cwd: dir, encoding: "utf8" });
+  const piped = await runAsync("bash", ["-c", `set -o pipefail; "${process.execPath}" "${path.resolve("dist/crm-knowledge.js")}" check kb --format json --languages fr,de | head -c 100`], dir);
   assert.deepEqual([piped.status, piped.stdout.length, piped.stderr], [1, 100, ""]);
 });
 
 test("the built tools run each command in a thread of their own: its output, its errors and its exit code reach the shell as before", async () => {
   const { clean, cleanName } = await articles(await crm());
   const dir = await workspace();
-  // Asynchronously: the emulator answers from this process.
-  const run = (bundle: string, argv: string[]) => new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [path.resolve("dist", bundle), ...argv], { cwd: dir });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d));
-    child.stderr.on("data", (d: Buffer) => (stderr += d));
-    child.on("close", (status) => resolve({ status, stdout, stderr }));
-  });
+  const run = (bundle: string, argv: string[]) => runAsync(process.execPath, [path.resolve("dist", bundle), ...argv], dir);
   const pulled = await run("crm-knowledge.js", ["pull", "--out", "kb", "--helper", "helper.json", "--article", clean]);
   assert.equal(pulled.status, 0, pulled.stderr);
   assert.match(pulled.stdout, /Pulled 1 article into kb\./);

@@ -171,8 +171,10 @@ export class KnowledgeTreeProvider extends PerOrgTreeProvider<Node, KnowledgeMod
 
 function translationItem(node: TranslationNode): vscode.TreeItem {
   const t = node.article;
+  // No id: a translation is a leaf (no expansion to keep; its handle from the master's id and its language keeps the
+  // selection). VS Code can ask an open master's children twice at once while its group redraws (a save's refresh), and
+  // an id registered by both answers throws "already registered" and leaves the master open on no rows.
   const item = new vscode.TreeItem(languageLabel(t.language));
-  item.id = `translation:${node.orgKey}:${node.master.publishStatus}:${t.id}`;
   item.description = [publishStatusLabel(t.publishStatus), `v${t.versionNumber}`, t.stale ? vscode.l10n.t("out of date") : "", t.title].filter(Boolean).join(" · ");
   item.tooltip = new vscode.MarkdownString([
     `**${t.title}** — ${languageLabel(t.language)}`, "",

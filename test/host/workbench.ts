@@ -69,18 +69,23 @@ export class Driver {
       await this.page.keyboard.press("F1");
       return input.waitFor({ state: "visible", timeout: 2_000 }).then(() => true, () => false);
     });
-    await input.fill(`>${title}`, { timeout: 5_000 }).catch(async (err: Error) => { throw new Error(`${err.message}\nfocus log:\n${await this.focusLog("read")}`); });
+    await this.failingWithFocusLog(input.fill(`>${title}`, { timeout: 5_000 }));
     // Enter runs the focused row: move the focus until it is the exact command.
     const focusedLabel = () => this.page.locator(".quick-input-widget .quick-input-list .monaco-list-row.focused .label-name").first().innerText().catch(() => "");
     let moves = 0;
-    await this.eventually(`the palette to offer '${title}'`, async () => {
+    await this.failingWithFocusLog(this.eventually(`the palette to offer '${title}'`, async () => {
       if ((await focusedLabel()).trim() === title) return true;
       if (moves < 10 && (await this.page.locator(".quick-input-widget .quick-input-list .monaco-list-row .label-name", { hasText: title }).count())) {
         await this.page.keyboard.press("ArrowDown");
         moves++;
       }
       return false;
-    }).catch(async (err: Error) => { throw new Error(`${err.message}\nfocus log:\n${await this.focusLog("read")}`); });
+    }));
+  }
+
+  /** `step`, whose failure also tells where the window's focus went (a palette that closed under the driver). */
+  private async failingWithFocusLog<T>(step: Promise<T>): Promise<T> {
+    return step.catch(async (err: Error) => { throw new Error(`${err.message}\nfocus log:\n${await this.focusLog("read")}`); });
   }
 
   /** Diagnostics: every focus change and key in the window, with the time and whether the palette was open (installed once per page). */

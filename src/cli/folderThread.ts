@@ -1,7 +1,8 @@
 /**
  * A knowledge folder on disk whose file calls run in a worker thread of their own (`crm-knowledge pull`): there
  * each call blocks, one after another, while this thread goes on reading the org and laying out articles. Through
- * libuv's pool a file write is three hops (open, write, close), each waking a thread; here it is one message, and
+ * libuv's pool a file write is three hops (open, write, close), each waking a thread; here the calls of a turn (an
+ * article's files) are one message, and
  * the writing overlaps the pull's own work on a second core. What the folder refuses is the same: the worker is
  * `nodeFolder`, and the guard wraps this FolderIO as any other.
  */
@@ -14,7 +15,7 @@ export type FolderCall = { [K in keyof FolderIO]-?: FolderIO[K] extends (...args
 export function folderThread(root: string): FolderIO & { close(): Promise<void> } {
   // It holds one call's data at a time: a small heap.
   const worker = startWorker("folderWorker.ts", "crm-knowledge-folder.js", { workerData: { root }, resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 32 } });
-  const { call, end } = workerCalls([worker], "The knowledge folder's file thread");
+  const { call, end } = workerCalls([worker], "The knowledge folder's file thread", { batched: true });
   const to = <T>(op: FolderCall["op"], ...args: unknown[]) => call<T>(0, { op, args });
   return {
     refusesLinks: true,

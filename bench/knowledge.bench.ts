@@ -7,7 +7,7 @@
  * bench/results/knowledge.json and the README, each goal with met or not met.
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -27,6 +27,27 @@ async function bareReads(url: string, from: number): Promise<{ ms: number; reads
     if ((answer.headers.get("content-type") ?? "").includes("json")) JSON.parse(body);
   }
   return { ms: performance.now() - began, reads: reads.length };
+}
+
+/**
+ * The files a pull wrote, written again bare (mkdir and writeFileSync, one after another, into a folder beside
+ * it; each folder's files read before its clock starts): what the disk alone takes for them, in the same run.
+ */
+function bareWrites(from: string, to: string): { ms: number; files: number } {
+  let ms = 0;
+  let files = 0;
+  const copy = (rel: string) => {
+    const entries = readdirSync(path.join(from, rel), { withFileTypes: true });
+    const contents = entries.filter((e) => e.isFile()).map((e) => [e.name, readFileSync(path.join(from, rel, e.name))] as const);
+    const began = performance.now();
+    mkdirSync(path.join(to, rel));
+    for (const [name, bytes] of contents) writeFileSync(path.join(to, rel, name), bytes);
+    ms += performance.now() - began;
+    files += contents.length;
+    for (const e of entries) if (e.isDirectory()) copy(path.join(rel, e.name));
+  };
+  copy("");
+  return { ms, files };
 }
 
 async function main() {
@@ -58,6 +79,8 @@ async function main() {
     results.pull10k = await step("pull 10,000", "pull", "--out", "kb", "--where", "ArticleNumber >= '000200000'");
     const bare = await bareReads(emu.url, results.pull10k.from);
     console.log("the pull's reads, bare", JSON.stringify(bare));
+    const bareFiles = bareWrites(path.join(dir, "kb"), path.join(dir, "kb-bare"));
+    console.log("the pull's files, written bare", JSON.stringify(bareFiles));
     results.check1k = await step("check 1,000", "check", "kb1k");
     results.check10k = await step("check 10,000", "check", "kb");
     results.pushUnchanged = await step("push unchanged", "push", "kb", "--apply");
@@ -92,6 +115,7 @@ async function main() {
       row("`pull` 1,000 articles (4,000 versions)", pull1k, 1_000),
       row("`pull` 10,000 articles (40,000 versions)", pull, 10_000),
       `| the 10,000-article pull's reads sent again bare (fetch, one after another) | ${(bare.ms / 1000).toFixed(1)} s | ${bare.reads} | 0 | — | — |`,
+      `| its ${bareFiles.files.toLocaleString("en-US")} files written again bare (mkdir, writeFileSync, one after another: the disk alone) | ${(bareFiles.ms / 1000).toFixed(1)} s | — | — | — | — |`,
       row("`check` 1,000 articles (no org)", check1k, 1_000),
       row("`check` 10,000 articles (no org)", check, 10_000),
       row("`push --apply`, folder unchanged", results.pushUnchanged, 10_000),
@@ -100,7 +124,7 @@ async function main() {
       "",
       `Goals: ${goals.join("; ")}.`,
     ].join("\n");
-    recordResults("knowledge", { meta, startupRssMB: startup, results, bare }, "Knowledge folder at scale", body);
+    recordResults("knowledge", { meta, startupRssMB: startup, results, bare, bareFiles }, "Knowledge folder at scale", body);
     if (Object.values(results).some((s) => s.code !== 0)) process.exitCode = 1;
   } finally {
     emu.stop();

@@ -2,9 +2,8 @@
  * A knowledge folder on disk whose file calls run in a worker thread of their own (`crm-knowledge pull`): there
  * each call blocks, one after another, while this thread goes on reading the org and laying out articles. Through
  * libuv's pool a file write is three hops (open, write, close), each waking a thread; here the calls of a turn (an
- * article's files) are one message, and
- * the writing overlaps the pull's own work on a second core. What the folder refuses is the same: the worker is
- * `nodeFolder`, and the guard wraps this FolderIO as any other.
+ * article's files) are one message, and the writing overlaps the pull's own work on a second core. What the folder
+ * refuses is the same: the worker is `nodeFolder`, and the guard wraps this FolderIO as any other.
  */
 import type { FolderIO } from "../workflows/folderFiles";
 import { startWorker, workerCalls } from "./workers";

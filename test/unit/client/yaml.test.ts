@@ -50,7 +50,7 @@ test("YAML: what the fast path does not take (anchors, skipped values, other num
   const shared = { a: 1 };
   const cases: unknown[] = [
     { x: shared, y2: shared }, { a: undefined, b: 1 }, { n: 1.5 }, { n: -0 }, { n: 1e21 }, { n: Number.NaN }, { list: [{ a: 1 }] }, { list: [[1]] },
-    { y: 1 }, { null: 1 }, { "two words": 1 }, { "": 1 }, { when: new Date(0) }, {}, { empty: {} }, { nested: { deeper: { deepest: "v" } } }, { text: "two\nlines" },
+    { y: 1 }, { null: 1 }, { "two words": 1 }, { "": 1 }, { when: new Date(0) }, {}, { empty: {} }, { nested: { deeper: { deepest: "v" } } }, { text: "two\nlines" }, Object.assign(Object.create(null) as object, { bare: "prototype", list: ["a"] }),
   ];
   for (const doc of cases) assert.equal(dumpYaml(doc), jsYaml(doc), JSON.stringify(doc));
   assert.equal(simpleBlockYaml({ x: shared, y2: shared }), undefined, "an object met twice is js-yaml's (anchor and alias)");

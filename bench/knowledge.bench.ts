@@ -3,7 +3,7 @@
  * each translated into three languages: 40,000 versions). Pulls of 1,000 and 10,000 articles, a check of the
  * 10,000 and of the 1,000, a push of the unchanged folder (must send nothing), and a push of 500 changed articles;
  * each command the built dist/crm-knowledge.js (what users run) in a process of its own, its peak RSS read at its
- * exit less that of starting it, the emulator in another process. API requests are counted by the emulator, and the big pull's reads are sent again bare (fetch) for its baseline. Figures go to
+ * exit less that of starting it, the emulator in another process. API requests are counted by the emulator, and the big pull's reads are sent again bare (fetch) for its baseline, its files written again bare for the disk's part. Figures go to
  * bench/results/knowledge.json and the README, each goal with met or not met.
  */
 import { execFile } from "node:child_process";

@@ -73,8 +73,11 @@ export function simpleBlockYaml(value: unknown): string | undefined {
   return mapping(value, "") ? `${lines.join("\n")}\n` : undefined;
 }
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  !!value && typeof value === "object" && !Array.isArray(value) && [Object.prototype, null].includes(Object.getPrototypeOf(value));
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (!value || typeof value !== "object" || Array.isArray(value)) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
 /** A key written as it is, if the schema reads it back as text. */
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Characters a one-line string may hold for its plain or single-quoted form: no tab, line break, C1 control, no-break space, line or paragraph separator, byte order mark, noncharacter or astral character (dump escapes or chooses among those). */

@@ -148,6 +148,13 @@ function requirePayload(payload: unknown, argument = "payload"): Record<string, 
   return payload as Record<string, unknown>;
 }
 
+/** The newest version in the org's version list (`/services/data`, oldest first). */
+function latestVersionIn(versions: unknown): string {
+  const latest: unknown = Array.isArray(versions) ? (versions.at(-1) as { version?: unknown } | undefined)?.version : undefined;
+  if (typeof latest !== "string") throw new CrmError("The org's version list (/services/data) was empty or not a list");
+  return latest;
+}
+
 /** Where a query's next pages are: the query resources of the data API and of the Tooling API. */
 const QUERY_PAGES = /^\/(?:tooling\/)?query(?:All)?\/[^/]+$/;
 
@@ -284,7 +291,8 @@ export class Crm extends EventEmitter<CrmEvents> {
             this.logger.info?.(`signed in to ${this.#session.instanceUrl} (${this.#strategy.kind})`);
             this.emit("signedIn", { ...this.#session });
           }
-          this.version ??= await this.getLatestApiVersion();
+          // Alone: a GET asked for before the sign-in (the same list, say) waits for it, so it must not wait for that GET.
+          this.version ??= latestVersionIn((await this.transport.request({ method: "GET", endpoint: "/services/data", alone: true })).data);
           return this.#session;
         })();
         await this.signingIn;
@@ -475,10 +483,7 @@ export class Crm extends EventEmitter<CrmEvents> {
 
   /** The newest API version the org serves, such as "62.0". */
   async getLatestApiVersion(): Promise<string> {
-    const versions = await this.getApiVersions();
-    const latest = Array.isArray(versions) ? versions[versions.length - 1]?.version : undefined;
-    if (typeof latest !== "string") throw new CrmError("The org's version list (/services/data) was empty or not a list");
-    return latest;
+    return latestVersionIn(await this.getApiVersions());
   }
 
   async getRestResources(): Promise<Record<string, string>> {

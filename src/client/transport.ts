@@ -65,6 +65,11 @@ export interface RequestOptions {
   /** Statuses below 400 (and these) are returned; others raise APIRequestError. */
   acceptStatus?: number[];
   showFullError?: boolean;
+  /**
+   * A GET that never shares an identical one on its way: the sign-in's own read, which the GETs asked for
+   * before the sign-in are waiting for (joining one of them, it would wait on itself).
+   */
+  alone?: boolean;
 }
 
 export type RawBody = string | Buffer | StreamBody;
@@ -234,7 +239,6 @@ export class Transport {
   /** Set inside `withConfirmedWrites`: the writes of a batch already confirmed as a whole. */
   private readonly confirmedBatch = new AsyncLocalStorage<true>();
   private readonly inFlight = new Map<string, { follow(): Promise<CrmResponse<unknown>> }>();
-  private readonly sending = new AsyncLocalStorage<true>();
   private readonly retries: number;
   private readonly baseDelayMs: number;
   private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: 16 });
@@ -337,12 +341,11 @@ export class Transport {
   request<T = unknown>(o: RequestOptions): Promise<CrmResponse<T>> {
     // A read asked for after a write must see it: it never joins a read sent before.
     if (!READS.has(o.method)) this.inFlight.clear();
-    // A request made while another is being sent (the sign-in a first call starts) never waits on one in flight: it could be waiting on itself.
-    if (o.method !== "GET" || o.signal || o.stream || this.sending.getStore()) return this.send<T>(o);
+    if (o.method !== "GET" || o.signal || o.stream || o.alone) return this.send<T>(o);
     const key = JSON.stringify([o.endpoint, o.params ?? null, o.headers ?? null, o.acceptStatus ?? null, o.timeoutMs ?? null, o.showFullError ?? null]);
     const shared = this.inFlight.get(key);
     if (shared) return shared.follow() as Promise<CrmResponse<T>>;
-    const sent = this.sending.run(true, () => this.send<T>(o));
+    const sent = this.send<T>(o);
     let followers = 0;
     // Registered before the first caller's own continuation, so the copy is taken before anyone can change the data.
     const pristine = sent.then((r) => (followers ? copyOf(r) : r), () => undefined);

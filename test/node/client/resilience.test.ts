@@ -171,6 +171,23 @@ test("beforeWrite sees every write (not reads, not sign-in) before it leaves; th
   assert.equal((await crm.getSobjectRecord("Account", created.id)).Name, "Guarded");
 });
 
+test("the org's version list asked for before any sign-in: the sign-in reads it alone, not waiting on that first request", async () => {
+  const crm = new Crm(demoOptions(emu()));
+  const lists = () => emu().requests.filter((r) => r.method === "GET" && r.path === "/services/data").length;
+  const before = lists();
+  // The first call waits for the sign-in, which reads the same list: had it joined the first, each would wait on the other.
+  let timer: NodeJS.Timeout | undefined;
+  const stuck = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("the version list never came: the sign-in waited on the request waiting for it")), 5000)));
+  try {
+    const versions = await Promise.race([crm.getApiVersions(), stuck]);
+    assert.equal(versions.at(-1)?.version, crm.version, "the caller's list is the one the sign-in took its version from");
+    assert.equal(lists() - before, 2, "the sign-in's read and the caller's are two requests");
+  } finally {
+    clearTimeout(timer);
+    crm.close();
+  }
+});
+
 test("identical GETs on their way at once are sent once; each caller gets its own copy; a cancellable GET goes alone", async () => {
   const crm = await demoClient(emu());
   await crm.apiPath();

@@ -370,9 +370,16 @@ export const sha256 = (data: Uint8Array) => hash("sha256", data, "hex");
 const utf8 = (text: string) => new TextEncoder().encode(text);
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
-/** Every file under an article's folder (its images included), path → hash; `written` gives the bytes of files just written, not read back. */
-export async function hashArticleFiles(io: FolderIO, name: string, written: ReadonlyMap<string, Uint8Array> = new Map()): Promise<Record<string, string>> {
+/**
+ * Every file under an article's folder (its images included), path → hash; `written` gives the bytes of files
+ * just written, not read back. `whole`: they are every file the folder holds (a folder the pull made), so it is not listed.
+ */
+export async function hashArticleFiles(io: FolderIO, name: string, written: ReadonlyMap<string, Uint8Array> = new Map(), whole = false): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
+  if (whole) {
+    for (const [rel, bytes] of written) out[rel] = sha256(bytes);
+    return out;
+  }
   const walk = async (dir: string): Promise<void> => {
     for (const entry of await io.list(`${name}/${dir}`.replace(/\/$/, ""))) {
       const rel = dir ? `${dir}/${entry.name}` : entry.name;

@@ -205,9 +205,12 @@ export async function pullArticles(crm: Crm, folder: FolderIO, selection: PullSe
     // Names from the org that become paths are checked first: a refused article writes nothing.
     const problem = pathNameProblem("urlName", master.UrlName) ?? translations.map((t) => pathNameProblem("language", t.Language)).find(Boolean);
     if (problem) throw new FolderContentError(`'${String(master.Title)}' (${String(master.ArticleNumber)}) was not pulled: ${problem}`);
-    const name = folderOf.get(String(master.KnowledgeArticleId)) ?? folderName(String(master.UrlName), taken);
+    const recorded = folderOf.get(String(master.KnowledgeArticleId));
+    // Not recorded: a folder name no folder had when the pull began, so the pull makes the folder and it holds only what is written below.
+    const name = recorded ?? folderName(String(master.UrlName), taken);
     folderOf.set(String(master.KnowledgeArticleId), name);
-    const images = new Map<string, string>();
+    /** Each image by its URL in the org's text: its file, and its bytes. */
+    const images = new Map<string, { file: string; bytes: Uint8Array }>();
     const localImages = async (version: Row) => {
       const html: Record<string, string> = {};
       for (const field of rich.map((f) => f.name)) {
@@ -216,10 +219,11 @@ export async function pullArticles(crm: Crm, folder: FolderIO, selection: PullSe
           if (!images.has(url)) {
             const image = await crm.fetchRichTextImage(url.replace(/&amp;/g, "&"), String(version.Id), field, { sobject });
             const file = `${IMAGES_DIR}/${image.refid}.${Object.keys(IMAGE_TYPES).find((ext) => IMAGE_TYPES[ext] === image.contentType) ?? "bin"}`;
-            await io.write(`${name}/${file}`, new Uint8Array(image.bytes));
-            images.set(url, file);
+            const bytes = new Uint8Array(image.bytes);
+            await io.write(`${name}/${file}`, bytes);
+            images.set(url, { file, bytes });
           }
-          value = value.split(url).join(images.get(url)!);
+          value = value.split(url).join(images.get(url)!.file);
         }
         if (version[field] !== undefined && version[field] !== null) html[field] = value;
       }
@@ -240,11 +244,12 @@ export async function pullArticles(crm: Crm, folder: FolderIO, selection: PullSe
     writes.push(...(await Promise.allSettled(others.map(([file, bytes]) => io.write(`${name}/${file}`, bytes)))));
     const refused = writes.find((w): w is PromiseRejectedResult => w.status === "rejected");
     if (refused) throw refused.reason;
+    const known = new Map([...written, ...[...images.values()].map(({ file, bytes }): [string, Uint8Array] => [file, bytes])]);
     // Files of an earlier pull that this one no longer has (a translation deleted, an image removed).
-    for (const stale of Object.keys((await manifest.articles.get(name))?.files ?? {})) if (!written.has(stale) && ![...images.values()].includes(stale)) await io.remove(`${name}/${stale}`);
+    if (recorded !== undefined) for (const stale of Object.keys((await manifest.articles.get(name))?.files ?? {})) if (!known.has(stale)) await io.remove(`${name}/${stale}`);
     await manifest.articles.set(name, {
       ...pulled(master), articleNumber: String(master.ArticleNumber), knowledgeArticleId: String(master.KnowledgeArticleId),
-      files: await hashArticleFiles(io, name, written), translations: Object.fromEntries(translations.map((t) => [String(t.Language), pulled(t)])), blocks: masterBlocks(files),
+      files: await hashArticleFiles(io, name, known, recorded === undefined), translations: Object.fromEntries(translations.map((t) => [String(t.Language), pulled(t)])), blocks: masterBlocks(files),
     });
     return { name, title: String(master.Title), versionId: String(master.Id), publishStatus: String(master.PublishStatus), images: images.size, translations: translations.map((t) => String(t.Language)) };
   }

@@ -8,6 +8,7 @@ import yaml from "js-yaml";
 import { Crm, type PendingWrite } from "../../../src/client";
 import * as knowledgeFolder from "../../../src/workflows/knowledgeFolder";
 import { checkFolder } from "../../../src/workflows/knowledgeCheck";
+import { hashArticleFiles } from "../../../src/workflows/folderFiles";
 import { richTextRemovals } from "../../../src/cli/richText";
 import { plainOrUnjudged } from "../../../src/shared/plainRichText";
 import { useEmulator, demoClient, demoOptions, advanceClock } from "../../helpers/emulator";
@@ -95,6 +96,10 @@ test("pull writes each article as files: fields, rich text, images, categories a
   const record = await readFile(path.join(dir, ".crm-knowledge", `router-reset-${a.n}.json`), "utf8");
   assert.match(record, /\n {2}"knowledgeArticleId": "kA/, "each article's record is a small file of its own, one value to a line");
   assert.match(record, /"fr": \{\n\s+"lastModifiedDate":/);
+  // The folder was made by this pull, so its files were hashed as written, not listed and read back: the same hashes.
+  const files = (JSON.parse(record) as { files: Record<string, string> }).files;
+  assert.deepEqual(files, await hashArticleFiles(io, `router-reset-${a.n}`), "every file the folder holds, its image included");
+  assert.equal(Object.keys(files).length, 5);
 });
 
 test("a round trip sends nothing; one edited body updates one draft; the status follows both sides", async () => {

@@ -165,14 +165,22 @@ export async function pullArticles(crm: Crm, folder: FolderIO, selection: PullSe
   const folderOf = await manifest.articles.folders();
   const out: PulledArticle[] = [];
   // A chunk of articles at a time: their versions and categories in a query each, written, then let go (the rows of
-  // the whole knowledge base are never held); the next chunk is read while this one is written. A cancelled, failed
-  // or killed pull keeps the records of the articles it finished, and leaves none half written when it returns.
+  // the whole knowledge base are never held); the next two chunks are read while this one is written (with one, the
+  // org's answer was still awaited about a second in a pull of 10,000). A cancelled, failed or killed pull keeps the
+  // records of the articles it finished, and leaves none half written when it returns.
   let done = 0;
-  let reading = ids.length ? readChunk(ids.slice(0, CHUNK)) : undefined;
+  const reading: ReturnType<typeof readChunk>[] = [];
+  const readFrom = (from: number) => {
+    if (from >= ids.length) return;
+    const chunk = readChunk(ids.slice(from, from + CHUNK));
+    chunk.catch(() => undefined); // awaited in its turn; a pull stopped before it leaves no unhandled rejection
+    reading.push(chunk);
+  };
+  readFrom(0);
+  readFrom(CHUNK);
   for (let from = 0; from < ids.length; from += CHUNK) {
-    const chunk = await reading!;
-    reading = from + CHUNK < ids.length ? readChunk(ids.slice(from + CHUNK, from + 2 * CHUNK)) : undefined;
-    reading?.catch(() => undefined); // awaited on the next turn; a pull stopped before it leaves no unhandled rejection
+    readFrom(from + 2 * CHUNK);
+    const chunk = await reading.shift()!;
     out.push(...(await inTurns(chunk.masters, async (master) => {
       options.signal?.throwIfAborted();
       const translations = [...groupBy((chunk.byArticle.get(String(master.KnowledgeArticleId)) ?? []).filter((r) => r.IsMasterLanguage === false && r.PublishStatus !== "Archived"), (r) => String(r.Language)).values()]

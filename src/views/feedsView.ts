@@ -110,7 +110,7 @@ export class FeedsTreeProvider extends PerOrgTreeProvider<Node, FeedsModel> {
       return model.userFeeds.length ? model.userFeeds.map((r) => this.nodeFor(r, orgKey)) : [new MessageNode(vscode.l10n.t("Show a user's feed with the person icon above"), undefined, "info")];
     }
     if (node instanceof FeedNode) {
-      const state = await this.withProgress(() => model.ensureLoaded(node.ref));
+      const state = await this.withProgress(() => model.loadForTree(node.ref));
       const children: (Node | MessageNode)[] = state.rows.map((item) => this.itemNodeFor(item, node.ref, orgKey));
       if (state.error) {
         const report = describeError(state.error);

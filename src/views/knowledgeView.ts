@@ -118,7 +118,7 @@ export class KnowledgeTreeProvider extends PerOrgTreeProvider<Node, KnowledgeMod
   protected async childrenOf(node: Node, model: KnowledgeModel): Promise<(Node | MessageNode)[]> {
     if (node instanceof ArticleNode) return (node.article.translations ?? []).map((t) => new TranslationNode(t, node.article, node.orgKey));
     if (!(node instanceof KnowledgeGroupNode)) return [];
-    const state = await this.withProgress(() => model.ensureLoaded(node.status));
+    const state = await this.withProgress(() => model.loadForTree(node.status));
     const children: (Node | MessageNode)[] = state.rows.map((row) => new ArticleNode(row, node.orgKey));
     if (state.error) {
       const report = describeError(state.error);

@@ -24,6 +24,8 @@ interface Entry<K, R, C> extends PagedState<R> {
   key: K;
   next: C | null;
   inFlight?: Promise<PagedState<R>>;
+  /** The tree asked for the load on its way (a getChildren awaits it): its answer shows the rows. */
+  answersTree?: boolean;
 }
 
 /** A model of paged lists (the groups of the Knowledge view, the feeds of the Feeds view) says how to read a page. */
@@ -50,7 +52,19 @@ export abstract class Pager<K, R extends { id: string }, C> {
     return this.loadMore(key);
   }
 
-  /** Fetches exactly one more page (one load at a time per list). */
+  /**
+   * `ensureLoaded` for the tree's own request (its getChildren): the load's end redraws nothing, as the answer
+   * shows its rows. A redraw then would make VS Code ask again and — when the tree has the focus, or had it a
+   * moment before — focus the tree again when it is drawn: a command palette opened meanwhile closed.
+   */
+  loadForTree(key: K): Promise<PagedState<R>> {
+    const loading = this.ensureLoaded(key);
+    const entry = this.entries.get(this.keyOf(key));
+    if (entry?.inFlight) entry.answersTree = true;
+    return loading;
+  }
+
+  /** Fetches exactly one more page (one load at a time per list); its end redraws the list unless the tree asked for it. */
   loadMore(key: K): Promise<PagedState<R>> {
     const id = this.keyOf(key);
     let entry = this.entries.get(id);
@@ -58,6 +72,7 @@ export abstract class Pager<K, R extends { id: string }, C> {
     if (!entry) this.entries.set(id, (entry = { key, rows: [], hasMore: false, pages: 0, next: null }));
     const current = entry;
     current.error = undefined;
+    current.answersTree = false;
     current.inFlight = (async () => {
       try {
         const page = await this.fetch(key, current.pages ? current.next ?? undefined : undefined);
@@ -71,7 +86,7 @@ export abstract class Pager<K, R extends { id: string }, C> {
       } finally {
         current.inFlight = undefined;
         // Started over meanwhile: this answer belongs to a list no longer shown.
-        if (this.entries.get(id) === current) this.changed.fire(key);
+        if (this.entries.get(id) === current && !current.answersTree) this.changed.fire(key);
       }
       return current;
     })();

@@ -28,7 +28,7 @@ test("two quick refreshes leave one consistent group: the later load wins, the e
   model.reset("Online");
   const second = model.ensureLoaded("Online");
   model.reset("Online");
-  const third = tree.track(() => model.ensureLoaded("Online"));
+  const third = tree.track(() => model.loadForTree("Online"));
   const asked = await Promise.all([model.ensureLoaded("Online"), model.ensureLoaded("Online")]);
   const [a, b, c] = await Promise.all([first, second, third]);
 
@@ -43,10 +43,32 @@ test("two quick refreshes leave one consistent group: the later load wins, the e
   assert.ok(shown.rows.every((r) => r.publishStatus === "Online"));
   assert.equal(queries() - before, 1, "the loads ask the same page at once: the client sends it once");
 
-  assert.deepEqual(fired, ["Online", "Online", "Online"], "two start-overs and the load that won: the superseded loads fire nothing");
+  assert.deepEqual(fired, ["Online", "Online"], "two start-overs: the superseded loads fire nothing, and the load that won is shown by the tree's own answer");
   await new Promise((r) => setTimeout(r, 10));
   assert.deepEqual(redrawn, ["Online"], "the redraws gathered while the tree was asking go out once");
   tree.dispose();
+});
+
+test("a load the tree asked for redraws nothing when it ends (VS Code would ask again and focus the tree); Load more and a load started elsewhere redraw their group", async () => {
+  const model = knowledgeModel(await crm());
+  const fired: (PublishStatus | undefined)[] = [];
+  model.onDidChange((s) => fired.push(s));
+  const shown = await model.loadForTree("Online");
+  assert.equal(shown.rows.length, 4, "the tree's answer has the rows");
+  assert.deepEqual(fired, [], "nothing to redraw: the answer showed them");
+  await model.loadMore("Online");
+  assert.deepEqual(fired, ["Online"], "a page the tree did not ask for is drawn by a redraw");
+  model.reset("Draft");
+  fired.length = 0;
+  // Started before the tree asks (a group shown collapsed reads ahead), then asked for by the tree: its answer shows it.
+  const ahead = model.ensureLoaded("Draft");
+  const asked = model.loadForTree("Draft");
+  assert.equal(await ahead, await asked, "one load");
+  assert.deepEqual(fired, [], "the tree's answer shows the load it joined");
+  model.reset("Archived");
+  fired.length = 0;
+  await model.ensureLoaded("Archived");
+  assert.deepEqual(fired, ["Archived"], "a load no tree request waits for is drawn by a redraw");
 });
 
 test("Load more while a refresh is on its way: one page, not a page added to a list that was started over", async () => {

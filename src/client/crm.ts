@@ -148,7 +148,10 @@ function requirePayload(payload: unknown, argument = "payload"): Record<string, 
   return payload as Record<string, unknown>;
 }
 
-/** The newest version in the org's version list (`/services/data`, oldest first). */
+/** The org's list of API versions, oldest first (read by the sign-in and by `getApiVersions`). */
+const VERSION_LIST = "/services/data";
+
+/** The newest version in the org's version list, such as "62.0". */
 function latestVersionIn(versions: unknown): string {
   const latest: unknown = Array.isArray(versions) ? (versions.at(-1) as { version?: unknown } | undefined)?.version : undefined;
   if (typeof latest !== "string") throw new CrmError("The org's version list (/services/data) was empty or not a list");
@@ -292,7 +295,7 @@ export class Crm extends EventEmitter<CrmEvents> {
             this.emit("signedIn", { ...this.#session });
           }
           // Alone: a GET asked for before the sign-in (the same list, say) waits for it, so it must not wait for that GET.
-          this.version ??= latestVersionIn((await this.transport.request({ method: "GET", endpoint: "/services/data", alone: true })).data);
+          this.version ??= latestVersionIn((await this.transport.request({ method: "GET", endpoint: VERSION_LIST, alone: true })).data);
           return this.#session;
         })();
         await this.signingIn;
@@ -478,7 +481,7 @@ export class Crm extends EventEmitter<CrmEvents> {
 
   /** Every API version the org serves, oldest first. */
   async getApiVersions(): Promise<{ label: string; url: string; version: string }[]> {
-    return this.getJson("/services/data");
+    return this.getJson(VERSION_LIST);
   }
 
   /** The newest API version the org serves, such as "62.0". */

@@ -252,7 +252,8 @@ export async function pullArticles(crm: Crm, folder: FolderIO, selection: PullSe
     writes.push(...(await Promise.allSettled(others.map(([file, bytes]) => io.write(`${name}/${file}`, bytes)))));
     const refused = writes.find((w): w is PromiseRejectedResult => w.status === "rejected");
     if (refused) throw refused.reason;
-    const known = new Map([...written, ...[...images.values()].map(({ file, bytes }): [string, Uint8Array] => [file, bytes])]);
+    const known = new Map<string, Uint8Array>(written);
+    for (const { file, bytes } of images.values()) known.set(file, bytes);
     // Files of an earlier pull that this one no longer has (a translation deleted, an image removed).
     if (recorded !== undefined) for (const stale of Object.keys((await manifest.articles.get(name))?.files ?? {})) if (!known.has(stale)) await io.remove(`${name}/${stale}`);
     await manifest.articles.set(name, {
